@@ -1,0 +1,19 @@
+/**
+ * One Jest configuration for the workspace. Nest 12 is ESM-only, so tests run as native ESM
+ * (`--experimental-vm-modules`, see package.json); ts-jest transpiles each file on its own (isolatedModules).
+ * Type errors are caught by `npm run typecheck`, not here.
+ */
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^@cpc/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
+  },
+  testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
+  testTimeout: 30000,
+};

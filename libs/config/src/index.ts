@@ -1,0 +1,2 @@
+export * from './env-reader.js';
+export * from './common-service-config.js';

@@ -1,0 +1,11 @@
+/** NATS subjects owned by auth-service. Versioned: a breaking payload change gets a new subject. */
+export const AuthSubjects = {
+  /** request/reply: IssueTokenRequest → TokenPair */
+  issueToken: 'auth.token.issue.v1',
+  /** request/reply: RefreshTokenRequest → TokenPair */
+  refreshToken: 'auth.token.refresh.v1',
+  /** request/reply: {} → SigningKeySet */
+  listSigningKeys: 'auth.signing-keys.list.v1',
+  /** broadcast (no queue group): SigningKeysChangedEvent, after a rotation or revocation */
+  signingKeysChanged: 'auth.signing-keys.changed.v1',
+} as const;

@@ -1,0 +1,5 @@
+export * from './error-codes.js';
+export * from './request-headers.js';
+export * from './principal.js';
+export * from './auth/auth.subjects.js';
+export * from './auth/token.contract.js';

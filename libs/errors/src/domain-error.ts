@@ -1,0 +1,46 @@
+import { ErrorCode, type RpcErrorPayload, type ValidationIssue } from '@cpc/contracts';
+
+/**
+ * A failure the caller can act on. Services throw these; the RPC filter turns them into RpcErrorPayloads and the
+ * api-gateway turns those into the spec's HTTP bodies. Anything that is not a DomainError is an internal error.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues?: ValidationIssue[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  toPayload(): RpcErrorPayload {
+    return this.issues ? { code: this.code, message: this.message, issues: this.issues } : { code: this.code, message: this.message };
+  }
+
+  static fromPayload(payload: RpcErrorPayload): DomainError {
+    return new DomainError(payload.code, payload.message, payload.issues);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(what: string) {
+    super(ErrorCode.NotFound, `${what} not found`);
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(issues: ValidationIssue[], message = 'request validation failed') {
+    super(ErrorCode.ValidationFailed, message, issues);
+  }
+
+  static single(parameter: string, errorKey: string, message: string): ValidationFailedError {
+    return new ValidationFailedError([{ parameter, errorKey, message }]);
+  }
+}
+
+export class ServiceUnavailableError extends DomainError {
+  constructor(message = 'a backing service is unavailable, try again later') {
+    super(ErrorCode.ServiceUnavailable, message);
+  }
+}

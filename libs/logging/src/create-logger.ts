@@ -1,0 +1,36 @@
+import { pino, type Logger } from 'pino';
+import { currentRequestId } from './request-context.js';
+
+/** Paths that may hold secrets; pino replaces their values before a line is written. */
+const REDACTED_PATHS = [
+  'password',
+  '*.password',
+  'private_key',
+  '*.private_key',
+  'refresh_token',
+  '*.refresh_token',
+  'refreshToken',
+  '*.refreshToken',
+  'access_token',
+  '*.access_token',
+  'ocpp_password',
+  '*.ocpp_password',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+];
+
+/** JSON logs with the service name and, inside a request, its request id on every line. */
+export function createLogger(service: string, level: string): Logger {
+  return pino({
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  });
+}

@@ -1,0 +1,3 @@
+export * from './request-context.js';
+export * from './create-logger.js';
+export * from './pino-nest-logger.js';

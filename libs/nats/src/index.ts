@@ -1,0 +1,5 @@
+export * from './nats-microservice-options.js';
+export * from './request-context-rpc.interceptor.js';
+export * from './service-client.js';
+export * from './nats-rpc-client.module.js';
+export * from './nats-connection.module.js';

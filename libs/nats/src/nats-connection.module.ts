@@ -1,0 +1,62 @@
+import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
+
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+
+/** Drains the raw connection on shutdown so published events are flushed before the process exits. */
+@Injectable()
+class NatsConnectionCloser implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+}
+
+/** Ready while the raw connection to NATS is open and the server answers a round trip. */
+@Injectable()
+export class NatsHealthIndicator implements HealthIndicator {
+  readonly name = 'nats';
+
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+
+  async check(): Promise<HealthIndicatorResult> {
+    if (this.connection.isClosed()) return { healthy: false, detail: 'connection closed' };
+    try {
+      await this.connection.flush();
+      return { healthy: true };
+    } catch (error) {
+      return { healthy: false, detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
+
+/**
+ * A plain nats.js connection for what Nest's transport does not cover: broadcasts, JetStream, key-value buckets.
+ * It reconnects forever: a NATS restart must not take the service down.
+ */
+@Module({})
+export class NatsConnectionModule {
+  static register(options: { natsUrl: string; connectionName: string }): DynamicModule {
+    return {
+      module: NatsConnectionModule,
+      global: true,
+      providers: [
+        {
+          provide: NATS_CONNECTION,
+          useFactory: () =>
+            connect({
+              servers: options.natsUrl.split(','),
+              name: options.connectionName,
+              maxReconnectAttempts: -1,
+              reconnectTimeWait: 500,
+            }),
+        },
+        NatsConnectionCloser,
+        NatsHealthIndicator,
+      ],
+      exports: [NATS_CONNECTION, NatsHealthIndicator],
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { NATS_REQUEST_TIMEOUT_MS, NATS_RPC_CLIENT, ServiceClient } from './service-client.js';
+
+export interface NatsRpcClientOptions {
+  natsUrl: string;
+  clientName: string;
+  requestTimeoutMs: number;
+}
+
+/** Provides ServiceClient, the only way one service calls another. */
+@Module({})
+export class NatsRpcClientModule {
+  static register(options: NatsRpcClientOptions): DynamicModule {
+    return {
+      module: NatsRpcClientModule,
+      global: true,
+      providers: [
+        {
+          provide: NATS_RPC_CLIENT,
+          useFactory: () =>
+            ClientProxyFactory.create({
+              transport: Transport.NATS,
+              options: { servers: options.natsUrl.split(','), name: `${options.clientName}-rpc-client` },
+            }),
+        },
+        { provide: NATS_REQUEST_TIMEOUT_MS, useValue: options.requestTimeoutMs },
+        ServiceClient,
+      ],
+      exports: [ServiceClient],
+    };
+  }
+}

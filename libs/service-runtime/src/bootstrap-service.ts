@@ -1,0 +1,48 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { CommonServiceConfig } from '@cpc/config';
+import { DomainErrorRpcFilter } from '@cpc/errors';
+import { createLogger, PinoNestLogger } from '@cpc/logging';
+import { natsMicroserviceOptions, RequestContextRpcInterceptor } from '@cpc/nats';
+
+export interface BootstrapServiceOptions {
+  /** Also the NATS queue group, so every replica of a service shares the requests. */
+  serviceName: string;
+  module: Type<unknown>;
+  config: CommonServiceConfig;
+  /** Listen on NATS for request/reply handlers (@MessagePattern); false for apps that only call others. */
+  natsRequestHandlers: boolean;
+}
+
+export interface RunningService {
+  app: INestApplication;
+  /** Port of the health/metrics HTTP listener (useful when the config asked for port 0). */
+  healthPort: number;
+}
+
+/**
+ * Starts a backend service the same way everywhere: pino logging, a NATS server for its request handlers (typed
+ * errors, request ids), a small HTTP listener for health and metrics, and graceful shutdown on SIGTERM/SIGINT.
+ */
+export async function bootstrapService(options: BootstrapServiceOptions): Promise<RunningService> {
+  const logger = createLogger(options.serviceName, options.config.logLevel);
+  const app = await NestFactory.create<NestFastifyApplication>(options.module, new FastifyAdapter(), {
+    logger: new PinoNestLogger(logger),
+    bufferLogs: false,
+  });
+  app.enableShutdownHooks();
+  if (options.natsRequestHandlers) {
+    const natsServer = app.connectMicroservice(natsMicroserviceOptions(options.config.natsUrl, options.serviceName), {
+      inheritAppConfig: false,
+    });
+    natsServer.useGlobalFilters(new DomainErrorRpcFilter());
+    natsServer.useGlobalInterceptors(new RequestContextRpcInterceptor());
+    await app.startAllMicroservices();
+  }
+  await app.listen(options.config.healthPort, '0.0.0.0');
+  const address = app.getHttpServer().address();
+  const healthPort = typeof address === 'object' && address ? address.port : options.config.healthPort;
+  logger.info({ healthPort }, `${options.serviceName} started`);
+  return { app, healthPort };
+}

@@ -1,0 +1,16 @@
+import { ConfigError } from '@cpc/config';
+
+/**
+ * The body of every service's main.ts: a configuration problem is printed plainly and exits 78 (EX_CONFIG), any other
+ * start-up failure exits 1, so the orchestrator's logs say what is wrong without a stack trace to dig through.
+ */
+export function runServiceMain(start: () => Promise<unknown>): void {
+  start().catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    process.stderr.write(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

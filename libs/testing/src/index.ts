@@ -1,0 +1,3 @@
+export * from './free-port.js';
+export * from './nats-test-server.js';
+export * from './test-database.js';
