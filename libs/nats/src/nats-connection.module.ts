@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
+import { JetStreamEventBus } from './jetstream-event-bus.js';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
@@ -55,8 +56,9 @@ export class NatsConnectionModule {
         },
         NatsConnectionCloser,
         NatsHealthIndicator,
+        JetStreamEventBus,
       ],
-      exports: [NATS_CONNECTION, NatsHealthIndicator],
+      exports: [NATS_CONNECTION, NatsHealthIndicator, JetStreamEventBus],
     };
   }
 }

@@ -6,6 +6,18 @@ export const AuthSubjects = {
   refreshToken: 'auth.token.refresh.v1',
   /** request/reply: {} → SigningKeySet */
   listSigningKeys: 'auth.signing-keys.list.v1',
+  /** request/reply: ResolveTenantRequest → ResolveTenantResponse (the ocpp-gateway maps the URL's tenant slug) */
+  resolveTenant: 'auth.tenant.resolve.v1',
   /** broadcast (no queue group): SigningKeysChangedEvent, after a rotation or revocation */
   signingKeysChanged: 'auth.signing-keys.changed.v1',
 } as const;
+
+export interface ResolveTenantRequest {
+  slug: string;
+}
+
+/** not_found when the tenant does not exist or is disabled. */
+export interface ResolveTenantResponse {
+  uuid: string;
+  slug: string;
+}

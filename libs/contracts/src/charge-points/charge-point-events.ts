@@ -1,0 +1,53 @@
+import type { EventEnvelope } from '../events/event-stream.js';
+
+/** Durable events the ocpp-gateway publishes about charge points (consumed by assets-service and command-service). */
+export const ChargePointEventSubjects = {
+  connected: 'events.charge-point.connected.v1',
+  disconnected: 'events.charge-point.disconnected.v1',
+  booted: 'events.charge-point.booted.v1',
+  connectorStatus: 'events.charge-point.connector-status.v1',
+  transactionStarted: 'events.charge-point.transaction-started.v1',
+  transactionUpdated: 'events.charge-point.transaction-updated.v1',
+  transactionEnded: 'events.charge-point.transaction-ended.v1',
+  firmwareStatus: 'events.charge-point.firmware-status.v1',
+  diagnosticsStatus: 'events.charge-point.diagnostics-status.v1',
+  securityEvent: 'events.charge-point.security-event.v1',
+} as const;
+
+export type OcppProtocol = 'ocpp1.6' | 'ocpp2.0.1';
+
+interface ChargePointRef {
+  controllerUuid: string;
+  ocppIdentity: string;
+}
+
+export type ChargePointConnectedEvent = EventEnvelope<
+  ChargePointRef & { protocol: OcppProtocol; gatewayInstance: string; connectedAt: string }
+>;
+export type ChargePointDisconnectedEvent = EventEnvelope<
+  ChargePointRef & { gatewayInstance: string; disconnectedAt: string; reason: string }
+>;
+export type ChargePointBootedEvent = EventEnvelope<
+  ChargePointRef & { vendor: string; model: string; serialNumber: string | null; firmwareVersion: string | null }
+>;
+/** `connectorId` 0 (1.6) means the whole charge point; `evseId` is set on 2.0.1. `status` is as the charge point sent it. */
+export type ConnectorStatusEvent = EventEnvelope<
+  ChargePointRef & { connectorId: number; evseId: number | null; status: string; errorCode: string | null; reportedAt: string }
+>;
+export type TransactionStartedEvent = EventEnvelope<
+  ChargePointRef & {
+    /** 1.6: the integer the gateway assigned, as a string; 2.0.1: the charge point's transactionId. */
+    transactionId: string;
+    connectorId: number;
+    evseId: number | null;
+    idTag: string | null;
+    meterStartWh: number | null;
+    startedAt: string;
+  }
+>;
+export type TransactionUpdatedEvent = EventEnvelope<
+  ChargePointRef & { transactionId: string; meterWh: number | null; sampledAt: string }
+>;
+export type TransactionEndedEvent = EventEnvelope<
+  ChargePointRef & { transactionId: string; meterStopWh: number | null; stoppedAt: string; reason: string | null }
+>;

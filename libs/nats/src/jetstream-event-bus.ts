@@ -1,0 +1,118 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  AckPolicy,
+  type ConsumerMessages,
+  DeliverPolicy,
+  jetstream,
+  type JetStreamClient,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import { EVENT_STREAM, type EventEnvelope } from '@cpc/contracts';
+import { runWithRequestId } from '@cpc/logging';
+import { NATS_CONNECTION } from './nats-connection.module.js';
+
+export interface DurableConsumerOptions {
+  /** Durable name; one per consuming service and purpose, e.g. `assets-service.charge-point-state`. */
+  durableName: string;
+  /** One subject or a wildcard below `events.` (NATS 2.9 allows one filter per consumer). */
+  filterSubject: string;
+  /** Redelivery delay after a failed handler. */
+  retryDelayMs?: number;
+}
+
+export type EventHandler = (subject: string, event: EventEnvelope<unknown>) => Promise<void>;
+
+/**
+ * Publishes and consumes the platform's durable events (JetStream, stream EVENT_STREAM). Publishing waits for the
+ * stream's ack, and the event id doubles as JetStream's message id so a retried publish is stored once. Consumers
+ * ack after their handler succeeded and ask for redelivery when it failed: handlers must be idempotent.
+ */
+@Injectable()
+export class JetStreamEventBus implements OnApplicationShutdown {
+  private readonly logger = new Logger(JetStreamEventBus.name);
+  private readonly client: JetStreamClient;
+  private readonly running: ConsumerMessages[] = [];
+  private streamReady: Promise<void> | undefined;
+
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {
+    this.client = jetstream(connection);
+  }
+
+  /** Creates the stream when missing; safe to call from every service at start-up. */
+  ensureStream(): Promise<void> {
+    this.streamReady ??= (async () => {
+      const manager = await jetstreamManager(this.connection);
+      const config = {
+        name: EVENT_STREAM.name,
+        subjects: [...EVENT_STREAM.subjects],
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        max_age: nanos(EVENT_STREAM.maxAgeSeconds * 1000),
+        duplicate_window: nanos(EVENT_STREAM.duplicateWindowSeconds * 1000),
+      };
+      try {
+        await manager.streams.info(EVENT_STREAM.name);
+      } catch {
+        await manager.streams.add(config).catch(async (error: unknown) => {
+          // Another service created it between our look-up and our add.
+          await manager.streams.info(EVENT_STREAM.name).catch(() => {
+            throw error;
+          });
+        });
+      }
+    })();
+    this.streamReady.catch(() => (this.streamReady = undefined));
+    return this.streamReady;
+  }
+
+  async publish<TData>(subject: string, event: EventEnvelope<TData>): Promise<void> {
+    await this.ensureStream();
+    await this.client.publish(subject, JSON.stringify(event), { msgID: event.eventId });
+  }
+
+  /** Starts a durable consumer that runs `handler` for each event, in stream order, until shutdown. */
+  async consume(options: DurableConsumerOptions, handler: EventHandler): Promise<void> {
+    await this.ensureStream();
+    const manager = await jetstreamManager(this.connection);
+    await manager.consumers.add(EVENT_STREAM.name, {
+      durable_name: options.durableName,
+      filter_subject: options.filterSubject,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(30_000),
+      max_ack_pending: 1000,
+    });
+    const consumer = await this.client.consumers.get(EVENT_STREAM.name, options.durableName);
+    const messages = await consumer.consume({ max_messages: 256 });
+    this.running.push(messages);
+    const retryDelayMs = options.retryDelayMs ?? 1000;
+    void (async () => {
+      for await (const message of messages) {
+        let event: EventEnvelope<unknown>;
+        try {
+          event = message.json<EventEnvelope<unknown>>();
+        } catch {
+          this.logger.error(`dropping an event on ${message.subject} that is not JSON`);
+          message.term();
+          continue;
+        }
+        try {
+          await runWithRequestId(event.eventId, () => handler(message.subject, event));
+          message.ack();
+        } catch (error) {
+          this.logger.error(
+            `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          message.nak(retryDelayMs);
+        }
+      }
+    })();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.running.map((messages) => messages.close()));
+  }
+}
