@@ -12,7 +12,7 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_STREAM, type EventEnvelope } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
-import { NATS_CONNECTION } from './nats-connection.module.js';
+import { NATS_CONNECTION } from './nats-connection.token.js';
 
 export interface DurableConsumerOptions {
   /** Durable name; one per consuming service and purpose, e.g. `assets-service.charge-point-state`. */

@@ -2,8 +2,8 @@ import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutd
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
 import { JetStreamEventBus } from './jetstream-event-bus.js';
+import { NATS_CONNECTION } from './nats-connection.token.js';
 
-export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
 /** Drains the raw connection on shutdown so published events are flushed before the process exits. */
 @Injectable()
