@@ -5,4 +5,4 @@ export * from './auth/auth.subjects.js';
 export * from './auth/token.contract.js';
 export * from './events/event-stream.js';
 export * from './charge-points/charge-point-events.js';
-export * from './assets/assets.subjects.js';
+export * from './assets/index.js';

@@ -1,14 +1,70 @@
-/** NATS subjects owned by assets-service. */
+import type { EventEnvelope } from '../events/event-stream.js';
+
+/**
+ * NATS subjects owned by assets-service. Request/reply subjects take a `TenantScopedRequest<payload>` (principal.ts)
+ * unless said otherwise; the service scopes every query by `principal.tenantUuid` and answers not_found for another
+ * tenant's asset exactly as for a missing one.
+ */
 export const AssetsSubjects = {
   /**
    * request/reply: AuthenticateChargePointRequest → AuthenticateChargePointResponse. The ocpp-gateway asks it before
-   * accepting a WebSocket upgrade; not_found / invalid_credentials otherwise.
+   * accepting a WebSocket upgrade; invalid_credentials otherwise (unknown identity and wrong password alike).
    */
   authenticateChargePoint: 'assets.charge-point.authenticate.v1',
   /** durable event: ControllerDeletedEvent; the gateway closes that charge point's socket. */
   controllerDeleted: 'events.assets.controller-deleted.v1',
+
+  /** CreateLocationPayload → LocationView */
+  createLocation: 'assets.location.create.v1',
+  /** ListAssetsPayload<LocationFilter> → AssetPage<LocationView> */
+  listLocations: 'assets.location.list.v1',
+  /** AssetUuidPayload → LocationView */
+  getLocation: 'assets.location.get.v1',
+  /** UpdateAssetPayload<UpdateLocationPayload> → LocationView */
+  updateLocation: 'assets.location.update.v1',
+  /** AssetUuidPayload → {}; validation_failed (errorKey has_dependents) while controllers are at the location */
+  deleteLocation: 'assets.location.delete.v1',
+
+  /** CreateFacilityTypePayload → FacilityTypeView */
+  createFacilityType: 'assets.facility-type.create.v1',
+  /** ListAssetsPayload<FacilityTypeFilter> → AssetPage<FacilityTypeView> */
+  listFacilityTypes: 'assets.facility-type.list.v1',
+
+  /** CreateControllerPayload → ControllerView */
+  createController: 'assets.controller.create.v1',
+  /** ListAssetsPayload<ControllerFilter> → AssetPage<ControllerView> */
+  listControllers: 'assets.controller.list.v1',
+  /** AssetUuidPayload → ControllerView */
+  getController: 'assets.controller.get.v1',
+  /** UpdateAssetPayload<UpdateControllerPayload> → ControllerView */
+  updateController: 'assets.controller.update.v1',
+  /** AssetUuidPayload → {}; removes its plugs and sensors and publishes controllerDeleted */
+  deleteController: 'assets.controller.delete.v1',
+
+  /** CreatePlugPayload → PlugView */
+  createPlug: 'assets.plug.create.v1',
+  /** ListAssetsPayload<PlugFilter> → AssetPage<PlugView> */
+  listPlugs: 'assets.plug.list.v1',
+  /** AssetUuidPayload → PlugView */
+  getPlug: 'assets.plug.get.v1',
+  /** UpdateAssetPayload<UpdatePlugPayload> → PlugView */
+  updatePlug: 'assets.plug.update.v1',
+  /** AssetUuidPayload → {} */
+  deletePlug: 'assets.plug.delete.v1',
+
+  /** CreateSensorPayload → SensorView */
+  createSensor: 'assets.sensor.create.v1',
+  /** ListAssetsPayload<SensorFilter> → AssetPage<SensorView> */
+  listSensors: 'assets.sensor.list.v1',
+  /** AssetUuidPayload → SensorView */
+  getSensor: 'assets.sensor.get.v1',
+  /** UpdateAssetPayload<UpdateSensorPayload> → SensorView */
+  updateSensor: 'assets.sensor.update.v1',
+  /** AssetUuidPayload → {} */
+  deleteSensor: 'assets.sensor.delete.v1',
 } as const;
 
+/** Not tenant-scoped by a principal: the ocpp-gateway resolved the tenant from the connection URL. */
 export interface AuthenticateChargePointRequest {
   tenantUuid: string;
   ocppIdentity: string;
@@ -18,5 +74,14 @@ export interface AuthenticateChargePointRequest {
 
 export interface AuthenticateChargePointResponse {
   controllerUuid: string;
+  /** The identity as registered (identities compare case-insensitively). */
+  ocppIdentity: string;
   securityProfile: number;
 }
+
+export type ControllerDeletedEvent = EventEnvelope<{
+  controllerUuid: string;
+  ocppIdentity: string;
+  locationUuid: string;
+  deletedAt: string;
+}>;

@@ -21,18 +21,39 @@ interface ChargePointRef {
   ocppIdentity: string;
 }
 
+/**
+ * `connectionId` names one WebSocket connection (unique per connection, e.g. a UUID). When a second connection of the
+ * same identity replaces the first, the first one's disconnect arrives after the second one's connect; with the id,
+ * assets-service ignores a disconnect of a connection the controller is no longer known by. Without it, events are
+ * applied by time alone.
+ */
+interface ConnectionRef {
+  connectionId?: string;
+}
+
 export type ChargePointConnectedEvent = EventEnvelope<
-  ChargePointRef & { protocol: OcppProtocol; gatewayInstance: string; connectedAt: string }
+  ChargePointRef & ConnectionRef & { protocol: OcppProtocol; gatewayInstance: string; connectedAt: string }
 >;
 export type ChargePointDisconnectedEvent = EventEnvelope<
-  ChargePointRef & { gatewayInstance: string; disconnectedAt: string; reason: string }
+  ChargePointRef & ConnectionRef & { gatewayInstance: string; disconnectedAt: string; reason: string }
 >;
 export type ChargePointBootedEvent = EventEnvelope<
-  ChargePointRef & { vendor: string; model: string; serialNumber: string | null; firmwareVersion: string | null }
+  ChargePointRef & {
+    vendor: string;
+    model: string;
+    serialNumber: string | null;
+    firmwareVersion: string | null;
+  }
 >;
 /** `connectorId` 0 (1.6) means the whole charge point; `evseId` is set on 2.0.1. `status` is as the charge point sent it. */
 export type ConnectorStatusEvent = EventEnvelope<
-  ChargePointRef & { connectorId: number; evseId: number | null; status: string; errorCode: string | null; reportedAt: string }
+  ChargePointRef & {
+    connectorId: number;
+    evseId: number | null;
+    status: string;
+    errorCode: string | null;
+    reportedAt: string;
+  }
 >;
 export type TransactionStartedEvent = EventEnvelope<
   ChargePointRef & {
@@ -49,5 +70,10 @@ export type TransactionUpdatedEvent = EventEnvelope<
   ChargePointRef & { transactionId: string; meterWh: number | null; sampledAt: string }
 >;
 export type TransactionEndedEvent = EventEnvelope<
-  ChargePointRef & { transactionId: string; meterStopWh: number | null; stoppedAt: string; reason: string | null }
+  ChargePointRef & {
+    transactionId: string;
+    meterStopWh: number | null;
+    stoppedAt: string;
+    reason: string | null;
+  }
 >;
