@@ -16,7 +16,9 @@ export interface CommonServiceConfig {
 
 export function readCommonServiceConfig(env: EnvReader, defaultHealthPort: number): CommonServiceConfig {
   return {
-    nodeEnv: env.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, { default: 'development' }),
+    nodeEnv: env.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, {
+      default: 'development',
+    }),
     natsUrl: env.url('NATS_URL', ['nats', 'tls'], { default: 'nats://127.0.0.1:4222' }),
     logLevel: env.oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
     healthPort: env.int('HEALTH_PORT', { default: defaultHealthPort, min: 0, max: 65535 }),
@@ -25,5 +27,7 @@ export function readCommonServiceConfig(env: EnvReader, defaultHealthPort: numbe
 }
 
 export function readDatabaseUrl(env: EnvReader): string {
-  return env.url('DATABASE_URL', ['postgres', 'postgresql'], { default: 'postgres://postgres@127.0.0.1:5432/cpc' });
+  return env.url('DATABASE_URL', ['postgres', 'postgresql'], {
+    default: 'postgres://postgres@127.0.0.1:5432/cpc',
+  });
 }

@@ -53,8 +53,13 @@ export class EnvReader {
       this.problems.push(`${name} must be an integer, got "${value}"`);
       return options.default ?? 0;
     }
-    if ((options.min !== undefined && parsed < options.min) || (options.max !== undefined && parsed > options.max)) {
-      this.problems.push(`${name} must be between ${options.min ?? '-∞'} and ${options.max ?? '∞'}, got ${parsed}`);
+    if (
+      (options.min !== undefined && parsed < options.min) ||
+      (options.max !== undefined && parsed > options.max)
+    ) {
+      this.problems.push(
+        `${name} must be between ${options.min ?? '-∞'} and ${options.max ?? '∞'}, got ${parsed}`,
+      );
     }
     return parsed;
   }
@@ -86,7 +91,11 @@ export class EnvReader {
 }
 
 /** Builds a typed config object from the environment; throws ConfigError listing every problem found. */
-export function loadConfig<T>(service: string, build: (env: EnvReader) => T, env: NodeJS.ProcessEnv = process.env): T {
+export function loadConfig<T>(
+  service: string,
+  build: (env: EnvReader) => T,
+  env: NodeJS.ProcessEnv = process.env,
+): T {
   const reader = new EnvReader(env);
   const config = build(reader);
   if (reader.problems.length > 0) throw new ConfigError(service, reader.problems);

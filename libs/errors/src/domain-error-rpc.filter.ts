@@ -13,7 +13,9 @@ export class DomainErrorRpcFilter implements RpcExceptionFilter<unknown> {
 
   catch(exception: unknown): Observable<RpcErrorPayload> {
     if (exception instanceof DomainError) return throwError(() => exception.toPayload());
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    this.logger.error(
+      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+    );
     return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
   }
 }

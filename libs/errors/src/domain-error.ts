@@ -15,7 +15,9 @@ export class DomainError extends Error {
   }
 
   toPayload(): RpcErrorPayload {
-    return this.issues ? { code: this.code, message: this.message, issues: this.issues } : { code: this.code, message: this.message };
+    return this.issues
+      ? { code: this.code, message: this.message, issues: this.issues }
+      : { code: this.code, message: this.message };
   }
 
   static fromPayload(payload: RpcErrorPayload): DomainError {

@@ -8,7 +8,10 @@ const CHECK_TIMEOUT_MS = 2000;
 async function checkWithTimeout(indicator: HealthIndicator): Promise<{ healthy: boolean; detail?: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<{ healthy: false; detail: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ healthy: false, detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ healthy: false, detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }),
+      CHECK_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([indicator.check(), timedOut]);
@@ -33,8 +36,12 @@ export class HealthController {
   }
 
   @Get('ready')
-  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, unknown> }> {
-    const results = await Promise.all(this.indicators.map(async (indicator) => [indicator.name, await checkWithTimeout(indicator)] as const));
+  async ready(
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ status: string; checks: Record<string, unknown> }> {
+    const results = await Promise.all(
+      this.indicators.map(async (indicator) => [indicator.name, await checkWithTimeout(indicator)] as const),
+    );
     const healthy = results.every(([, result]) => result.healthy);
     void reply.status(healthy ? 200 : 503);
     return { status: healthy ? 'ok' : 'unavailable', checks: Object.fromEntries(results) };

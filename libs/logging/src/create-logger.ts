@@ -21,16 +21,22 @@ const REDACTED_PATHS = [
   'req.headers.authorization',
 ];
 
-/** JSON logs with the service name and, inside a request, its request id on every line. */
-export function createLogger(service: string, level: string): Logger {
-  return pino({
-    level,
-    base: { service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    mixin: () => {
-      const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+/**
+ * JSON logs with the service name and, inside a request, its request id on every line. Command-line tools log to
+ * stderr (`toStderr`) because their stdout is their result.
+ */
+export function createLogger(service: string, level: string, toStderr = false): Logger {
+  return pino(
+    {
+      level,
+      base: { service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
     },
-  });
+    pino.destination(toStderr ? 2 : 1),
+  );
 }

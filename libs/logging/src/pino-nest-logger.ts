@@ -25,7 +25,12 @@ export class PinoNestLogger implements LoggerService {
     this.write('fatal', message, context);
   }
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string, trace?: string): void {
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    context?: string,
+    trace?: string,
+  ): void {
     const fields: Record<string, unknown> = context ? { context } : {};
     if (trace) fields.trace = trace;
     if (message instanceof Error) {

@@ -4,7 +4,6 @@ import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
 import { JetStreamEventBus } from './jetstream-event-bus.js';
 import { NATS_CONNECTION } from './nats-connection.token.js';
 
-
 /** Drains the raw connection on shutdown so published events are flushed before the process exits. */
 @Injectable()
 class NatsConnectionCloser implements OnApplicationShutdown {

@@ -10,7 +10,9 @@ export class RequestContextRpcInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const rpcContext = context.switchToRpc().getContext<unknown>();
     const requestId =
-      rpcContext instanceof NatsContext ? (rpcContext.getHeaders()?.get(REQUEST_ID_HEADER) as string | undefined) : undefined;
+      rpcContext instanceof NatsContext
+        ? (rpcContext.getHeaders()?.get(REQUEST_ID_HEADER) as string | undefined)
+        : undefined;
     return new Observable((subscriber) =>
       runWithRequestId(requestId || undefined, () => next.handle().subscribe(subscriber)),
     );

@@ -34,7 +34,9 @@ export class ServiceClient implements OnApplicationShutdown {
       if (error instanceof TimeoutError) {
         this.logger.warn(`no reply on ${subject} within ${this.timeoutMs} ms`);
       } else {
-        this.logger.error(`request on ${subject} failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.error(
+          `request on ${subject} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       throw new ServiceUnavailableError();
     }

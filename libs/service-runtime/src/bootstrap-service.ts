@@ -1,4 +1,4 @@
-import type { INestApplication, Type } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { CommonServiceConfig } from '@cpc/config';
@@ -9,7 +9,7 @@ import { natsMicroserviceOptions, RequestContextRpcInterceptor } from '@cpc/nats
 export interface BootstrapServiceOptions {
   /** Also the NATS queue group, so every replica of a service shares the requests. */
   serviceName: string;
-  module: Type<unknown>;
+  module: Type<unknown> | DynamicModule;
   config: CommonServiceConfig;
   /** Listen on NATS for request/reply handlers (@MessagePattern); false for apps that only call others. */
   natsRequestHandlers: boolean;
@@ -33,9 +33,11 @@ export async function bootstrapService(options: BootstrapServiceOptions): Promis
   });
   app.enableShutdownHooks();
   if (options.natsRequestHandlers) {
-    const natsServer = app.connectMicroservice(natsMicroserviceOptions(options.config.natsUrl, options.serviceName), {
-      inheritAppConfig: false,
-    });
+    const natsServer = app.connectMicroservice(
+      natsMicroserviceOptions(options.config.natsUrl, options.serviceName),
+      // Listeners are built when the server starts, after the filter and interceptor below are registered.
+      { inheritAppConfig: false, deferInitialization: true },
+    );
     natsServer.useGlobalFilters(new DomainErrorRpcFilter());
     natsServer.useGlobalInterceptors(new RequestContextRpcInterceptor());
     await app.startAllMicroservices();

@@ -10,7 +10,9 @@ export function runServiceMain(start: () => Promise<unknown>): void {
       process.stderr.write(`${error.message}\n`);
       process.exit(78);
     }
-    process.stderr.write(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

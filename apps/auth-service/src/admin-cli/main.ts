@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError } from '@cpc/config';
+import { ServiceDatabaseModule } from '@cpc/database';
+import { DomainError } from '@cpc/errors';
+import { createLogger, PinoNestLogger } from '@cpc/logging';
+import { authDataSourceOptions } from '../auth-data-source.js';
+import { AuthDomainModule } from '../auth-domain.module.js';
+import { type AuthServiceConfig, loadAuthServiceConfig } from '../auth-service.config.js';
+import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
+import { AdminUsageError, parseAdminArguments } from './admin-arguments.js';
+import { adminUsage, findAdminCommand } from './admin-commands.js';
+import { CliSigningKeyChangePublisher } from './cli-signing-key-change-publisher.js';
+
+@Module({})
+class AdminCliModule {
+  static register(config: AuthServiceConfig): DynamicModule {
+    return {
+      module: AdminCliModule,
+      imports: [
+        ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
+        AuthDomainModule.register(config, {
+          provide: SigningKeyChangePublisher,
+          useValue: new CliSigningKeyChangePublisher(config.natsUrl),
+        }),
+      ],
+    };
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof DomainError) {
+    const details = error.issues?.map((issue) => `${issue.parameter}: ${issue.message}`).join('; ');
+    return details ? `${error.message}: ${details}` : error.message;
+  }
+  if (error instanceof AdminUsageError) return `${error.message}\n\n${adminUsage()}`;
+  if (error instanceof ConfigError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function main(): Promise<void> {
+  const args = parseAdminArguments(process.argv.slice(2));
+  const command = findAdminCommand(args.command);
+  const config = loadAuthServiceConfig();
+  const app = await NestFactory.createApplicationContext(AdminCliModule.register(config), {
+    logger: new PinoNestLogger(createLogger('auth-admin-cli', 'warn', true)),
+  });
+  try {
+    const result = await command.run(app, args);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await app.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`error: ${describeFailure(error)}\n`);
+  process.exitCode = error instanceof AdminUsageError ? 64 : 1;
+});

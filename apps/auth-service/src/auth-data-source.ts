@@ -1,0 +1,19 @@
+import { createServiceDataSource, type ServiceDataSourceOptions } from '@cpc/database';
+import { ApiKeyEntity } from './api-keys/api-key.entity.js';
+import { CreateAuthSchema1763750000000 } from './migrations/1763750000000-create-auth-schema.js';
+import { RoleEntity } from './roles/role.entity.js';
+import { SigningKeyEntity } from './signing-keys/signing-key.entity.js';
+import { TenantEntity } from './tenants/tenant.entity.js';
+import { RefreshTokenEntity } from './tokens/refresh-token.entity.js';
+import { UserEntity } from './users/user.entity.js';
+
+export function authDataSourceOptions(url: string): ServiceDataSourceOptions {
+  return {
+    url,
+    schema: 'auth',
+    entities: [TenantEntity, RoleEntity, UserEntity, ApiKeyEntity, SigningKeyEntity, RefreshTokenEntity],
+    migrations: [CreateAuthSchema1763750000000],
+  };
+}
+
+export const createAuthDataSource = (url: string) => createServiceDataSource(authDataSourceOptions(url));

@@ -1,0 +1,27 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { EntityType } from '@cpc/contracts';
+
+@Entity({ name: 'tenants' })
+export class TenantEntity {
+  @PrimaryColumn('uuid')
+  uuid: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  slug: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  /** Entity type looked up when a token request names no `context`. */
+  @Column({ name: 'default_context', type: 'varchar', length: 16 })
+  defaultContext: EntityType;
+
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

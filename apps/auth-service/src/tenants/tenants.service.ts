@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { ENTITY_TYPES, type EntityType } from '@cpc/contracts';
+import { NotFoundError, ValidationFailedError } from '@cpc/errors';
+import type { Repository } from 'typeorm';
+import {
+  alreadyExists,
+  isUniqueViolation,
+  requireMatch,
+  TENANT_SLUG_PATTERN,
+} from '../credentials/admin-input-rules.js';
+import { TenantEntity } from './tenant.entity.js';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface TenantView {
+  uuid: string;
+  slug: string;
+  name: string;
+  default_context: EntityType;
+  disabled: boolean;
+}
+
+export function toTenantView(tenant: TenantEntity): TenantView {
+  return {
+    uuid: tenant.uuid,
+    slug: tenant.slug,
+    name: tenant.name,
+    default_context: tenant.defaultContext,
+    disabled: tenant.disabledAt !== null,
+  };
+}
+
+@Injectable()
+export class TenantsService {
+  constructor(@InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>) {}
+
+  async create(input: {
+    slug: string;
+    name?: string;
+    uuid?: string;
+    defaultContext?: string;
+  }): Promise<TenantEntity> {
+    requireMatch('slug', input.slug, TENANT_SLUG_PATTERN, '3 to 128 lower-case letters, digits or dashes');
+    if (input.uuid !== undefined) requireMatch('uuid', input.uuid.toLowerCase(), UUID_PATTERN, 'a UUID');
+    const defaultContext = input.defaultContext ?? 'user';
+    if (!(ENTITY_TYPES as readonly string[]).includes(defaultContext)) {
+      throw ValidationFailedError.single(
+        'default_context',
+        'invalid_value',
+        `default_context must be one of ${ENTITY_TYPES.join(', ')}`,
+      );
+    }
+    const tenant = this.tenants.create({
+      uuid: input.uuid?.toLowerCase() ?? randomUUID(),
+      slug: input.slug,
+      name: input.name ?? input.slug,
+      defaultContext: defaultContext as EntityType,
+      disabledAt: null,
+    });
+    try {
+      return await this.tenants.save(tenant);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw alreadyExists('slug', `tenant ${input.slug} or its uuid`);
+      throw error;
+    }
+  }
+
+  list(): Promise<TenantEntity[]> {
+    return this.tenants.find({ order: { createdAt: 'ASC' } });
+  }
+
+  async getBySlug(slug: string): Promise<TenantEntity> {
+    const tenant = await this.tenants.findOneBy({ slug });
+    if (!tenant) throw new NotFoundError(`tenant ${slug}`);
+    return tenant;
+  }
+
+  /** The tenant a request may act in: present and not disabled. */
+  async findActiveBySlug(slug: string): Promise<TenantEntity | null> {
+    const tenant = await this.tenants.findOneBy({ slug });
+    return tenant && tenant.disabledAt === null ? tenant : null;
+  }
+
+  async findActiveByUuid(uuid: string): Promise<TenantEntity | null> {
+    const tenant = await this.tenants.findOneBy({ uuid });
+    return tenant && tenant.disabledAt === null ? tenant : null;
+  }
+
+  async setDisabled(slug: string, disabled: boolean): Promise<TenantEntity> {
+    const tenant = await this.getBySlug(slug);
+    tenant.disabledAt = disabled ? (tenant.disabledAt ?? new Date()) : null;
+    return this.tenants.save(tenant);
+  }
+}
