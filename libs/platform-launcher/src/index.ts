@@ -1,0 +1,5 @@
+export * from './captured-output.js';
+export * from './managed-process.js';
+export * from './readiness.js';
+export * from './probes.js';
+export * from './platform-services.js';
