@@ -1,3 +1,4 @@
 export * from './free-port.js';
 export * from './nats-test-server.js';
 export * from './test-database.js';
+export * from './platform-under-test.js';

@@ -1,0 +1,194 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  adminCliEntryPath,
+  assertEntriesBuilt,
+  type LineListener,
+  PLATFORM_SERVICES,
+  prefixedLineWriter,
+  runMigrations,
+  SERVICES_WITH_MIGRATIONS,
+  type ServiceName,
+  ServiceProcess,
+} from '@cpc/platform-launcher';
+import { findFreePort } from './free-port.js';
+import { type NatsTestServer, startNatsTestServer } from './nats-test-server.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export type { ServiceName } from '@cpc/platform-launcher';
+
+export interface PlatformUnderTestOptions {
+  /** Which services to run (default: all five). Migrations run for those among them that own a schema. */
+  services?: ServiceName[];
+  /** Extra environment for every service and the admin CLI; wins over the harness's own values. */
+  env?: Record<string, string>;
+  /** How long each service may take to answer /health/ready with 200 (default 60 s). */
+  readyTimeoutMs?: number;
+  /** Where `dist/` is (default: this repository). */
+  rootDir?: string;
+}
+
+export interface ServiceUnderTest {
+  /** SIGKILL, like a crash. */
+  kill(): Promise<void>;
+  /** SIGTERM, SIGKILL after 10 s. */
+  stop(): Promise<void>;
+  /** Starts it again (stopping it first if it runs) and waits until it is ready. */
+  restart(): Promise<void>;
+  /** Everything it printed so far (stdout and stderr, the last 2000 lines). */
+  output(): string;
+}
+
+export interface PlatformUnderTest {
+  /** http://127.0.0.1:<API_PORT>; the API itself is under /api/v1. */
+  apiUrl: string;
+  /** ws://127.0.0.1:<OCPP_PORT>; charge points connect to `${ocppUrl}/ocpp/<tenant>/<identity>`. */
+  ocppUrl: string;
+  natsUrl: string;
+  databaseUrl: string;
+  /** The environment every service got (besides its own HEALTH_PORT). */
+  env: Record<string, string>;
+  /** The private NATS server, for tests that kill or restart the broker. */
+  nats: NatsTestServer;
+  /** Runs `npm run admin -- ...args` with the same environment and returns its parsed JSON output. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command prints its own shape; tests assert on it
+  admin(args: string[]): Promise<any>;
+  service(name: ServiceName): ServiceUnderTest;
+  /** Stops the services, the NATS server, and drops the database. */
+  stop(): Promise<void>;
+}
+
+export class AdminCliError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly exitCode: number | null,
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {
+    super(`admin ${args.join(' ')} exited with code ${exitCode}: ${stderr.trim() || stdout.trim()}`);
+    this.name = 'AdminCliError';
+  }
+}
+
+const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** PLATFORM_TEST_OUTPUT=1 also prints what the services say, prefixed, while the tests run. */
+function echo(service: ServiceName): LineListener | undefined {
+  return process.env.PLATFORM_TEST_OUTPUT
+    ? prefixedLineWriter(`[${service}] `, process.stderr, process.stderr)
+    : undefined;
+}
+
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await findFreePort());
+  return [...ports];
+}
+
+function runAdminCli(rootDir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--enable-source-maps', adminCliEntryPath(rootDir), ...args],
+      { env, cwd: rootDir, timeout: 60000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          const code = typeof error.code === 'number' ? error.code : null;
+          reject(new AdminCliError(args, code, stdout, stderr));
+          return;
+        }
+        const lines = stdout.trim().split('\n');
+        try {
+          resolve(JSON.parse(lines[lines.length - 1]));
+        } catch {
+          reject(new AdminCliError(args, 0, stdout, `printed no JSON object. stderr: ${stderr}`));
+        }
+      },
+    );
+  });
+}
+
+/**
+ * The platform as a user gets it, for end-to-end tests: the compiled services (`npm run build`; `npm test` builds
+ * first) as child processes, on a database and a NATS server of their own and on free ports, so test files can run
+ * in parallel. Call `stop()` in afterAll.
+ */
+export async function startPlatformUnderTest(
+  options: PlatformUnderTestOptions = {},
+): Promise<PlatformUnderTest> {
+  const rootDir = options.rootDir ?? repositoryRoot;
+  const selected = PLATFORM_SERVICES.filter((service) =>
+    (options.services ?? PLATFORM_SERVICES).includes(service),
+  );
+  assertEntriesBuilt(rootDir, selected);
+
+  const database: TestDatabase = await createTestDatabase();
+  let nats: NatsTestServer | undefined;
+  const services = new Map<ServiceName, ServiceProcess>();
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all([...services.values()].map((service) => service.stop()));
+    await nats?.stop();
+    await database.drop();
+  };
+
+  try {
+    nats = await startNatsTestServer();
+    const [apiPort, ocppPort, ...healthPorts] = await distinctFreePorts(2 + selected.length);
+    const env: Record<string, string> = {
+      DATABASE_URL: database.url,
+      NATS_URL: nats.url,
+      API_PORT: String(apiPort),
+      OCPP_PORT: String(ocppPort),
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    };
+    const childEnv = { ...process.env, ...env };
+
+    for (const service of selected.filter((name) => SERVICES_WITH_MIGRATIONS.includes(name))) {
+      await runMigrations({ rootDir, service, env: childEnv, onLine: echo(service) });
+    }
+    selected.forEach((service, index) => {
+      const child = new ServiceProcess({
+        rootDir,
+        service,
+        env: { ...childEnv, HEALTH_PORT: String(healthPorts[index]) },
+        onLine: echo(service),
+        readyTimeoutMs: options.readyTimeoutMs,
+      });
+      services.set(service, child);
+    });
+    await Promise.all([...services.values()].map((service) => service.start()));
+
+    return {
+      apiUrl: `http://127.0.0.1:${env.API_PORT}`,
+      ocppUrl: `ws://127.0.0.1:${env.OCPP_PORT}`,
+      natsUrl: nats.url,
+      databaseUrl: database.url,
+      env,
+      nats,
+      admin: (args) => runAdminCli(rootDir, childEnv, args),
+      service: (name) => {
+        const child = services.get(name);
+        if (!child)
+          throw new Error(
+            `${name} is not part of this platform (services: ${selected.join(', ') || 'none'})`,
+          );
+        return {
+          kill: () => child.kill(),
+          stop: () => child.stop(),
+          restart: () => child.restart(),
+          output: () => child.output(),
+        };
+      },
+      stop,
+    };
+  } catch (error) {
+    await Promise.all([...services.values()].map((service) => service.kill()));
+    await stop();
+    throw error;
+  }
+}
