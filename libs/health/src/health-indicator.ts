@@ -10,3 +10,6 @@ export interface HealthIndicator {
 }
 
 export const HEALTH_INDICATORS = Symbol('HEALTH_INDICATORS');
+
+/** Route metadata that exempts a route from authentication; probes carry no tokens. */
+export const PUBLIC_ROUTE = 'cpc:public-route';

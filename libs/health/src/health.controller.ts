@@ -1,7 +1,7 @@
-import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Res, SetMetadata } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { HEALTH_INDICATORS, type HealthIndicator } from './health-indicator.js';
+import { HEALTH_INDICATORS, type HealthIndicator, PUBLIC_ROUTE } from './health-indicator.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -25,6 +25,7 @@ async function checkWithTimeout(indicator: HealthIndicator): Promise<{ healthy: 
  * stops routing on the second, so a database outage does not turn into a restart storm.
  */
 @ApiExcludeController()
+@SetMetadata(PUBLIC_ROUTE, true)
 @Controller('health')
 export class HealthController {
   constructor(@Inject(HEALTH_INDICATORS) private readonly indicators: HealthIndicator[]) {}

@@ -1,0 +1,39 @@
+import { type CommonServiceConfig, loadConfig, readCommonServiceConfig } from '@cpc/config';
+
+export interface ApiGatewayConfig extends CommonServiceConfig {
+  apiPort: number;
+  jwtIssuer: string;
+  jwtAudience: string;
+  bodyLimitBytes: number;
+  /** Trust X-Forwarded-For from this many proxies (the ingress), so rate limits see the client's address. */
+  trustedProxyHops: number;
+  rateLimitWindowSeconds: number;
+  tokenRateLimitPerAddress: number;
+  tokenRateLimitPerAccount: number;
+  apiRateLimitPerSubject: number;
+}
+
+export const API_GATEWAY_CONFIG = Symbol('API_GATEWAY_CONFIG');
+
+export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiGatewayConfig {
+  return loadConfig(
+    'api-gateway',
+    (reader) => ({
+      ...readCommonServiceConfig(reader, 3000),
+      apiPort: reader.int('API_PORT', { default: 3000, min: 0, max: 65535 }),
+      jwtIssuer: reader.string('JWT_ISSUER', { default: 'charging-platform-core' }),
+      jwtAudience: reader.string('JWT_AUDIENCE', { default: 'charging-platform-core-api' }),
+      bodyLimitBytes: reader.int('API_BODY_LIMIT_BYTES', {
+        default: 1024 * 1024,
+        min: 1024,
+        max: 50 * 1024 * 1024,
+      }),
+      trustedProxyHops: reader.int('TRUSTED_PROXY_HOPS', { default: 0, min: 0, max: 10 }),
+      rateLimitWindowSeconds: reader.int('RATE_LIMIT_WINDOW_SECONDS', { default: 60, min: 1, max: 3600 }),
+      tokenRateLimitPerAddress: reader.int('TOKEN_RATE_LIMIT_PER_ADDRESS', { default: 60, min: 1 }),
+      tokenRateLimitPerAccount: reader.int('TOKEN_RATE_LIMIT_PER_ACCOUNT', { default: 10, min: 1 }),
+      apiRateLimitPerSubject: reader.int('API_RATE_LIMIT_PER_SUBJECT', { default: 1200, min: 1 }),
+    }),
+    env,
+  );
+}

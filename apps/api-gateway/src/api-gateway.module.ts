@@ -1,0 +1,55 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { HealthModule } from '@cpc/health';
+import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
+import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from './api-gateway.config.js';
+import { AccessTokenGuard } from './authentication/access-token.guard.js';
+import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
+import { PermissionGuard } from './authentication/permission.guard.js';
+import { SigningKeyCache } from './authentication/signing-key-cache.js';
+import { ApiExceptionFilter } from './http-pipeline/api-exception.filter.js';
+import { RequestIdInterceptor } from './http-pipeline/request-id.interceptor.js';
+import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.js';
+import { RouteMethods } from './http-pipeline/route-methods.js';
+import { OAuthTokenController } from './oauth/oauth-token.controller.js';
+import { TokenRateLimits } from './oauth/token-rate-limits.js';
+import { SubjectRateLimitGuard } from './rate-limiting/subject-rate-limit.guard.js';
+
+/**
+ * The request pipeline, declared once: request id → bearer token (deny by default, @Public opts out) → permission →
+ * per-subject rate limit → validation → handler; every failure through ApiExceptionFilter.
+ */
+@Module({})
+export class ApiGatewayModule {
+  static register(config: ApiGatewayConfig, routeMethods: RouteMethods): DynamicModule {
+    return {
+      module: ApiGatewayModule,
+      imports: [
+        PassportModule,
+        NatsRpcClientModule.register({
+          natsUrl: config.natsUrl,
+          clientName: 'api-gateway',
+          requestTimeoutMs: config.natsRequestTimeoutMs,
+        }),
+        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'api-gateway' }),
+        HealthModule.register([NatsHealthIndicator]),
+      ],
+      controllers: [OAuthTokenController],
+      providers: [
+        { provide: API_GATEWAY_CONFIG, useValue: config },
+        { provide: RouteMethods, useValue: routeMethods },
+        SigningKeyCache,
+        AccessTokenStrategy,
+        TokenRateLimits,
+        { provide: APP_GUARD, useClass: AccessTokenGuard },
+        { provide: APP_GUARD, useClass: PermissionGuard },
+        { provide: APP_GUARD, useClass: SubjectRateLimitGuard },
+        { provide: APP_INTERCEPTOR, useClass: RequestIdInterceptor },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+      ],
+      exports: [API_GATEWAY_CONFIG],
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createLogger, PinoNestLogger } from '@cpc/logging';
+import qs from 'qs';
+import type { ApiGatewayConfig } from './api-gateway.config.js';
+import { ApiGatewayModule } from './api-gateway.module.js';
+import { RouteMethods } from './http-pipeline/route-methods.js';
+import { serveOpenApi } from './openapi/openapi-document.js';
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+/**
+ * Builds the HTTP API: Fastify with bounded bodies (JSON and the form encoding OAuth clients send; Nest registers both), bracket query parsing (`filter[type]=…`),
+ * request ids, OpenAPI.
+ */
+export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    // A hop count: only the ingress's X-Forwarded-For entries are believed, never a client's own.
+    trustProxy: (config.trustedProxyHops > 0 ? config.trustedProxyHops : false) as boolean,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      querystringParser: (query: string) => qs.parse(query, { depth: 1, arrayLimit: 0, parameterLimit: 100 }),
+    },
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+    logger: false,
+  });
+  // JSON and form bodies only (Nest registers both); anything else is a 415.
+  adapter.getInstance().removeContentTypeParser('text/plain');
+  const routeMethods = new RouteMethods();
+  routeMethods.attachTo(adapter.getInstance());
+  adapter.getInstance().addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ApiGatewayModule.register(config, routeMethods),
+    adapter,
+    {
+      logger: new PinoNestLogger(createLogger('api-gateway', config.logLevel)),
+    },
+  );
+  app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready'] });
+  app.enableShutdownHooks();
+  serveOpenApi(app);
+  return app;
+}

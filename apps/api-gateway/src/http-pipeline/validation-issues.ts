@@ -1,0 +1,56 @@
+import type { ValidationIssue } from '@cpc/contracts';
+import type { ValidationError } from 'class-validator';
+
+/** errorKey of each class-validator constraint; the keys are listed in the README and the OpenAPI document. */
+const ERROR_KEY_BY_CONSTRAINT: Record<string, string> = {
+  whitelistValidation: 'unknown_field',
+  isDefined: 'required',
+  isNotEmpty: 'required',
+  isString: 'invalid_type',
+  isInt: 'invalid_type',
+  isNumber: 'invalid_type',
+  isBoolean: 'invalid_type',
+  isObject: 'invalid_type',
+  isArray: 'invalid_type',
+  nestedValidation: 'invalid_type',
+  minLength: 'invalid_length',
+  maxLength: 'invalid_length',
+  length: 'invalid_length',
+  isLength: 'invalid_length',
+  arrayMinSize: 'invalid_length',
+  arrayMaxSize: 'invalid_length',
+  min: 'out_of_range',
+  max: 'out_of_range',
+  isIn: 'invalid_value',
+  isEnum: 'invalid_value',
+};
+
+export const VALIDATION_ERROR_KEYS = [
+  ...new Set([...Object.values(ERROR_KEY_BY_CONSTRAINT), 'invalid_format']),
+];
+
+const joinPath = (parent: string, property: string) =>
+  !parent ? property : /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
+
+/** One issue per failing field (the first failed rule of each), `parameter` the dotted path of the field. */
+export function toValidationIssues(errors: ValidationError[], parent = ''): ValidationIssue[] {
+  return errors.flatMap((error) => {
+    const parameter = joinPath(parent, error.property);
+    const children = error.children?.length ? toValidationIssues(error.children, parameter) : [];
+    const constraints = Object.entries(error.constraints ?? {});
+    if (constraints.length === 0) return children;
+    const [constraint, message] =
+      error.value === undefined && constraints.some(([name]) => name !== 'whitelistValidation')
+        ? ['isDefined', `${parameter} is required`]
+        : constraints[0];
+    const errorKey = ERROR_KEY_BY_CONSTRAINT[constraint] ?? 'invalid_format';
+    return [
+      {
+        errorKey,
+        message: errorKey === 'unknown_field' ? `${parameter} is not a known field` : message,
+        parameter,
+      },
+      ...children,
+    ];
+  });
+}

@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from '../api-gateway.config.js';
+import { FixedWindowRateLimiter } from '../rate-limiting/fixed-window-rate-limiter.js';
+import { RateLimitedError } from '../rate-limiting/rate-limited.error.js';
+
+/** Password guessing is slowed per client address and per account (tenant + username), whichever trips first. */
+@Injectable()
+export class TokenRateLimits {
+  private readonly perAddress: FixedWindowRateLimiter;
+  private readonly perAccount: FixedWindowRateLimiter;
+
+  constructor(@Inject(API_GATEWAY_CONFIG) config: ApiGatewayConfig) {
+    const windowMs = config.rateLimitWindowSeconds * 1000;
+    this.perAddress = new FixedWindowRateLimiter(config.tokenRateLimitPerAddress, windowMs);
+    this.perAccount = new FixedWindowRateLimiter(config.tokenRateLimitPerAccount, windowMs);
+  }
+
+  checkAddress(address: string): void {
+    const decision = this.perAddress.hit(address);
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+  }
+
+  checkAccount(tenant: string, username: string): void {
+    const decision = this.perAccount.hit(`${tenant}\u0000${username.toLowerCase()}`);
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+  }
+}
