@@ -1,0 +1,29 @@
+import { type PlatformSummary, redact } from './platform.js';
+
+/** What `npm start` prints once every service is ready: where things listen and how to get a first token. */
+export function platformBanner(summary: PlatformSummary): string {
+  const api = `http://127.0.0.1:${summary.apiPort}`;
+  const database = summary.embeddedPostgresDir ? ` (embedded, data in ${summary.embeddedPostgresDir})` : '';
+  const nats = summary.natsStoreDir ? ` (started here, JetStream store in ${summary.natsStoreDir})` : '';
+  return [
+    '',
+    'Charging Platform Core is running.',
+    '',
+    `  HTTP API     ${api}/api/v1`,
+    `  API docs     ${api}/docs`,
+    `  OCPP         ws://127.0.0.1:${summary.ocppPort}/ocpp/<tenant>/<identity>   (subprotocols ocpp1.6, ocpp2.0.1)`,
+    `  PostgreSQL   ${redact(summary.databaseUrl)}${database}`,
+    `  NATS         ${summary.natsUrl}${nats}`,
+    '',
+    'First tenant, role and user (in another terminal):',
+    '',
+    '  npm run admin -- tenant:create --slug acme --name "Acme Charging"',
+    "  npm run admin -- role:create --tenant acme --name admin --permissions '*'",
+    "  npm run admin -- user:create --tenant acme --email admin@acme.example --password 'change-me-now' --role admin",
+    `  curl -s -X POST ${api}/api/v1/oauth/token -H 'content-type: application/json' \\`,
+    `    -d '{"username":"admin@acme.example","password":"change-me-now","tenant":"acme","context":"user"}'`,
+    '',
+    '`npm run admin` alone lists every admin command. Ctrl-C stops everything started here.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,125 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OutputStream } from '@cpc/platform-launcher';
+import {
+  createTestDatabase,
+  findFreePort,
+  type NatsTestServer,
+  startNatsTestServer,
+  type TestDatabase,
+} from '@cpc/testing';
+// The stand-in dist/ of the harness tests; libs/testing does not export it because only tests of launchers need it.
+import { writeFakePlatformBuild } from '../../libs/testing/src/fake-platform-build.js';
+import { Platform, type PlatformOptions } from './platform.js';
+
+describe('Platform (npm start) with stand-in services', () => {
+  let rootDir: string;
+  let database: TestDatabase;
+  let nats: NatsTestServer;
+  const log: string[] = [];
+  const lines: Array<[string, string, OutputStream]> = [];
+
+  beforeAll(async () => {
+    rootDir = writeFakePlatformBuild();
+    database = await createTestDatabase();
+    nats = await startNatsTestServer();
+  });
+  beforeEach(() => {
+    log.length = 0;
+    lines.length = 0;
+  });
+  afterAll(async () => {
+    await nats?.stop();
+    await database?.drop();
+    rmSync(rootDir, { recursive: true, force: true });
+  });
+
+  async function options(env: Record<string, string>): Promise<PlatformOptions> {
+    return {
+      rootDir,
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: database.url,
+        NATS_URL: nats.url,
+        API_PORT: String(await findFreePort()),
+        FAKE_JOURNAL: join(rootDir, 'journal'),
+        ...env,
+      },
+      log: (line) => log.push(line),
+      output: (name) => (line, stream) => lines.push([name, line, stream]),
+      healthPorts: {
+        'auth-service': await findFreePort(),
+        'assets-service': await findFreePort(),
+        'command-service': await findFreePort(),
+        'ocpp-gateway': await findFreePort(),
+      },
+    };
+  }
+
+  it('uses the servers that answer, migrates, starts the five services, and stops them in reverse order', async () => {
+    const settings = await options({ OCPP_PORT: '9555' });
+    const platform = new Platform(settings);
+    const summary = await platform.start();
+    try {
+      expect(summary).toEqual({
+        databaseUrl: database.url,
+        natsUrl: nats.url,
+        apiPort: Number(settings.env.API_PORT),
+        ocppPort: 9555,
+      });
+      expect(log).toEqual([
+        `PostgreSQL answers at ${database.url}`,
+        `NATS answers at ${nats.url}`,
+        'migrating auth-service',
+        'migrating assets-service',
+        'migrating command-service',
+        'starting auth-service, assets-service, command-service, ocpp-gateway, api-gateway',
+      ]);
+      expect((await fetch(`http://127.0.0.1:${summary.apiPort}/health/ready`)).status).toBe(200);
+      expect(lines).toContainEqual(['ocpp-gateway', 'ocpp-gateway warns: this is a fake', 'stderr']);
+      expect(lines).toContainEqual([
+        'auth-service',
+        `auth-service listening on ${settings.healthPorts!['auth-service']}`,
+        'stdout',
+      ]);
+    } finally {
+      await platform.stop();
+    }
+    expect(readFileSync(settings.env.FAKE_JOURNAL!, 'utf8')).toBe(
+      [
+        'migrate auth-service',
+        'migrate assets-service',
+        'migrate command-service',
+        'stop api-gateway',
+        'stop ocpp-gateway',
+        'stop command-service',
+        'stop assets-service',
+        'stop auth-service',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('stops the services it started when one of them does not come up', async () => {
+    const settings = await options({
+      FAKE_CRASH: 'command-service',
+      FAKE_JOURNAL: join(rootDir, 'journal-crash'),
+    });
+    const platform = new Platform(settings);
+    await expect(platform.start()).rejects.toThrow(
+      'command-service exited with code 1 before it was ready; its last output:\n' +
+        'command-service: start-up failed: cannot reach the database',
+    );
+    await platform.stop();
+    const journal = readFileSync(settings.env.FAKE_JOURNAL!, 'utf8');
+    expect(journal).toContain('stop api-gateway\nstop ocpp-gateway\n');
+    expect(journal).toContain('stop auth-service\n');
+  });
+
+  it('does not try to start a server that is not on this machine', async () => {
+    const platform = new Platform(await options({ NATS_URL: 'nats://nats.example.invalid:4222' }));
+    await expect(platform.start()).rejects.toThrow(
+      'no NATS answers at nats://nats.example.invalid:4222 (NATS_URL); it is not on this machine, so it cannot be started here',
+    );
+  });
+});

@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import { ensureDatabaseExists } from '@cpc/database';
+import {
+  assertEntriesBuilt,
+  DEFAULT_API_PORT,
+  DEFAULT_HEALTH_PORTS,
+  DEFAULT_OCPP_PORT,
+  describeExit,
+  type LineListener,
+  natsAnswers,
+  PLATFORM_SERVICES,
+  postgresAnswers,
+  runMigrations,
+  SERVICES_WITH_MIGRATIONS,
+  type ServiceName,
+  ServiceProcess,
+} from '@cpc/platform-launcher';
+import { isLoopbackUrl, startEmbeddedPostgres, startLocalNats } from './local-infrastructure.js';
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/cpc';
+export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+
+export interface PlatformOptions {
+  /** The repository root: `dist/` holds the services, `.data/` what the launcher's own servers store. */
+  rootDir: string;
+  env: NodeJS.ProcessEnv;
+  /** The launcher's own messages. */
+  log: (line: string) => void;
+  /** Where the output of each child goes (e.g. a prefixed writer). */
+  output: (name: string) => LineListener;
+  readyTimeoutMs?: number;
+  /** Other HEALTH_PORTs than the defaults (tests, where the defaults may be taken). */
+  healthPorts?: Partial<Record<ServiceName, number>>;
+}
+
+/** What the platform runs with, once started. */
+export interface PlatformSummary {
+  databaseUrl: string;
+  natsUrl: string;
+  apiPort: number;
+  ocppPort: number;
+  /** Set when the launcher started the server itself. */
+  embeddedPostgresDir?: string;
+  natsStoreDir?: string;
+}
+
+interface Started {
+  name: string;
+  stop(): Promise<unknown>;
+}
+
+/**
+ * The whole platform on one machine: PostgreSQL and NATS (started here when none answers on this machine), the
+ * database, migrations, then the five services. `stop()` ends everything it started, in reverse order.
+ */
+export class Platform {
+  private readonly started: Started[] = [];
+  private stopping = false;
+
+  constructor(private readonly options: PlatformOptions) {}
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  async start(): Promise<PlatformSummary> {
+    const { env, rootDir, log } = this.options;
+    assertEntriesBuilt(rootDir, PLATFORM_SERVICES);
+    const summary: PlatformSummary = {
+      databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+      natsUrl: env.NATS_URL || DEFAULT_NATS_URL,
+      apiPort: Number(env.API_PORT || DEFAULT_API_PORT),
+      ocppPort: Number(env.OCPP_PORT || DEFAULT_OCPP_PORT),
+    };
+
+    if (await postgresAnswers(summary.databaseUrl)) {
+      log(`PostgreSQL answers at ${redact(summary.databaseUrl)}`);
+    } else {
+      this.requireLocal('PostgreSQL', summary.databaseUrl, 'DATABASE_URL');
+      summary.embeddedPostgresDir = join(rootDir, '.data', 'postgres');
+      log(
+        `no PostgreSQL answers at ${redact(summary.databaseUrl)}: starting an embedded one (${summary.embeddedPostgresDir})`,
+      );
+      await this.track('postgres', () =>
+        startEmbeddedPostgres({
+          url: summary.databaseUrl,
+          dataDir: summary.embeddedPostgresDir!,
+          onLine: this.options.output('postgres'),
+        }),
+      );
+    }
+
+    if (await natsAnswers(summary.natsUrl)) {
+      log(`NATS answers at ${summary.natsUrl}`);
+    } else {
+      this.requireLocal('NATS', summary.natsUrl, 'NATS_URL');
+      summary.natsStoreDir = join(rootDir, '.data', 'nats');
+      log(
+        `no NATS answers at ${summary.natsUrl}: starting nats-server with JetStream (${summary.natsStoreDir})`,
+      );
+      await this.track('nats-server', () =>
+        startLocalNats({
+          url: summary.natsUrl,
+          dataDir: summary.natsStoreDir!,
+          onLine: this.options.output('nats-server'),
+        }),
+      );
+    }
+
+    this.checkNotStopping();
+    if (await ensureDatabaseExists(summary.databaseUrl))
+      log(`created database ${new URL(summary.databaseUrl).pathname.slice(1)}`);
+    const serviceEnv = { ...env, DATABASE_URL: summary.databaseUrl, NATS_URL: summary.natsUrl };
+    for (const service of SERVICES_WITH_MIGRATIONS) {
+      this.checkNotStopping();
+      log(`migrating ${service}`);
+      await runMigrations({ rootDir, service, env: serviceEnv, onLine: this.options.output(service) });
+    }
+
+    this.checkNotStopping();
+    const services = PLATFORM_SERVICES.map((service) => {
+      const child = new ServiceProcess({
+        rootDir,
+        service,
+        env: {
+          ...serviceEnv,
+          HEALTH_PORT: String(this.options.healthPorts?.[service] ?? DEFAULT_HEALTH_PORTS[service]),
+        },
+        onLine: this.options.output(service),
+        readyTimeoutMs: this.options.readyTimeoutMs,
+        detached: true,
+      });
+      this.started.push({ name: service, stop: () => child.stop() });
+      return child;
+    });
+    log(`starting ${PLATFORM_SERVICES.join(', ')}`);
+    await Promise.all(services.map((child) => child.start()));
+    for (const child of services) {
+      void child.process.waitForExit().then((exit) => {
+        if (!this.stopping)
+          log(`${child.name} ${describeExit(exit)}; the rest keeps running (its output is above)`);
+      });
+    }
+    return summary;
+  }
+
+  /** Stops everything started so far, last started first; safe to call again and during start(). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const entry of this.started.splice(0).reverse()) {
+      this.options.log(`stopping ${entry.name}`);
+      await entry.stop();
+    }
+  }
+
+  private async track(name: string, start: () => Promise<{ stop(): Promise<unknown> }>): Promise<void> {
+    this.checkNotStopping();
+    const pending = start();
+    // Registered before it is ready, so a stop during start-up also ends it.
+    this.started.push({ name, stop: async () => (await pending.catch(() => undefined))?.stop() });
+    await pending;
+  }
+
+  private requireLocal(what: string, url: string, variable: string): void {
+    if (!isLoopbackUrl(url)) {
+      throw new Error(
+        `no ${what} answers at ${redact(url)} (${variable}); it is not on this machine, so it cannot be started here`,
+      );
+    }
+  }
+
+  private checkNotStopping(): void {
+    if (this.stopping) throw new Error('start-up interrupted');
+  }
+}
+
+/** A URL without its password, for messages. */
+export function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
