@@ -1,0 +1,60 @@
+import {
+  COMMAND_STATUSES,
+  COMMAND_TARGET_TYPES,
+  COMMAND_TYPES,
+  isCommandStatus,
+  isCommandType,
+  isOcppProtocol,
+  isTargetType,
+  isTargetTypeAllowed,
+  isTerminalCommandStatus,
+  TARGET_TYPES,
+  TERMINAL_COMMAND_STATUSES,
+} from './command-model.js';
+
+describe('command model', () => {
+  it('lists the 15 command types, target types and statuses of the spec', () => {
+    expect(COMMAND_TYPES).toHaveLength(15);
+    expect(Object.keys(COMMAND_TARGET_TYPES).sort()).toEqual([...COMMAND_TYPES].sort());
+    expect(TARGET_TYPES).toEqual(['controller', 'connector', 'charging_session']);
+    expect(COMMAND_STATUSES).toEqual(['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed']);
+    expect(TERMINAL_COMMAND_STATUSES).toEqual(['accepted', 'rejected', 'timeout', 'failed']);
+  });
+
+  it('allows the target types of the mapping table', () => {
+    const table = Object.fromEntries(
+      COMMAND_TYPES.map((type) => [type, [...COMMAND_TARGET_TYPES[type]].sort()]),
+    );
+    expect(table).toEqual({
+      soft_reset: ['controller'],
+      hard_reset: ['controller'],
+      clear_cache: ['controller'],
+      change_availability: ['connector', 'controller'],
+      unlock: ['connector'],
+      identify: ['controller'],
+      update_firmware: ['controller'],
+      request_diagnostics: ['controller'],
+      refresh_configuration: ['controller'],
+      remote_start: ['connector', 'controller'],
+      remote_stop: ['charging_session'],
+      reserve: ['connector', 'controller'],
+      cancel_reservation: ['controller'],
+      set_charging_profile: ['charging_session', 'connector', 'controller'],
+      clear_charging_profile: ['connector', 'controller'],
+    });
+    expect(isTargetTypeAllowed('unlock', 'connector')).toBe(true);
+    expect(isTargetTypeAllowed('unlock', 'controller')).toBe(false);
+  });
+
+  it('guards values', () => {
+    expect(isCommandType('remote_start')).toBe(true);
+    expect(isCommandType('toString')).toBe(false);
+    expect(isTargetType('connector')).toBe(true);
+    expect(isTargetType(1)).toBe(false);
+    expect(isCommandStatus('sent')).toBe(true);
+    expect(isTerminalCommandStatus('sent')).toBe(false);
+    expect(isTerminalCommandStatus('timeout')).toBe(true);
+    expect(isOcppProtocol('ocpp2.0.1')).toBe(true);
+    expect(isOcppProtocol('ocpp2.1')).toBe(false);
+  });
+});

@@ -1,0 +1,421 @@
+import type { CommandType, TargetType } from './command-model.js';
+import { type FieldReader } from './field-reader.js';
+import { CommandValidationErrorKey as ErrorKey } from './validation-error-keys.js';
+
+export const AVAILABILITIES = ['operative', 'inoperative'] as const;
+export type Availability = (typeof AVAILABILITIES)[number];
+
+/** 1.6 `ChargePointMaxProfile` / 2.0.1 `ChargingStationMaxProfile`, `TxDefaultProfile`, `TxProfile`. The 2.0.1-only
+ * `ChargingStationExternalConstraints` is set by external systems, never by the CSMS, so it is not offered. */
+export const CHARGING_PROFILE_PURPOSES = [
+  'charge_point_max_profile',
+  'tx_default_profile',
+  'tx_profile',
+] as const;
+export type ChargingProfilePurpose = (typeof CHARGING_PROFILE_PURPOSES)[number];
+export const CHARGING_PROFILE_KINDS = ['absolute', 'recurring', 'relative'] as const;
+export type ChargingProfileKind = (typeof CHARGING_PROFILE_KINDS)[number];
+export const RECURRENCY_KINDS = ['daily', 'weekly'] as const;
+export type RecurrencyKind = (typeof RECURRENCY_KINDS)[number];
+/** SI unit symbols, as OCPP spells them. */
+export const CHARGING_RATE_UNITS = ['A', 'W'] as const;
+export type ChargingRateUnit = (typeof CHARGING_RATE_UNITS)[number];
+
+/**
+ * id_tag is at most 20 characters although 2.0.1 allows 36: a command is validated when it is created, before the
+ * platform knows which protocol the charge point will speak when the command is delivered (it may be offline, and a
+ * charge point may be reconfigured between 1.6 and 2.0.1). Accepting 21 to 36 characters would let a command pass
+ * creation and then be impossible to send to a 1.6 charge point, so the stricter limit (1.6 `CiString20`) applies.
+ * The same rule (the stricter protocol wins) is applied to every other limit in this file.
+ */
+export const ID_TAG_MAX_LENGTH = 20;
+/** Printable ASCII (OCPP `CiString`). */
+const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
+/** 2.0.1 firmware `location` and log `remoteLocation` are `string(512)`; 1.6 has no limit. */
+export const LOCATION_MAX_LENGTH = 512;
+/** 1.6 GetConfiguration `key` items are `CiString50`. */
+export const CONFIGURATION_KEY_MAX_LENGTH = 50;
+/** Keys per refresh_configuration (a request of reasonable size; charge points limit it further themselves). */
+export const MAX_CONFIGURATION_KEYS = 100;
+/** 2.0.1 `chargingSchedulePeriod` holds 1 to 1024 periods. */
+export const MAX_SCHEDULE_PERIODS = 1024;
+const CONFIGURATION_KEY = /^[\x21-\x7E]+$/;
+
+// Normalized parameters: what `parseCommandRequest` returns for a valid request. Field names stay snake_case as in the
+// API; optional fields are absent (never null); date-times are UTC (see FieldReader.dateTime).
+
+export type EmptyParameters = Record<string, never>;
+
+export interface ChangeAvailabilityParameters {
+  availability: Availability;
+}
+
+export interface UpdateFirmwareParameters {
+  location: string;
+  /** Absent = "now": the gateway uses the time of sending (see buildOcppCall). */
+  retrieve_at?: string;
+  retries?: number;
+  retry_interval?: number;
+  /** 2.0.1 `installDateTime`; 1.6 has none and retrieves no earlier than this instead (see buildOcppCall). */
+  install_at?: string;
+}
+
+export interface RequestDiagnosticsParameters {
+  location: string;
+  start_time?: string;
+  stop_time?: string;
+  retries?: number;
+  retry_interval?: number;
+}
+
+export interface RefreshConfigurationParameters {
+  /** Distinct keys, in the order given; absent (or given empty) = the whole configuration. */
+  keys?: string[];
+}
+
+export interface ChargingSchedulePeriodParameters {
+  start_period: number;
+  limit: number;
+  number_phases?: number;
+}
+
+export interface ChargingScheduleParameters {
+  charging_rate_unit: ChargingRateUnit;
+  periods: ChargingSchedulePeriodParameters[];
+  duration?: number;
+  start_schedule?: string;
+  min_charging_rate?: number;
+}
+
+export interface ChargingProfileParameters {
+  id: number;
+  stack_level: number;
+  purpose: ChargingProfilePurpose;
+  kind: ChargingProfileKind;
+  recurrency_kind?: RecurrencyKind;
+  valid_from?: string;
+  valid_to?: string;
+  schedule: ChargingScheduleParameters;
+}
+
+export interface RemoteStartParameters {
+  id_tag: string;
+  charging_profile?: ChargingProfileParameters;
+}
+
+export interface ReserveParameters {
+  id_tag: string;
+  expires_at: string;
+  /** Absent = generated from the command uuid (see reservationIdFor). */
+  reservation_id?: number;
+}
+
+export interface CancelReservationParameters {
+  reservation_id: number;
+}
+
+export interface SetChargingProfileParameters {
+  charging_profile: ChargingProfileParameters;
+}
+
+export interface ClearChargingProfileParameters {
+  id?: number;
+  purpose?: ChargingProfilePurpose;
+  stack_level?: number;
+}
+
+export interface CommandParametersByType {
+  soft_reset: EmptyParameters;
+  hard_reset: EmptyParameters;
+  clear_cache: EmptyParameters;
+  change_availability: ChangeAvailabilityParameters;
+  unlock: EmptyParameters;
+  identify: EmptyParameters;
+  update_firmware: UpdateFirmwareParameters;
+  request_diagnostics: RequestDiagnosticsParameters;
+  refresh_configuration: RefreshConfigurationParameters;
+  remote_start: RemoteStartParameters;
+  remote_stop: EmptyParameters;
+  reserve: ReserveParameters;
+  cancel_reservation: CancelReservationParameters;
+  set_charging_profile: SetChargingProfileParameters;
+  clear_charging_profile: ClearChargingProfileParameters;
+}
+
+export interface ParameterContext {
+  /** Undefined when the request's target_type is itself invalid: target-dependent rules are then skipped. */
+  targetType: TargetType | undefined;
+  /** Reference time for "must lie in the future" rules; null skips them (re-reading a stored command). */
+  now: Date | null;
+}
+
+type ParameterParser<P> = (reader: FieldReader, context: ParameterContext) => P | undefined;
+
+/** Drops the keys whose value is undefined, so normalized objects carry only the fields that were given. */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}
+
+/** Returns `value` when every listed field was read successfully, otherwise undefined. */
+function complete<T extends object>(
+  value: { [K in keyof T]: T[K] | undefined },
+  required: (keyof T)[],
+): T | undefined {
+  return required.every((key) => value[key] !== undefined) ? compact(value as T) : undefined;
+}
+
+const noParameters: ParameterParser<EmptyParameters> = (reader) => {
+  reader.rejectUnknown([]);
+  return {};
+};
+
+const idTag = (reader: FieldReader): string | undefined =>
+  reader.string('id_tag', {
+    required: true,
+    maxLength: ID_TAG_MAX_LENGTH,
+    pattern: PRINTABLE_ASCII,
+    patternMessage: 'must hold printable ASCII characters only',
+  });
+
+const retryFields = (reader: FieldReader) => ({
+  retries: reader.integer('retries'),
+  retry_interval: reader.integer('retry_interval'),
+});
+
+const location = (reader: FieldReader): string | undefined =>
+  reader.uri('location', { required: true, maxLength: LOCATION_MAX_LENGTH });
+
+/** Purposes a set_charging_profile may carry per target: the station-wide maximum only on the whole charge point
+ * (1.6 connectorId 0 / 2.0.1 evseId 0), a transaction profile only on a transaction (2.0.1 rejects a TxProfile
+ * without transactionId), defaults on the charge point or one connector. */
+const PURPOSES_BY_TARGET: Readonly<Record<TargetType, readonly ChargingProfilePurpose[]>> = {
+  controller: ['charge_point_max_profile', 'tx_default_profile'],
+  connector: ['tx_default_profile'],
+  charging_session: ['tx_profile'],
+};
+
+function chargingSchedulePeriods(schedule: FieldReader): ChargingSchedulePeriodParameters[] | undefined {
+  const items = schedule.elements('periods', { required: true, minItems: 1, maxItems: MAX_SCHEDULE_PERIODS });
+  if (items === undefined) return undefined;
+  const periods: (ChargingSchedulePeriodParameters | undefined)[] = [];
+  let previousStart: number | undefined;
+  for (const [index, key] of items.indexes().entries()) {
+    const period = items.object(key, { required: true });
+    period?.rejectUnknown(['start_period', 'limit', 'number_phases']);
+    const startPeriod = period?.integer('start_period', { required: true });
+    // Periods follow each other: the first starts at 0 (offset from the schedule start), each later one after the last.
+    if (index === 0 && startPeriod !== undefined && startPeriod !== 0) {
+      period?.issue('start_period', ErrorKey.InvalidValue, 'must be 0 in the first period');
+    } else if (startPeriod !== undefined && previousStart !== undefined && startPeriod <= previousStart) {
+      period?.issue(
+        'start_period',
+        ErrorKey.InvalidValue,
+        'must be greater than the start_period of the period before',
+      );
+    }
+    previousStart = startPeriod;
+    periods.push(
+      period &&
+        complete<ChargingSchedulePeriodParameters>(
+          {
+            start_period: startPeriod,
+            limit: period.decimal('limit', { required: true }),
+            number_phases: period.integer('number_phases', { min: 1, max: 3 }),
+          },
+          ['start_period', 'limit'],
+        ),
+    );
+  }
+  return periods.every((period) => period !== undefined) ? periods : undefined;
+}
+
+function chargingSchedule(profile: FieldReader, kind: ChargingProfileKind | undefined) {
+  const schedule = profile.object('schedule', { required: true });
+  if (!schedule) return undefined;
+  schedule.rejectUnknown([
+    'charging_rate_unit',
+    'periods',
+    'duration',
+    'start_schedule',
+    'min_charging_rate',
+  ]);
+  const chargingRateUnit = schedule.enumeration('charging_rate_unit', CHARGING_RATE_UNITS, {
+    required: true,
+  });
+  const periods = chargingSchedulePeriods(schedule);
+  const duration = schedule.integer('duration');
+  // 2.0.1 (K01): absolute and recurring schedules need startSchedule, relative ones must not have it; 1.6 is looser.
+  const startSchedule = schedule.dateTime('start_schedule', {
+    required: kind === 'absolute' || kind === 'recurring',
+  });
+  if (kind === 'relative' && schedule.has('start_schedule')) {
+    schedule.issue('start_schedule', ErrorKey.NotAllowed, 'is not allowed when kind is relative');
+  }
+  return complete<ChargingScheduleParameters>(
+    {
+      charging_rate_unit: chargingRateUnit,
+      periods,
+      duration,
+      start_schedule: startSchedule,
+      min_charging_rate: schedule.decimal('min_charging_rate'),
+    },
+    ['charging_rate_unit', 'periods'],
+  );
+}
+
+function chargingProfile(
+  parent: FieldReader,
+  allowedPurposes: readonly ChargingProfilePurpose[] | undefined,
+  purposeRule: string,
+  required: boolean,
+): ChargingProfileParameters | undefined {
+  const profile = parent.object('charging_profile', { required });
+  if (!profile) return undefined;
+  profile.rejectUnknown([
+    'id',
+    'stack_level',
+    'purpose',
+    'kind',
+    'recurrency_kind',
+    'valid_from',
+    'valid_to',
+    'schedule',
+  ]);
+  const id = profile.integer('id', { required: true });
+  const stackLevel = profile.integer('stack_level', { required: true });
+  const purpose = profile.enumeration('purpose', CHARGING_PROFILE_PURPOSES, { required: true });
+  if (purpose !== undefined && allowedPurposes !== undefined && !allowedPurposes.includes(purpose)) {
+    profile.issue('purpose', ErrorKey.NotAllowed, `must be ${allowedPurposes.join(' or ')} ${purposeRule}`);
+  }
+  const kind = profile.enumeration('kind', CHARGING_PROFILE_KINDS, { required: true });
+  const recurrencyKind = profile.enumeration('recurrency_kind', RECURRENCY_KINDS, {
+    required: kind === 'recurring',
+  });
+  if (kind !== undefined && kind !== 'recurring' && profile.has('recurrency_kind')) {
+    profile.issue('recurrency_kind', ErrorKey.NotAllowed, 'is only allowed when kind is recurring');
+  }
+  const validFrom = profile.dateTime('valid_from');
+  const validTo = profile.dateTime('valid_to');
+  profile.requireOrder('valid_from', validFrom, 'valid_to', validTo);
+  return complete<ChargingProfileParameters>(
+    {
+      id,
+      stack_level: stackLevel,
+      purpose,
+      kind,
+      recurrency_kind: recurrencyKind,
+      valid_from: validFrom,
+      valid_to: validTo,
+      schedule: chargingSchedule(profile, kind),
+    },
+    ['id', 'stack_level', 'purpose', 'kind', 'schedule'],
+  );
+}
+
+/** One parser per command type: reads, checks and normalizes `parameters`, recording issues on the reader. */
+export const PARAMETER_PARSERS: { [T in CommandType]: ParameterParser<CommandParametersByType[T]> } = {
+  soft_reset: noParameters,
+  hard_reset: noParameters,
+  clear_cache: noParameters,
+  unlock: noParameters,
+  identify: noParameters,
+  remote_stop: noParameters,
+
+  change_availability: (reader) => {
+    reader.rejectUnknown(['availability']);
+    return complete<ChangeAvailabilityParameters>(
+      { availability: reader.enumeration('availability', AVAILABILITIES, { required: true }) },
+      ['availability'],
+    );
+  },
+
+  update_firmware: (reader) => {
+    reader.rejectUnknown(['location', 'retrieve_at', 'retries', 'retry_interval', 'install_at']);
+    const firmwareLocation = location(reader);
+    const retrieveAt = reader.dateTime('retrieve_at');
+    const retries = retryFields(reader);
+    const installAt = reader.dateTime('install_at');
+    reader.requireOrder('retrieve_at', retrieveAt, 'install_at', installAt);
+    return complete<UpdateFirmwareParameters>(
+      { location: firmwareLocation, retrieve_at: retrieveAt, ...retries, install_at: installAt },
+      ['location'],
+    );
+  },
+
+  request_diagnostics: (reader) => {
+    reader.rejectUnknown(['location', 'start_time', 'stop_time', 'retries', 'retry_interval']);
+    const uploadLocation = location(reader);
+    const startTime = reader.dateTime('start_time');
+    const stopTime = reader.dateTime('stop_time');
+    reader.requireOrder('start_time', startTime, 'stop_time', stopTime);
+    return complete<RequestDiagnosticsParameters>(
+      { location: uploadLocation, start_time: startTime, stop_time: stopTime, ...retryFields(reader) },
+      ['location'],
+    );
+  },
+
+  refresh_configuration: (reader) => {
+    reader.rejectUnknown(['keys']);
+    const items = reader.elements('keys', { maxItems: MAX_CONFIGURATION_KEYS });
+    if (items === undefined) return reader.has('keys') ? undefined : {};
+    const keys = items.indexes().map((index) =>
+      items.string(index, {
+        required: true,
+        maxLength: CONFIGURATION_KEY_MAX_LENGTH,
+        pattern: CONFIGURATION_KEY,
+        patternMessage: 'must hold printable ASCII characters without spaces',
+      }),
+    );
+    if (!keys.every((key) => key !== undefined)) return undefined;
+    return keys.length === 0 ? {} : { keys: [...new Set(keys)] };
+  },
+
+  remote_start: (reader) => {
+    reader.rejectUnknown(['id_tag', 'charging_profile']);
+    const tag = idTag(reader);
+    const profile = chargingProfile(
+      reader,
+      ['tx_profile'],
+      'for a remote start (OCPP requires TxProfile)',
+      false,
+    );
+    return complete<RemoteStartParameters>({ id_tag: tag, charging_profile: profile }, ['id_tag']);
+  },
+
+  reserve: (reader, { now }) => {
+    reader.rejectUnknown(['id_tag', 'expires_at', 'reservation_id']);
+    const tag = idTag(reader);
+    const expiresAt = reader.dateTime('expires_at', { required: true });
+    if (expiresAt !== undefined && now !== null && Date.parse(expiresAt) <= now.getTime()) {
+      reader.issue('expires_at', ErrorKey.NotInFuture, 'must lie in the future');
+    }
+    return complete<ReserveParameters>(
+      { id_tag: tag, expires_at: expiresAt, reservation_id: reader.integer('reservation_id') },
+      ['id_tag', 'expires_at'],
+    );
+  },
+
+  cancel_reservation: (reader) => {
+    reader.rejectUnknown(['reservation_id']);
+    return complete<CancelReservationParameters>(
+      { reservation_id: reader.integer('reservation_id', { required: true }) },
+      ['reservation_id'],
+    );
+  },
+
+  set_charging_profile: (reader, { targetType }) => {
+    reader.rejectUnknown(['charging_profile']);
+    const allowed = targetType === undefined ? undefined : PURPOSES_BY_TARGET[targetType];
+    const profile = chargingProfile(reader, allowed, `when target_type is ${targetType}`, true);
+    return complete<SetChargingProfileParameters>({ charging_profile: profile }, ['charging_profile']);
+  },
+
+  clear_charging_profile: (reader) => {
+    reader.rejectUnknown(['id', 'purpose', 'stack_level']);
+    return compact<ClearChargingProfileParameters>({
+      id: reader.integer('id'),
+      purpose: reader.enumeration('purpose', CHARGING_PROFILE_PURPOSES),
+      stack_level: reader.integer('stack_level'),
+    });
+  },
+};
