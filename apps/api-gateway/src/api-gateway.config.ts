@@ -5,8 +5,8 @@ export interface ApiGatewayConfig extends CommonServiceConfig {
   jwtIssuer: string;
   jwtAudience: string;
   bodyLimitBytes: number;
-  /** Trust X-Forwarded-For from this many proxies (the ingress), so rate limits see the client's address. */
-  trustedProxyHops: number;
+  /** Addresses/CIDRs of proxies (the ingress) whose X-Forwarded-For is believed, so rate limits see the client. */
+  trustedProxies: string | undefined;
   rateLimitWindowSeconds: number;
   tokenRateLimitPerAddress: number;
   tokenRateLimitPerAccount: number;
@@ -28,7 +28,7 @@ export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiG
         min: 1024,
         max: 50 * 1024 * 1024,
       }),
-      trustedProxyHops: reader.int('TRUSTED_PROXY_HOPS', { default: 0, min: 0, max: 10 }),
+      trustedProxies: reader.optionalString('TRUSTED_PROXIES'),
       rateLimitWindowSeconds: reader.int('RATE_LIMIT_WINDOW_SECONDS', { default: 60, min: 1, max: 3600 }),
       tokenRateLimitPerAddress: reader.int('TOKEN_RATE_LIMIT_PER_ADDRESS', { default: 60, min: 1 }),
       tokenRateLimitPerAccount: reader.int('TOKEN_RATE_LIMIT_PER_ACCOUNT', { default: 10, min: 1 }),

@@ -18,8 +18,8 @@ const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    // A hop count: only the ingress's X-Forwarded-For entries are believed, never a client's own.
-    trustProxy: (config.trustedProxyHops > 0 ? config.trustedProxyHops : false) as boolean,
+    // Only the ingress's X-Forwarded-For entries are believed, never a client's own.
+    trustProxy: config.trustedProxies ?? false,
     routerOptions: {
       ignoreTrailingSlash: true,
       querystringParser: (query: string) => qs.parse(query, { depth: 1, arrayLimit: 0, parameterLimit: 100 }),

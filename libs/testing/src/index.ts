@@ -2,3 +2,5 @@ export * from './free-port.js';
 export * from './nats-test-server.js';
 export * from './test-database.js';
 export * from './platform-under-test.js';
+export * from './openapi-response-validator.js';
+export * from './api-test-client.js';

@@ -12,7 +12,6 @@ export class RequestValidationPipe implements PipeTransform {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    stopAtFirstError: true,
     validationError: { target: false, value: true },
     exceptionFactory: (errors) => new ValidationFailedError(toValidationIssues(errors)),
   });

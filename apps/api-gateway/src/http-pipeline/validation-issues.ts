@@ -29,6 +29,21 @@ export const VALIDATION_ERROR_KEYS = [
   ...new Set([...Object.values(ERROR_KEY_BY_CONSTRAINT), 'invalid_format']),
 ];
 
+/** When a field breaks several rules, the one that explains the others is reported: a wrong type before its length. */
+const PRIORITY = [
+  'whitelistValidation',
+  'isDefined',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isObject',
+  'isArray',
+  'isLength',
+];
+const mostTelling = (constraints: [string, string][]): [string, string] =>
+  [...constraints].sort(([a], [b]) => (PRIORITY.indexOf(a) + 1 || 99) - (PRIORITY.indexOf(b) + 1 || 99))[0];
+
 const joinPath = (parent: string, property: string) =>
   !parent ? property : /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
 
@@ -42,7 +57,7 @@ export function toValidationIssues(errors: ValidationError[], parent = ''): Vali
     const [constraint, message] =
       error.value === undefined && constraints.some(([name]) => name !== 'whitelistValidation')
         ? ['isDefined', `${parameter} is required`]
-        : constraints[0];
+        : mostTelling(constraints);
     const errorKey = ERROR_KEY_BY_CONSTRAINT[constraint] ?? 'invalid_format';
     return [
       {

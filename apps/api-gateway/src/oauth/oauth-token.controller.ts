@@ -2,10 +2,12 @@ import { Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AuthSubjects,
+  ErrorCode,
   type IssueTokenRequest,
   type RefreshTokenRequest,
   type TokenPair,
 } from '@cpc/contracts';
+import { DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import { Public } from '../authentication/public.decorator.js';
 import { ApiErrorResponses } from '../openapi/error-bodies.js';
@@ -45,12 +47,18 @@ export class OAuthTokenController {
     const tenant = request.tenant ?? '';
     const username = request.username ?? '';
     this.rateLimits.checkAccount(tenant, username);
-    return this.serviceClient.request<TokenPair, IssueTokenRequest>(AuthSubjects.issueToken, {
-      tenant,
-      username,
-      password: request.password ?? '',
-      ...(request.context ? { context: request.context } : {}),
-      ...(request.uuid ? { uuid: request.uuid } : {}),
-    });
+    try {
+      return await this.serviceClient.request<TokenPair, IssueTokenRequest>(AuthSubjects.issueToken, {
+        tenant,
+        username,
+        password: request.password ?? '',
+        ...(request.context ? { context: request.context } : {}),
+        ...(request.uuid ? { uuid: request.uuid } : {}),
+      });
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.InvalidCredentials)
+        this.rateLimits.recordFailedAttempt(tenant, username);
+      throw error;
+    }
   }
 }

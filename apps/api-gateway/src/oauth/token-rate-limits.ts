@@ -3,7 +3,12 @@ import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from '../api-gateway.config
 import { FixedWindowRateLimiter } from '../rate-limiting/fixed-window-rate-limiter.js';
 import { RateLimitedError } from '../rate-limiting/rate-limited.error.js';
 
-/** Password guessing is slowed per client address and per account (tenant + username), whichever trips first. */
+/**
+ * Password guessing is slowed per client address (every request) and per account (tenant + username, failed attempts
+ * only, so a client that logs in correctly is never locked out by its own successes).
+ */
+const accountKey = (tenant: string, username: string) => `${tenant}\u0000${username.toLowerCase()}`;
+
 @Injectable()
 export class TokenRateLimits {
   private readonly perAddress: FixedWindowRateLimiter;
@@ -21,7 +26,11 @@ export class TokenRateLimits {
   }
 
   checkAccount(tenant: string, username: string): void {
-    const decision = this.perAccount.hit(`${tenant}\u0000${username.toLowerCase()}`);
+    const decision = this.perAccount.exhausted(accountKey(tenant, username));
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+  }
+
+  recordFailedAttempt(tenant: string, username: string): void {
+    this.perAccount.hit(accountKey(tenant, username));
   }
 }

@@ -23,7 +23,6 @@ export class TokenRequestPipe implements PipeTransform<unknown, Promise<TokenReq
     const errors = await validate(request, {
       whitelist: true,
       forbidNonWhitelisted: true,
-      stopAtFirstError: true,
     });
     if (errors.length > 0)
       throw new DomainError(ErrorCode.InvalidRequest, 'invalid token request', toValidationIssues(errors));

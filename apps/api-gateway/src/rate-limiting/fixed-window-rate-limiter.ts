@@ -31,6 +31,15 @@ export class FixedWindowRateLimiter {
     return { allowed: window.hits <= this.limit, retryAfterSeconds };
   }
 
+  /** Whether the key has used up its window, without counting a hit. */
+  exhausted(key: string): RateLimitDecision {
+    const now = this.now();
+    const window = this.windows.get(key);
+    if (!window || now - window.startedAt >= this.windowMs) return { allowed: true, retryAfterSeconds: 0 };
+    const retryAfterSeconds = Math.max(1, Math.ceil((window.startedAt + this.windowMs - now) / 1000));
+    return { allowed: window.hits < this.limit, retryAfterSeconds };
+  }
+
   /** Drops finished windows now and then, so keys of past clients do not pile up. */
   private sweep(now: number): void {
     if (now - this.lastSweep < this.windowMs) return;
