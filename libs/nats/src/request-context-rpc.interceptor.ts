@@ -1,5 +1,6 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { NatsContext } from '@nestjs/microservices';
+import type { MsgHdrs } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
 import { Observable } from 'rxjs';
@@ -9,10 +10,9 @@ import { Observable } from 'rxjs';
 export class RequestContextRpcInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const rpcContext = context.switchToRpc().getContext<unknown>();
-    const requestId =
-      rpcContext instanceof NatsContext
-        ? (rpcContext.getHeaders()?.get(REQUEST_ID_HEADER) as string | undefined)
-        : undefined;
+    const headers =
+      rpcContext instanceof NatsContext ? (rpcContext.getHeaders() as MsgHdrs | undefined) : undefined;
+    const requestId = headers?.get(REQUEST_ID_HEADER);
     return new Observable((subscriber) =>
       runWithRequestId(requestId || undefined, () => next.handle().subscribe(subscriber)),
     );
