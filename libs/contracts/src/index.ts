@@ -6,3 +6,4 @@ export * from './auth/token.contract.js';
 export * from './events/event-stream.js';
 export * from './charge-points/charge-point-events.js';
 export * from './assets/index.js';
+export * from './ocpp-gateway/index.js';

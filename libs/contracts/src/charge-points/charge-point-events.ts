@@ -12,6 +12,8 @@ export const ChargePointEventSubjects = {
   firmwareStatus: 'events.charge-point.firmware-status.v1',
   diagnosticsStatus: 'events.charge-point.diagnostics-status.v1',
   securityEvent: 'events.charge-point.security-event.v1',
+  /** One part of a 2.0.1 NotifyReport (answer to GetBaseReport/GetReport); parts share `requestId`. */
+  report: 'events.charge-point.report.v1',
 } as const;
 
 export type OcppProtocol = 'ocpp1.6' | 'ocpp2.0.1';
@@ -75,5 +77,28 @@ export type TransactionEndedEvent = EventEnvelope<
     meterStopWh: number | null;
     stoppedAt: string;
     reason: string | null;
+  }
+>;
+
+/** 1.6 FirmwareStatusNotification / SignedFirmwareStatusNotification, 2.0.1 FirmwareStatusNotification. */
+export type FirmwareStatusEvent = EventEnvelope<
+  ChargePointRef & { status: string; requestId: number | null; reportedAt: string }
+>;
+/** 1.6 DiagnosticsStatusNotification / LogStatusNotification, 2.0.1 LogStatusNotification. */
+export type DiagnosticsStatusEvent = EventEnvelope<
+  ChargePointRef & { status: string; requestId: number | null; reportedAt: string }
+>;
+/** SecurityEventNotification (2.0.1, and 1.6 with the security extension); `type` as the charge point sent it. */
+export type SecurityEvent = EventEnvelope<
+  ChargePointRef & { type: string; techInfo: string | null; reportedAt: string }
+>;
+/** `reportData` is the 2.0.1 ReportDataType array exactly as the charge point sent it. */
+export type ChargePointReportEvent = EventEnvelope<
+  ChargePointRef & {
+    requestId: number;
+    seqNo: number;
+    tbc: boolean;
+    generatedAt: string;
+    reportData: unknown[];
   }
 >;

@@ -1,0 +1,230 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import {
+  type OcppCallCompletedEvent,
+  OcppCallEventSubjects,
+  type OcppCallReply,
+  type OcppCallRequest,
+  OcppGatewaySubjects,
+  REQUEST_ID_HEADER,
+} from '@cpc/contracts';
+import { runWithRequestId } from '@cpc/logging';
+import { JetStreamEventBus, NATS_CONNECTION } from '@cpc/nats';
+import { buildOcppCall, isCommandType, type OcppCall, OcppCallBuildError } from '@cpc/ocpp-commands';
+import type { ChargePointConnection } from '../connections/charge-point-connection.js';
+import { describeError } from '../describe-error.js';
+import { eventIdFrom } from '../events/charge-point-event.publisher.js';
+import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
+import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
+import { ChargePointCallSender } from './charge-point-call.sender.js';
+import { CommandDeliveryLedger, type DeliveryRecord } from './command-delivery.ledger.js';
+import { NO_TURN } from './one-call-at-a-time.queue.js';
+
+/** All instances share it: a request reaches exactly one of them even in the moment two hold the same controller. */
+const CALL_QUEUE_GROUP = 'ocpp-gateway';
+
+/**
+ * Delivers platform commands to the charge point of a connection (contract: ocpp-call.contract.ts). While a socket
+ * is open its instance serves the controller's call subject; the command becomes an OCPP call by the shared mapping
+ * (@cpc/ocpp-commands), is recorded in the delivery ledger, sent when the charge point is free, and the answer is
+ * classified by the same mapping.
+ */
+@Injectable()
+export class OcppCallResponder implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(OcppCallResponder.name);
+  /** Deliveries in progress on this instance: a repeated request joins the first instead of reading the ledger. */
+  private readonly inFlight = new Map<string, Promise<OcppCallReply>>();
+  private shuttingDown = false;
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
+    private readonly ledger: CommandDeliveryLedger,
+    private readonly sender: ChargePointCallSender,
+    private readonly bus: JetStreamEventBus,
+  ) {}
+
+  beforeApplicationShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  serve(connection: ChargePointConnection): Subscription {
+    return this.nats.subscribe(OcppGatewaySubjects.call(connection.controllerUuid), {
+      queue: CALL_QUEUE_GROUP,
+      callback: (error, message) => {
+        if (!error) void this.answer(connection, message);
+      },
+    });
+  }
+
+  private async answer(connection: ChargePointConnection, message: Msg): Promise<void> {
+    const requestId = message.headers?.get(REQUEST_ID_HEADER) || undefined;
+    await runWithRequestId(requestId, async () => {
+      let reply: OcppCallReply;
+      try {
+        reply = await this.deliver(connection, message);
+      } catch (error) {
+        this.logger.error(`delivery to ${connection.controllerUuid} failed: ${describeError(error)}`);
+        reply = {
+          outcome: 'not_sent',
+          reason: 'delivery_not_recorded',
+          description: 'the gateway could not deliver it',
+        };
+      }
+      message.respond(JSON.stringify(reply));
+    });
+  }
+
+  private deliver(connection: ChargePointConnection, message: Msg): Promise<OcppCallReply> {
+    let request: OcppCallRequest;
+    try {
+      request = message.json<OcppCallRequest>();
+    } catch {
+      return Promise.resolve(invalidCommand('the request is not JSON'));
+    }
+    if (typeof request?.commandUuid !== 'string' || request.commandUuid === '') {
+      return Promise.resolve(invalidCommand('commandUuid is required'));
+    }
+    const running = this.inFlight.get(request.commandUuid);
+    if (running) return running;
+    const delivery = this.deliverOnce(connection, request).finally(() =>
+      this.inFlight.delete(request.commandUuid),
+    );
+    this.inFlight.set(request.commandUuid, delivery);
+    return delivery;
+  }
+
+  private async deliverOnce(
+    connection: ChargePointConnection,
+    request: OcppCallRequest,
+  ): Promise<OcppCallReply> {
+    if (this.shuttingDown) {
+      return {
+        outcome: 'not_sent',
+        reason: 'gateway_shutting_down',
+        description: 'the gateway instance is shutting down',
+      };
+    }
+    if (!connection.isOpen) {
+      // Routed here just before the socket closed (see ChargePointConnectionLifecycle): the requester retries.
+      return {
+        outcome: 'not_sent',
+        reason: 'charge_point_disconnected',
+        description: 'the connection closed before the call went out',
+      };
+    }
+    let call: OcppCall;
+    try {
+      call = this.build(connection, request);
+    } catch (error) {
+      const reply =
+        error instanceof OcppCallBuildError
+          ? ({ outcome: 'invalid_command', error: error.errorKey, description: error.message } as const)
+          : invalidCommand(describeError(error));
+      await this.publishCompleted(connection, request.commandUuid, null, reply);
+      return reply;
+    }
+
+    const record: DeliveryRecord = {
+      controllerUuid: connection.controllerUuid,
+      gatewayInstance: this.config.gatewayInstanceId,
+      claimedAt: new Date().toISOString(),
+    };
+    let claim;
+    try {
+      claim = await this.ledger.claim(request.commandUuid, record);
+    } catch (error) {
+      this.logger.warn(`cannot record delivery of ${request.commandUuid}: ${describeError(error)}`);
+      return {
+        outcome: 'not_sent',
+        reason: 'delivery_not_recorded',
+        description: 'the delivery could not be recorded',
+      };
+    }
+    if (!claim.claimed) {
+      // Sent before, here or elsewhere: never again. An attempt that never settled died with its instance.
+      this.logger.warn(
+        `command ${request.commandUuid} was delivered before; answering with its recorded outcome`,
+      );
+      return claim.existing.reply ?? { outcome: 'connection_lost', action: null };
+    }
+
+    const result = await connection.outgoingCalls.run(this.config.callTimeoutMs, () =>
+      this.sender.send(connection, call),
+    );
+    if (result === NO_TURN || !result.sent) {
+      const reply = result === NO_TURN ? undefined : result.reply;
+      if (reply) {
+        await this.settle(connection, request.commandUuid, record, null, reply);
+        return reply;
+      }
+      await this.ledger.release(request.commandUuid, claim.revision).catch((error: unknown) => {
+        this.logger.warn(`claim of ${request.commandUuid} not released: ${describeError(error)}`);
+      });
+      return result === NO_TURN
+        ? {
+            outcome: 'not_sent',
+            reason: 'charge_point_busy',
+            description: 'the previous call to the charge point did not finish in time',
+          }
+        : {
+            outcome: 'not_sent',
+            reason: 'charge_point_disconnected',
+            description: 'the connection closed before the call went out',
+          };
+    }
+    await this.settle(connection, request.commandUuid, record, result.sentAt, result.reply);
+    return result.reply;
+  }
+
+  private build(connection: ChargePointConnection, request: OcppCallRequest): OcppCall {
+    if (!isCommandType(request.type))
+      throw new OcppCallBuildError('invalid_parameters', `unknown command type ${String(request.type)}`);
+    const createdAt = request.createdAt ? new Date(request.createdAt) : undefined;
+    return buildOcppCall(
+      connection.protocol,
+      { commandUuid: request.commandUuid, type: request.type, parameters: request.parameters },
+      request.target,
+      { now: createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined },
+    );
+  }
+
+  /** Records the final reply (for repeats) and publishes it durably (for a requester that restarted meanwhile). */
+  private async settle(
+    connection: ChargePointConnection,
+    commandUuid: string,
+    record: DeliveryRecord,
+    sentAt: string | null,
+    reply: OcppCallReply,
+  ): Promise<void> {
+    try {
+      await this.ledger.settle(commandUuid, { ...record, sentAt, reply });
+    } catch (error) {
+      this.logger.warn(`outcome of ${commandUuid} not recorded: ${describeError(error)}`);
+    }
+    await this.publishCompleted(connection, commandUuid, sentAt, reply);
+  }
+
+  private async publishCompleted(
+    connection: ChargePointConnection,
+    commandUuid: string,
+    sentAt: string | null,
+    reply: OcppCallReply,
+  ): Promise<void> {
+    const event: OcppCallCompletedEvent = {
+      eventId: eventIdFrom(commandUuid, 'call-completed'),
+      occurredAt: new Date().toISOString(),
+      tenantUuid: connection.tenantUuid,
+      data: { commandUuid, controllerUuid: connection.controllerUuid, sentAt, reply },
+    };
+    try {
+      await this.bus.publish(OcppCallEventSubjects.completed, event);
+    } catch (error) {
+      this.logger.warn(`call-completed event of ${commandUuid} not published: ${describeError(error)}`);
+    }
+  }
+}
+
+function invalidCommand(description: string): OcppCallReply {
+  return { outcome: 'invalid_command', error: 'invalid_parameters', description };
+}

@@ -1,0 +1,157 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import {
+  type ChargePointConnectedEvent,
+  type ChargePointDisconnectedEvent,
+  ChargePointEventSubjects,
+  type OcppProtocol,
+} from '@cpc/contracts';
+import { NATS_CONNECTION } from '@cpc/nats';
+import { OcppCallResponder } from '../calls/ocpp-call.responder.js';
+import { describeError } from '../describe-error.js';
+import { ChargePointEventPublisher } from '../events/charge-point-event.publisher.js';
+import { IncomingCallRouter } from '../messages/incoming-call.router.js';
+import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
+import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
+import type { OcppServerSocket } from '../ocpp-rpc/ocpp-rpc.js';
+import { type AuthenticatedChargePoint, ChargePointConnection } from './charge-point-connection.js';
+import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
+import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
+
+interface OpenConnection {
+  subscriptions: Subscription[];
+  announced: Promise<void>;
+}
+
+/**
+ * Everything that happens when a charge point's socket opens and closes: handlers, replacing an older socket (here
+ * or on another instance), the call subject, presence, and the connected/disconnected events, in that order.
+ */
+@Injectable()
+export class ChargePointConnectionLifecycle {
+  private readonly logger = new Logger(ChargePointConnectionLifecycle.name);
+  private readonly open = new Map<ChargePointConnection, OpenConnection>();
+  /** Disconnects still being announced; shutdown waits for them before NATS drains. */
+  private readonly closing = new Set<Promise<void>>();
+
+  constructor(
+    private readonly connections: ChargePointConnectionsRegistry,
+    private readonly router: IncomingCallRouter,
+    private readonly presence: ChargePointPresenceRegistry,
+    private readonly takeover: ConnectionTakeoverChannel,
+    private readonly calls: OcppCallResponder,
+    private readonly events: ChargePointEventPublisher,
+    @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+  ) {}
+
+  /** Runs synchronously on ocpp-rpc's 'client' event, before the first message of the socket is read. */
+  opened(socket: OcppServerSocket): ChargePointConnection {
+    const connection = new ChargePointConnection(
+      socket,
+      socket.session as unknown as AuthenticatedChargePoint,
+      socket.protocol as OcppProtocol,
+    );
+    this.router.attach(connection);
+    this.watchProtocolTrouble(connection);
+    socket.once('close', ({ code, reason }) => {
+      const handled = this.closed(connection, code, reason).finally(() => this.closing.delete(handled));
+      this.closing.add(handled);
+    });
+
+    const previous = this.connections.add(connection);
+    if (previous) void previous.close('replaced');
+    const subscriptions = [
+      this.takeover.watch(connection, () => void connection.close('replaced')),
+      this.calls.serve(connection),
+    ];
+    this.open.set(connection, { subscriptions, announced: this.announce(connection) });
+    this.logger.log(
+      `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) connected with ${connection.protocol} as ${connection.connectionId}`,
+    );
+    return connection;
+  }
+
+  /** Resolves once every socket closed so far has been withdrawn and its disconnect published. */
+  async disconnectsAnnounced(): Promise<void> {
+    await Promise.all([...this.closing]);
+  }
+
+  private async announce(connection: ChargePointConnection): Promise<void> {
+    try {
+      // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
+      // served: the flush returns once the server has processed the subscriptions made in opened().
+      await this.nats.flush();
+      this.takeover.announce(connection);
+      await this.presence.announce(connection);
+      await this.events.publish<ChargePointConnectedEvent>(ChargePointEventSubjects.connected, connection, {
+        connectionId: connection.connectionId,
+        protocol: connection.protocol,
+        gatewayInstance: this.config.gatewayInstanceId,
+        connectedAt: connection.connectedAt.toISOString(),
+      });
+    } catch (error) {
+      this.logger.error(`announcing ${connection.controllerUuid} failed: ${describeError(error)}`);
+    } finally {
+      connection.announced();
+    }
+  }
+
+  private async closed(connection: ChargePointConnection, code: number, reason: string): Promise<void> {
+    const state = this.open.get(connection);
+    this.open.delete(connection);
+    // Drain, not unsubscribe: a request the server routed here before it saw the unsubscribe still gets an answer
+    // (not_sent, retry) instead of vanishing into a requester's timeout while the new socket is already served.
+    for (const subscription of state?.subscriptions ?? []) {
+      subscription
+        .drain()
+        .catch((error: unknown) =>
+          this.logger.debug(`draining a subscription failed: ${describeError(error)}`),
+        );
+    }
+    this.connections.remove(connection);
+    const cause = connection.closedBecause ?? `closed (${code}${reason ? ` ${reason}` : ''})`;
+    this.logger.log(
+      `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) disconnected: ${cause}`,
+    );
+    // Never publish the disconnect before the connect.
+    await state?.announced;
+    try {
+      await this.presence.withdraw(connection);
+      await this.events.publish<ChargePointDisconnectedEvent>(
+        ChargePointEventSubjects.disconnected,
+        connection,
+        {
+          connectionId: connection.connectionId,
+          gatewayInstance: this.config.gatewayInstanceId,
+          disconnectedAt: new Date().toISOString(),
+          reason: cause,
+        },
+      );
+    } catch (error) {
+      this.logger.error(
+        `announcing the disconnect of ${connection.controllerUuid} failed: ${describeError(error)}`,
+      );
+    }
+  }
+
+  /** Garbage from a charge point is answered by ocpp-rpc (CALLERROR or close); here it is logged. */
+  private watchProtocolTrouble(connection: ChargePointConnection): void {
+    const who = `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid})`;
+    connection.socket.on('badMessage', ({ error, buffer }) => {
+      this.logger.warn(
+        `${who} sent a malformed message (${error.message}): ${buffer.toString('utf8', 0, 200)}`,
+      );
+    });
+    connection.socket.on('strictValidationFailure', ({ error, method, outbound, isCall }) => {
+      const what = `${outbound ? 'outbound' : 'inbound'} ${method} ${isCall ? 'call' : 'reply'}`;
+      // Ours failing the schema is a bug in the gateway; theirs is the charge point's.
+      if (outbound) this.logger.error(`${who}: ${what} failed the OCPP schema: ${error.message}`);
+      else this.logger.warn(`${who}: ${what} failed the OCPP schema: ${error.message}`);
+    });
+    connection.socket.on('socketError', (error) => {
+      this.logger.warn(`${who}: socket error: ${error.message}`);
+    });
+  }
+}

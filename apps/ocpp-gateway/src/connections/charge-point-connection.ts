@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { OcppProtocol } from '@cpc/contracts';
+import { OneCallAtATimeQueue } from '../calls/one-call-at-a-time.queue.js';
+import type { OcppServerSocket } from '../ocpp-rpc/ocpp-rpc.js';
+
+/** What the handshake established about a charge point; ocpp-rpc keeps it as the socket's session. */
+export interface AuthenticatedChargePoint {
+  tenantUuid: string;
+  controllerUuid: string;
+  /** As registered in assets-service (identities compare case-insensitively, events carry this spelling). */
+  ocppIdentity: string;
+  securityProfile: number;
+}
+
+/** Why the gateway itself closed a socket; a socket the charge point closed (or that died) has none. */
+export type GatewayCloseCause = 'replaced' | 'controller_deleted' | 'gateway_shutdown';
+
+/** ocpp-rpc's states are those of `ws`. */
+const WEBSOCKET_OPEN = 1;
+
+const CLOSE_CODE: Record<GatewayCloseCause, number> = {
+  // 1000: nothing is wrong, a newer socket of the same charge point took over.
+  replaced: 1000,
+  // 1008 (policy violation): the charge point is no longer allowed in; its reconnect will be refused.
+  controller_deleted: 1008,
+  // 1001 (going away): the charge point should reconnect, and the load balancer sends it to another instance.
+  gateway_shutdown: 1001,
+};
+
+/** One accepted WebSocket of one charge point, from the handshake to its close. */
+export class ChargePointConnection {
+  readonly connectionId = randomUUID();
+  readonly connectedAt = new Date();
+  /** Calls from the platform to this charge point take turns here. */
+  readonly outgoingCalls = new OneCallAtATimeQueue();
+  private closeCause: GatewayCloseCause | undefined;
+  private readonly readyPromise: Promise<void>;
+  private markReady!: () => void;
+
+  constructor(
+    readonly socket: OcppServerSocket,
+    readonly chargePoint: AuthenticatedChargePoint,
+    readonly protocol: OcppProtocol,
+  ) {
+    this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
+  }
+
+  get controllerUuid(): string {
+    return this.chargePoint.controllerUuid;
+  }
+
+  get tenantUuid(): string {
+    return this.chargePoint.tenantUuid;
+  }
+
+  /** The `ChargePointRef` part of every charge-point event. */
+  get ref(): { controllerUuid: string; ocppIdentity: string } {
+    return { controllerUuid: this.chargePoint.controllerUuid, ocppIdentity: this.chargePoint.ocppIdentity };
+  }
+
+  get isOpen(): boolean {
+    return this.socket.state === WEBSOCKET_OPEN;
+  }
+
+  /** Set when the gateway closed the socket on purpose; undefined while open or when the charge point went away. */
+  get closedBecause(): GatewayCloseCause | undefined {
+    return this.closeCause;
+  }
+
+  /**
+   * Resolves once the connection is announced (connected event, presence): message handlers wait for it, so a
+   * BootNotification sent right after the handshake is never published before the connection itself.
+   */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  announced(): void {
+    this.markReady();
+  }
+
+  /** Closes the socket; `awaitPending` lets calls in flight in either direction finish first (graceful shutdown). */
+  async close(cause: GatewayCloseCause, options: { awaitPending?: boolean } = {}): Promise<void> {
+    this.closeCause ??= cause;
+    await this.socket.close({
+      code: CLOSE_CODE[cause],
+      reason: cause,
+      awaitPending: options.awaitPending ?? false,
+    });
+  }
+
+  /** Drops the TCP connection at once (the grace period of a shutdown ran out). */
+  async terminate(): Promise<void> {
+    await this.socket.close({ force: true });
+  }
+}

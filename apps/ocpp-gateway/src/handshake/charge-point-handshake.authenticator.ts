@@ -1,0 +1,151 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type AuthenticateChargePointRequest,
+  type AuthenticateChargePointResponse,
+  AssetsSubjects,
+  ErrorCode,
+  type OcppProtocol,
+} from '@cpc/contracts';
+import { DomainError } from '@cpc/errors';
+import { ServiceClient } from '@cpc/nats';
+import type { AuthenticatedChargePoint } from '../connections/charge-point-connection.js';
+import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
+import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
+import type { OcppHandshake } from '../ocpp-rpc/ocpp-rpc.js';
+import { HandshakeFailureRateLimiter } from './handshake-failure.rate-limiter.js';
+import { HandshakeRefusedError } from './handshake-refused.error.js';
+import { parseOcppConnectionPath } from './ocpp-connection-path.js';
+import { TenantSlugResolver } from './tenant-slug.resolver.js';
+import { readTransportSecurity, type TransportSecurity } from './transport-security.js';
+
+export const SUPPORTED_PROTOCOLS: readonly OcppProtocol[] = ['ocpp2.0.1', 'ocpp1.6'];
+
+export interface AcceptedHandshake {
+  chargePoint: AuthenticatedChargePoint;
+  protocol: OcppProtocol;
+}
+
+/**
+ * Decides whether an upgrade becomes a charge point connection: an OCPP path, a protocol both sides speak, a known
+ * tenant, a registered controller whose credentials match, and the transport its security profile demands. Every
+ * credential problem is the same 401; failures count towards the rate limit.
+ */
+@Injectable()
+export class ChargePointHandshakeAuthenticator {
+  constructor(
+    private readonly tenants: TenantSlugResolver,
+    private readonly services: ServiceClient,
+    private readonly rateLimiter: HandshakeFailureRateLimiter,
+    @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
+  ) {}
+
+  async authenticate(handshake: OcppHandshake): Promise<AcceptedHandshake> {
+    const path = parseOcppConnectionPath(handshake.request.url);
+    if (!path || path.identity !== handshake.identity)
+      throw new HandshakeRefusedError(404, 'not an OCPP endpoint');
+    // The charge point lists its protocols in order of preference, and its preference wins.
+    const protocol = [...handshake.protocols].find((offered): offered is OcppProtocol =>
+      SUPPORTED_PROTOCOLS.includes(offered as OcppProtocol),
+    );
+    if (!protocol)
+      throw new HandshakeRefusedError(
+        400,
+        `no supported subprotocol in ${[...handshake.protocols].join(',') || 'none'}`,
+      );
+
+    const transport = readTransportSecurity(handshake.request, this.config);
+    const identityKey = `${path.tenantSlug.toLowerCase()}/${path.identity.toLowerCase()}`;
+    if (this.rateLimiter.isBlocked(identityKey, transport.remoteAddress)) {
+      throw new HandshakeRefusedError(
+        429,
+        `too many refused handshakes for ${identityKey} or from ${transport.remoteAddress}`,
+      );
+    }
+    try {
+      const chargePoint = await this.verifyCredentials(
+        path.tenantSlug,
+        path.identity,
+        handshake.password,
+        transport,
+      );
+      return { chargePoint, protocol };
+    } catch (error) {
+      if (error instanceof HandshakeRefusedError && error.status === 401) {
+        this.rateLimiter.recordFailure(identityKey, transport.remoteAddress);
+      }
+      throw error;
+    }
+  }
+
+  private async verifyCredentials(
+    tenantSlug: string,
+    identity: string,
+    password: Buffer | undefined,
+    transport: TransportSecurity,
+  ): Promise<AuthenticatedChargePoint> {
+    const tenant = await this.unlessUnavailable(this.tenants.resolve(tenantSlug));
+    if (!tenant) throw new HandshakeRefusedError(401, `unknown tenant ${tenantSlug}`);
+    const request: AuthenticateChargePointRequest = { tenantUuid: tenant.uuid, ocppIdentity: identity };
+    if (password !== undefined) request.password = password.toString('utf8');
+    let controller: AuthenticateChargePointResponse;
+    try {
+      controller = await this.services.request<
+        AuthenticateChargePointResponse,
+        AuthenticateChargePointRequest
+      >(AssetsSubjects.authenticateChargePoint, request);
+    } catch (error) {
+      if (
+        error instanceof DomainError &&
+        (error.code === ErrorCode.InvalidCredentials || error.code === ErrorCode.NotFound)
+      ) {
+        throw new HandshakeRefusedError(401, `${tenantSlug}/${identity}: ${error.message}`);
+      }
+      throw this.unavailable(error);
+    }
+    this.requireTransportOfProfile(controller, identity, transport);
+    return {
+      tenantUuid: tenant.uuid,
+      controllerUuid: controller.controllerUuid,
+      ocppIdentity: controller.ocppIdentity,
+      securityProfile: controller.securityProfile,
+    };
+  }
+
+  /** Profile 2 needs TLS; profile 3 needs a verified client certificate issued to this very identity. */
+  private requireTransportOfProfile(
+    controller: AuthenticateChargePointResponse,
+    identity: string,
+    transport: TransportSecurity,
+  ): void {
+    if (controller.securityProfile >= 2 && !transport.tls) {
+      throw new HandshakeRefusedError(
+        401,
+        `${identity}: security profile ${controller.securityProfile} needs TLS`,
+      );
+    }
+    if (
+      controller.securityProfile === 3 &&
+      transport.verifiedClientCertificateCn?.toLowerCase() !== controller.ocppIdentity.toLowerCase()
+    ) {
+      throw new HandshakeRefusedError(
+        401,
+        `${identity}: security profile 3 needs a verified client certificate with CN ${controller.ocppIdentity}, got ${transport.verifiedClientCertificateCn ?? 'none'}`,
+      );
+    }
+  }
+
+  private async unlessUnavailable<T>(pending: Promise<T>): Promise<T> {
+    try {
+      return await pending;
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  private unavailable(error: unknown): HandshakeRefusedError {
+    return new HandshakeRefusedError(
+      503,
+      `cannot verify the charge point now: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

@@ -1,0 +1,58 @@
+import { energyReading16, energyReading201 } from './energy-meter-reading.js';
+
+describe('energy meter readings', () => {
+  it('1.6: reads the import register, defaulting measurand and unit, converting kWh, skipping signed data', () => {
+    expect(energyReading16([{ timestamp: 't1', sampledValue: [{ value: '1500' }] }])).toEqual({
+      wh: 1500,
+      sampledAt: 't1',
+    });
+    expect(
+      energyReading16([
+        {
+          timestamp: 't1',
+          sampledValue: [
+            { value: '11', measurand: 'Power.Active.Import', unit: 'kW' },
+            { value: '2.5', measurand: 'Energy.Active.Import.Register', unit: 'kWh' },
+            { value: 'c2lnbmVk', format: 'SignedData' },
+          ],
+        },
+      ]),
+    ).toEqual({ wh: 2500, sampledAt: 't1' });
+    expect(
+      energyReading16([{ timestamp: 't1', sampledValue: [{ value: '230', measurand: 'Voltage' }] }]),
+    ).toBeNull();
+    expect(energyReading16(undefined)).toBeNull();
+  });
+
+  it('prefers the total over a phase, the wanted context, and the latest sample', () => {
+    const values = [
+      {
+        timestamp: 't1',
+        sampledValue: [
+          { value: '100', context: 'Transaction.Begin' },
+          { value: '40', phase: 'L1' },
+        ],
+      },
+      { timestamp: 't2', sampledValue: [{ value: '300' }, { value: '90', phase: 'L1' }] },
+    ];
+    expect(energyReading16(values)).toEqual({ wh: 300, sampledAt: 't2' });
+    expect(energyReading16(values, 'Transaction.Begin')).toEqual({ wh: 100, sampledAt: 't1' });
+  });
+
+  it('2.0.1: applies unit and multiplier, ignores other units', () => {
+    expect(
+      energyReading201([{ timestamp: 't', sampledValue: [{ value: 12.5, unitOfMeasure: { unit: 'kWh' } }] }]),
+    ).toEqual({
+      wh: 12500,
+      sampledAt: 't',
+    });
+    expect(
+      energyReading201([
+        { timestamp: 't', sampledValue: [{ value: 3, unitOfMeasure: { unit: 'Wh', multiplier: 3 } }] },
+      ])?.wh,
+    ).toBe(3000);
+    expect(
+      energyReading201([{ timestamp: 't', sampledValue: [{ value: 3, unitOfMeasure: { unit: 'varh' } }] }]),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,54 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OcppProtocol } from '@cpc/contracts';
+import { runWithRequestId } from '@cpc/logging';
+import type { ChargePointConnection } from '../connections/charge-point-connection.js';
+import { describeError } from '../describe-error.js';
+import { ocppCallError, RPCError } from '../ocpp-rpc/ocpp-rpc.js';
+import {
+  CHARGE_POINT_MESSAGE_HANDLERS,
+  type ChargePointMessageHandler,
+} from './charge-point-message.handler.js';
+
+/**
+ * Registers the message handlers on each new socket. An action without a handler is answered NotImplemented by
+ * ocpp-rpc itself; a handler that fails for a reason of ours (NATS away, a bug) answers InternalError without details.
+ */
+@Injectable()
+export class IncomingCallRouter {
+  private readonly logger = new Logger(IncomingCallRouter.name);
+  private readonly routes = new Map<OcppProtocol, Map<string, ChargePointMessageHandler>>();
+
+  constructor(@Inject(CHARGE_POINT_MESSAGE_HANDLERS) handlers: ChargePointMessageHandler[]) {
+    for (const handler of handlers) {
+      for (const [protocol, actions] of Object.entries(handler.actions) as [
+        OcppProtocol,
+        readonly string[],
+      ][]) {
+        const routes = this.routes.get(protocol) ?? new Map<string, ChargePointMessageHandler>();
+        for (const action of actions) {
+          if (routes.has(action)) throw new Error(`two handlers for ${protocol} ${action}`);
+          routes.set(action, handler);
+        }
+        this.routes.set(protocol, routes);
+      }
+    }
+  }
+
+  /** Must run synchronously on the 'client' event: ocpp-rpc starts reading messages on the next tick. */
+  attach(connection: ChargePointConnection): void {
+    for (const [action, handler] of this.routes.get(connection.protocol) ?? []) {
+      connection.socket.handle(action, ({ messageId, params }) =>
+        runWithRequestId(messageId, async () => {
+          await connection.ready();
+          try {
+            return await handler.handle(connection, action, params);
+          } catch (error) {
+            if (error instanceof RPCError) throw error;
+            this.logger.error(`${action} from ${connection.controllerUuid} failed: ${describeError(error)}`);
+            throw ocppCallError('InternalError', 'the message could not be processed, try again later');
+          }
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ChargePointEventSubjects,
+  type TransactionEndedEvent,
+  type TransactionStartedEvent,
+  type TransactionUpdatedEvent,
+} from '@cpc/contracts';
+import type { ChargePointConnection } from '../connections/charge-point-connection.js';
+import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
+import type { ChargePointMessageHandler } from './charge-point-message.handler.js';
+import { energyReading201, type MeterValue201 } from './energy-meter-reading.js';
+import { IdTokenAuthorizationPolicy } from './id-token-authorization.policy.js';
+
+interface TransactionEvent201 {
+  eventType: 'Started' | 'Updated' | 'Ended';
+  timestamp: string;
+  seqNo: number;
+  transactionInfo: { transactionId: string; stoppedReason?: string };
+  evse?: { id: number; connectorId?: number };
+  idToken?: { idToken: string; type: string };
+  meterValue?: MeterValue201[];
+}
+
+/**
+ * OCPP 2.0.1 TransactionEvent: the charge point numbers its transactions itself, and `seqNo` counts the messages of
+ * one transaction, so (transaction id, seqNo) identifies a message and its event id.
+ */
+@Injectable()
+export class TransactionEventHandler implements ChargePointMessageHandler {
+  readonly actions = { 'ocpp2.0.1': ['TransactionEvent'] } as const;
+
+  constructor(
+    private readonly events: ChargePointEventPublisher,
+    private readonly policy: IdTokenAuthorizationPolicy,
+  ) {}
+
+  async handle(connection: ChargePointConnection, _action: string, payload: unknown): Promise<object> {
+    const event = payload as TransactionEvent201;
+    const transactionId = event.transactionInfo.transactionId;
+    const eventId = eventIdFrom(connection.controllerUuid, 'transaction-event', transactionId, event.seqNo);
+    switch (event.eventType) {
+      case 'Started':
+        await this.events.publish<TransactionStartedEvent>(
+          ChargePointEventSubjects.transactionStarted,
+          connection,
+          {
+            transactionId,
+            // A transaction may start before a cable is plugged in (no connector yet); 0 then means "not known".
+            connectorId: event.evse?.connectorId ?? 0,
+            evseId: event.evse?.id ?? null,
+            idTag: event.idToken?.idToken ?? null,
+            meterStartWh: energyReading201(event.meterValue, 'Transaction.Begin')?.wh ?? null,
+            startedAt: event.timestamp,
+          },
+          { eventId },
+        );
+        break;
+      case 'Updated': {
+        const reading = energyReading201(event.meterValue);
+        if (reading) {
+          await this.events.publish<TransactionUpdatedEvent>(
+            ChargePointEventSubjects.transactionUpdated,
+            connection,
+            { transactionId, meterWh: reading.wh, sampledAt: reading.sampledAt },
+            { eventId },
+          );
+        }
+        break;
+      }
+      case 'Ended':
+        await this.events.publish<TransactionEndedEvent>(
+          ChargePointEventSubjects.transactionEnded,
+          connection,
+          {
+            transactionId,
+            meterStopWh: energyReading201(event.meterValue, 'Transaction.End')?.wh ?? null,
+            stoppedAt: event.timestamp,
+            reason: event.transactionInfo.stoppedReason ?? null,
+          },
+          { eventId },
+        );
+        break;
+    }
+    if (!event.idToken) return {};
+    const status = await this.policy.authorize(connection, {
+      idToken: event.idToken.idToken,
+      type: event.idToken.type,
+    });
+    return { idTokenInfo: { status } };
+  }
+}

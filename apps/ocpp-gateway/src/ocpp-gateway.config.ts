@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type CommonServiceConfig, loadConfig, readCommonServiceConfig } from '@cpc/config';
+
+export interface OcppTlsConfig {
+  /** PEM files; several (comma-separated) when the gateway offers an RSA and an ECDSA certificate, as OCPP asks. */
+  certFiles: string[];
+  keyFiles: string[];
+  /** CA that signs charge point certificates; set = the gateway asks for client certificates (security profile 3). */
+  clientCaFile: string | undefined;
+}
+
+export interface OcppGatewayConfig extends CommonServiceConfig {
+  ocppPort: number;
+  /** Name of this instance in the presence registry and in connected/disconnected events. */
+  gatewayInstanceId: string;
+  /** Interval the gateway puts into its BootNotification answers. */
+  heartbeatIntervalSeconds: number;
+  /** A socket that answers no WebSocket ping is closed at the latest this long after it fell silent. */
+  pingDeadlineMs: number;
+  /** How long the gateway waits for a charge point's answer to a call from the platform. */
+  callTimeoutMs: number;
+  /** Largest WebSocket message accepted; bigger frames close the socket (1009). */
+  maxMessageBytes: number;
+  /** Consecutive malformed OCPP-J messages tolerated before the socket is closed (1002). */
+  maxBadMessages: number;
+  /** How long a tenant slug → uuid resolution is reused. */
+  tenantCacheTtlMs: number;
+  /** Refused handshakes allowed per identity and per address within the window before further attempts get 429. */
+  handshakeMaxFailures: number;
+  handshakeFailureWindowMs: number;
+  /** Presence entries live this long unless refreshed, so a killed instance leaves nothing stale behind. */
+  presenceTtlMs: number;
+  /** On SIGTERM, how long in-flight calls get to settle before sockets are dropped. */
+  shutdownGraceMs: number;
+  /**
+   * The gateway sits behind a TLS-terminating ingress: trust its X-Forwarded-For/-Proto headers and its verified
+   * client-certificate headers. Never enable this when charge points can reach the gateway directly.
+   */
+  trustProxyHeaders: boolean;
+  /** Header in which the ingress passes the verified client certificate's subject DN (ingress-nginx: ssl-client-subject-dn). */
+  proxyClientCertSubjectHeader: string;
+  /** Header in which the ingress says whether it verified that certificate (ingress-nginx: ssl-client-verify = SUCCESS). */
+  proxyClientCertVerifyHeader: string;
+  tls: OcppTlsConfig | undefined;
+}
+
+function fileList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): OcppGatewayConfig {
+  return loadConfig(
+    'ocpp-gateway',
+    (reader) => {
+      const common = readCommonServiceConfig(reader, 3104);
+      const certFiles = fileList(reader.optionalString('OCPP_TLS_CERT_FILE'));
+      const keyFiles = fileList(reader.optionalString('OCPP_TLS_KEY_FILE'));
+      const clientCaFile = reader.optionalString('OCPP_TLS_CLIENT_CA_FILE');
+      if (certFiles.length !== keyFiles.length) {
+        reader.problems.push('OCPP_TLS_CERT_FILE and OCPP_TLS_KEY_FILE must name the same number of files');
+      }
+      if (clientCaFile && certFiles.length === 0) {
+        reader.problems.push(
+          'OCPP_TLS_CLIENT_CA_FILE needs OCPP_TLS_CERT_FILE and OCPP_TLS_KEY_FILE (client certificates need TLS)',
+        );
+      }
+      return {
+        ...common,
+        ocppPort: reader.int('OCPP_PORT', { default: 9000, min: 0, max: 65535 }),
+        gatewayInstanceId: reader.string('OCPP_GATEWAY_INSTANCE_ID', {
+          default: `${hostname()}-${randomBytes(3).toString('hex')}`,
+        }),
+        heartbeatIntervalSeconds: reader.int('OCPP_HEARTBEAT_INTERVAL_SECONDS', {
+          default: 300,
+          min: 10,
+          max: 86400,
+        }),
+        pingDeadlineMs: reader.int('OCPP_PING_DEADLINE_MS', { default: 60000, min: 200, max: 3600000 }),
+        callTimeoutMs: reader.int('OCPP_CALL_TIMEOUT_MS', { default: 30000, min: 100, max: 600000 }),
+        maxMessageBytes: reader.int('OCPP_MAX_MESSAGE_BYTES', {
+          default: 512 * 1024,
+          min: 1024,
+          max: 16 * 1024 * 1024,
+        }),
+        maxBadMessages: reader.int('OCPP_MAX_BAD_MESSAGES', { default: 10, min: 1, max: 1000 }),
+        tenantCacheTtlMs: reader.int('OCPP_TENANT_CACHE_TTL_MS', { default: 30000, min: 0, max: 3600000 }),
+        handshakeMaxFailures: reader.int('OCPP_HANDSHAKE_MAX_FAILURES', { default: 10, min: 1, max: 100000 }),
+        handshakeFailureWindowMs: reader.int('OCPP_HANDSHAKE_FAILURE_WINDOW_MS', {
+          default: 60000,
+          min: 1000,
+          max: 86400000,
+        }),
+        presenceTtlMs: reader.int('OCPP_PRESENCE_TTL_MS', { default: 60000, min: 3000, max: 3600000 }),
+        shutdownGraceMs: reader.int('OCPP_SHUTDOWN_GRACE_MS', { default: 10000, min: 0, max: 300000 }),
+        trustProxyHeaders:
+          reader.oneOf('OCPP_TRUST_PROXY_HEADERS', ['true', 'false'] as const, { default: 'false' }) ===
+          'true',
+        proxyClientCertSubjectHeader: reader
+          .string('OCPP_PROXY_CLIENT_CERT_SUBJECT_HEADER', { default: 'ssl-client-subject-dn' })
+          .toLowerCase(),
+        proxyClientCertVerifyHeader: reader
+          .string('OCPP_PROXY_CLIENT_CERT_VERIFY_HEADER', { default: 'ssl-client-verify' })
+          .toLowerCase(),
+        tls: certFiles.length > 0 ? { certFiles, keyFiles, clientCaFile } : undefined,
+      };
+    },
+    env,
+  );
+}

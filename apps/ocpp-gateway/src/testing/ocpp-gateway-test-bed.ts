@@ -1,0 +1,410 @@
+/**
+ * What the gateway's integration tests share: the gateway booted in-process, small stand-ins on the real NATS server
+ * for the two things it asks other services (tenant slug, charge point credentials), a recorder of the durable events
+ * it publishes, and real ocpp-rpc charge points. Not part of the service.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
+import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import WebSocket from 'ws';
+import {
+  AssetsSubjects,
+  type AuthenticateChargePointRequest,
+  AuthSubjects,
+  ErrorCode,
+  EVENT_STREAM,
+  type EventEnvelope,
+  type OcppProtocol,
+  type ResolveTenantRequest,
+} from '@cpc/contracts';
+import { type NatsTestServer, startNatsTestServer } from '@cpc/testing';
+import { loadOcppGatewayConfig } from '../ocpp-gateway.config.js';
+import { RPCClient } from '../ocpp-rpc/ocpp-rpc.js';
+import { type RunningOcppGateway, startOcppGateway } from '../start-ocpp-gateway.js';
+
+export interface FakeController {
+  controllerUuid: string;
+  tenantUuid: string;
+  tenantSlug: string;
+  identity: string;
+  password: string | undefined;
+  securityProfile: number;
+}
+
+interface NestRequest<T> {
+  id: string;
+  data: T;
+}
+
+/**
+ * Answers `auth.tenant.resolve.v1` and `assets.charge-point.authenticate.v1` the way auth-service and assets-service
+ * do (Nest's NATS envelope, typed errors), from tables the test fills in.
+ */
+export class FakeTenantsAndControllers {
+  private readonly tenants = new Map<string, string>();
+  private readonly controllers = new Map<string, FakeController>();
+  private readonly subscriptions: Subscription[] = [];
+  tenantLookups = 0;
+  /** When false, no answers at all (the services are down). */
+  answering = true;
+
+  private constructor(private readonly nats: NatsConnection) {}
+
+  static async start(natsUrl: string): Promise<FakeTenantsAndControllers> {
+    const fake = new FakeTenantsAndControllers(await connect({ servers: natsUrl }));
+    fake.answer<ResolveTenantRequest>(AuthSubjects.resolveTenant, ({ slug }) => {
+      fake.tenantLookups += 1;
+      const uuid = fake.tenants.get(slug.toLowerCase());
+      return uuid ? { uuid, slug } : { error: { code: ErrorCode.NotFound, message: 'tenant not found' } };
+    });
+    fake.answer<AuthenticateChargePointRequest>(AssetsSubjects.authenticateChargePoint, (request) => {
+      const controller = fake.controllers.get(`${request.tenantUuid}/${request.ocppIdentity.toLowerCase()}`);
+      const passwordNeeded =
+        controller && (controller.securityProfile === 1 || controller.securityProfile === 2);
+      if (!controller || (passwordNeeded && request.password !== controller.password)) {
+        return { error: { code: ErrorCode.InvalidCredentials, message: 'invalid charge point credentials' } };
+      }
+      return {
+        controllerUuid: controller.controllerUuid,
+        ocppIdentity: controller.identity,
+        securityProfile: controller.securityProfile,
+      };
+    });
+    await fake.nats.flush();
+    return fake;
+  }
+
+  addTenant(slug: string): string {
+    const uuid = randomUUID();
+    this.tenants.set(slug.toLowerCase(), uuid);
+    return uuid;
+  }
+
+  addController(options: {
+    tenantSlug: string;
+    identity: string;
+    password?: string;
+    securityProfile?: number;
+  }): FakeController {
+    const tenantUuid =
+      this.tenants.get(options.tenantSlug.toLowerCase()) ?? this.addTenant(options.tenantSlug);
+    const controller: FakeController = {
+      controllerUuid: randomUUID(),
+      tenantUuid,
+      tenantSlug: options.tenantSlug,
+      identity: options.identity,
+      password: options.password,
+      securityProfile: options.securityProfile ?? 1,
+    };
+    this.controllers.set(`${tenantUuid}/${options.identity.toLowerCase()}`, controller);
+    return controller;
+  }
+
+  removeController(controller: FakeController): void {
+    this.controllers.delete(`${controller.tenantUuid}/${controller.identity.toLowerCase()}`);
+  }
+
+  async stop(): Promise<void> {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    await this.nats.close();
+  }
+
+  private answer<T>(subject: string, handle: (request: T) => object): void {
+    this.subscriptions.push(
+      this.nats.subscribe(subject, {
+        callback: (_error, message: Msg) => {
+          if (!this.answering) return;
+          const request = message.json<NestRequest<T>>();
+          const result = handle(request.data) as { error?: object };
+          const packet = result.error
+            ? { id: request.id, err: result.error, isDisposed: true }
+            : { id: request.id, response: result, isDisposed: true };
+          message.respond(JSON.stringify(packet));
+        },
+      }),
+    );
+  }
+}
+
+export interface RecordedEvent {
+  subject: string;
+  event: EventEnvelope<Record<string, unknown>>;
+}
+
+/** Reads everything published on the event stream from now on (start it after a gateway created the stream). */
+export class EventRecorder {
+  readonly events: RecordedEvent[] = [];
+  private waiters: (() => void)[] = [];
+  private stopRecording: (() => Promise<void>) | undefined;
+
+  static async start(natsUrl: string): Promise<EventRecorder> {
+    const recorder = new EventRecorder();
+    const nats = await connect({ servers: natsUrl });
+    const consumer = await jetstream(nats).consumers.get(EVENT_STREAM.name, {
+      deliver_policy: DeliverPolicy.New,
+    });
+    const messages = await consumer.consume();
+    void (async () => {
+      for await (const message of messages) {
+        recorder.events.push({ subject: message.subject, event: message.json<RecordedEvent['event']>() });
+        const waiters = recorder.waiters;
+        recorder.waiters = [];
+        waiters.forEach((wake) => wake());
+      }
+    })();
+    recorder.stopRecording = async () => {
+      await messages.close();
+      await nats.close();
+    };
+    return recorder;
+  }
+
+  /** Index of the next event to be recorded: pass it to waitFor to ignore what happened before. */
+  get mark(): number {
+    return this.events.length;
+  }
+
+  /** The first event on `subject` (from the `from`th recorded on) whose data matches; waits up to `timeoutMs`. */
+  async waitFor(
+    subject: string,
+    matches: (data: Record<string, unknown>) => boolean = () => true,
+    options: { timeoutMs?: number; from?: number } = {},
+  ): Promise<RecordedEvent['event']> {
+    const timeoutMs = options.timeoutMs ?? 10000;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events
+        .slice(options.from ?? 0)
+        .find((recorded) => recorded.subject === subject && matches(recorded.event.data));
+      if (found) return found.event;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new Error(
+          `no ${subject} event within ${timeoutMs} ms; recorded: ${this.events.map((recorded) => recorded.subject).join(', ')}`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  on(
+    subject: string,
+    matches: (data: Record<string, unknown>) => boolean = () => true,
+  ): RecordedEvent['event'][] {
+    return this.events
+      .filter((recorded) => recorded.subject === subject && matches(recorded.event.data))
+      .map((recorded) => recorded.event);
+  }
+
+  async stop(): Promise<void> {
+    await this.stopRecording?.();
+  }
+}
+
+/** Boots the gateway in-process on free ports with short deadlines suited to tests; `env` overrides. */
+export function startGatewayForTest(
+  natsUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningOcppGateway> {
+  return startOcppGateway(
+    loadOcppGatewayConfig({
+      NATS_URL: natsUrl,
+      OCPP_PORT: '0',
+      HEALTH_PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      NODE_ENV: 'test',
+      OCPP_HEARTBEAT_INTERVAL_SECONDS: '120',
+      OCPP_CALL_TIMEOUT_MS: '2000',
+      OCPP_PING_DEADLINE_MS: '60000',
+      NATS_REQUEST_TIMEOUT_MS: '1000',
+      ...env,
+    }),
+  );
+}
+
+export interface GatewayTestRig {
+  nats: NatsTestServer;
+  services: FakeTenantsAndControllers;
+  gateway: RunningOcppGateway;
+  /** Records events from the rig's start on. */
+  events: EventRecorder;
+  /** Stops everything it started (a gateway a test closed itself is fine). */
+  stop(): Promise<void>;
+}
+
+/** A private NATS server, the stand-in services, one gateway (with `env`) and an event recorder. */
+export async function startGatewayTestRig(env: Record<string, string> = {}): Promise<GatewayTestRig> {
+  const nats = await startNatsTestServer();
+  const services = await FakeTenantsAndControllers.start(nats.url);
+  const gateway = await startGatewayForTest(nats.url, env);
+  const events = await EventRecorder.start(nats.url);
+  return {
+    nats,
+    services,
+    gateway,
+    events,
+    stop: async () => {
+      await events.stop();
+      await gateway.app.close();
+      await services.stop();
+      await nats.stop();
+    },
+  };
+}
+
+export type ChargePoint = InstanceType<typeof RPCClient>;
+
+export interface ChargePointOptions {
+  port: number;
+  controller: Pick<FakeController, 'tenantSlug' | 'identity' | 'password'>;
+  protocols: OcppProtocol[] | string[];
+  /** Default: the controller's password. */
+  password?: string | null;
+  scheme?: 'ws' | 'wss';
+  wsOpts?: Record<string, unknown>;
+  /** Default true; false lets a test charge point send replies that break the schema. */
+  strict?: boolean;
+}
+
+/** A real OCPP-J client, strict like a well-behaved charge point, that does not reconnect by itself. */
+export function chargePoint(options: ChargePointOptions): ChargePoint {
+  const password = options.password === undefined ? options.controller.password : options.password;
+  return new RPCClient({
+    endpoint: `${options.scheme ?? 'ws'}://127.0.0.1:${options.port}/ocpp/${encodeURIComponent(options.controller.tenantSlug)}`,
+    identity: options.controller.identity,
+    password: password ?? null,
+    protocols: options.protocols as string[],
+    strictMode: options.strict ?? true,
+    reconnect: false,
+    callTimeoutMs: 10000,
+    wsOpts: options.wsOpts ?? {},
+  } as unknown as ConstructorParameters<typeof RPCClient>[0]);
+}
+
+export interface UpgradeAttempt {
+  path: string;
+  protocols?: string[];
+  /** user:password for HTTP Basic. */
+  basicAuth?: string;
+  headers?: Record<string, string>;
+}
+
+/** Tries a WebSocket upgrade and tells how it ended: the HTTP status of a refusal, or 101 when a socket opened. */
+export function upgradeStatus(
+  port: number,
+  attempt: UpgradeAttempt,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...attempt.headers };
+    if (attempt.basicAuth !== undefined)
+      headers.authorization = `Basic ${Buffer.from(attempt.basicAuth).toString('base64')}`;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${attempt.path}`, attempt.protocols ?? ['ocpp1.6'], {
+      headers,
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('error', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    socket.on('open', () => {
+      socket.close();
+      resolve({ status: 101, body: '' });
+    });
+    socket.on('error', (error) => {
+      if (!/Unexpected server response/.test(error.message)) reject(error);
+    });
+  });
+}
+
+/** A raw WebSocket to the gateway for sending what no OCPP library would send. */
+export async function rawSocket(
+  port: number,
+  controller: Pick<FakeController, 'tenantSlug' | 'identity' | 'password'>,
+  protocol: OcppProtocol,
+  options: { autoPong?: boolean } = {},
+): Promise<RawSocket> {
+  const socket = new WebSocket(
+    `ws://127.0.0.1:${port}/ocpp/${controller.tenantSlug}/${controller.identity}`,
+    [protocol],
+    {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${controller.identity}:${controller.password ?? ''}`).toString('base64')}`,
+      },
+      autoPong: options.autoPong ?? true,
+    },
+  );
+  const raw = new RawSocket(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return raw;
+}
+
+export class RawSocket {
+  readonly received: unknown[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data: Buffer) => {
+      try {
+        this.received.push(JSON.parse(data.toString('utf8')));
+      } catch {
+        this.received.push(data.toString('utf8'));
+      }
+      const waiters = this.waiters;
+      this.waiters = [];
+      waiters.forEach((wake) => wake());
+    });
+    socket.on('error', () => undefined);
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })),
+    );
+  }
+
+  send(data: string | Buffer): void {
+    this.socket.send(data);
+  }
+
+  /** The next message received after the ones already consumed (`index`), waiting up to `timeoutMs`. */
+  async message(index: number, timeoutMs = 5000): Promise<unknown> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length <= index) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no message #${index} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.received[index];
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** Resolves when `predicate` holds, polling; for state that has no event to wait on. */
+export async function eventually(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

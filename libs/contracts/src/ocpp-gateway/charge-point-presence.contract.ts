@@ -1,0 +1,24 @@
+import type { OcppProtocol } from '../charge-points/charge-point-events.js';
+
+/**
+ * Who is connected where and since when: a NATS key-value bucket the ocpp-gateway instances write and anyone may read
+ * (key = controller uuid). An instance refreshes its entries well within the bucket's TTL and deletes an entry when
+ * the socket closes, so the entry of an instance that was killed disappears by itself within the TTL. A key without
+ * a value means the charge point is not connected to any instance.
+ */
+export const CHARGE_POINT_PRESENCE_BUCKET = 'ocpp_presence';
+
+export interface ChargePointPresence {
+  controllerUuid: string;
+  tenantUuid: string;
+  ocppIdentity: string;
+  protocol: OcppProtocol;
+  /** The gateway instance holding the socket. */
+  gatewayInstance: string;
+  /** The WebSocket connection (the same id as in the connected/disconnected events). */
+  connectionId: string;
+  /** ISO 8601. */
+  connectedAt: string;
+  /** ISO 8601; the last time the holding instance confirmed the entry. */
+  refreshedAt: string;
+}

@@ -1,0 +1,22 @@
+/**
+ * Core NATS subjects of the ocpp-gateway (not JetStream: they address whichever instance holds a socket right now).
+ * Every subject ends with the controller uuid, so an instance subscribes to exactly the charge points it holds.
+ */
+export const OcppGatewaySubjects = {
+  /**
+   * request/reply: OcppCallRequest → OcppCallReply (plain JSON, not Nest's envelope). The instance holding the
+   * controller's socket subscribes while it is connected; "no responders" means the charge point is offline.
+   */
+  call: (controllerUuid: string): string => `ocpp.call.v1.${controllerUuid}`,
+  /**
+   * broadcast: ConnectionOpenedNotice. An instance that accepted a socket tells the others, so one that still holds
+   * an older socket of the same controller closes it (a second connection replaces the first, on any instance).
+   */
+  connectionOpened: (controllerUuid: string): string => `ocpp.connection.opened.v1.${controllerUuid}`,
+} as const;
+
+export interface ConnectionOpenedNotice {
+  controllerUuid: string;
+  connectionId: string;
+  gatewayInstance: string;
+}
