@@ -34,7 +34,8 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
       socket.on('error', () => resolve(false));
     });
     if (open) return;
-    if (Date.now() > deadline) throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -53,7 +54,9 @@ export async function startNatsTestServer(): Promise<NatsTestServer> {
       stdio: 'ignore',
     });
     child.on('error', (error) => {
-      throw new Error(`cannot start nats-server (${error.message}); install it with: apt-get install nats-server`);
+      throw new Error(
+        `cannot start nats-server (${error.message}); install it with: apt-get install nats-server`,
+      );
     });
     await waitForPort(port, 10000);
   };

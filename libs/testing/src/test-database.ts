@@ -31,6 +31,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: url.toString(),
     name,
-    drop: () => withMaintenanceClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withMaintenanceClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

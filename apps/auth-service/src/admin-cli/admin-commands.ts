@@ -107,20 +107,16 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   'user:set-role': {
     usage: '--tenant <slug> --email <email> --role <role>',
     run: (app, args) =>
-      app
-        .get(UsersService)
-        .update(requiredFlag(args, 'tenant'), requiredFlag(args, 'email'), {
-          roleName: requiredFlag(args, 'role'),
-        }),
+      app.get(UsersService).update(requiredFlag(args, 'tenant'), requiredFlag(args, 'email'), {
+        roleName: requiredFlag(args, 'role'),
+      }),
   },
   'user:set-password': {
     usage: '--tenant <slug> --email <email> --password <password>',
     run: (app, args) =>
-      app
-        .get(UsersService)
-        .update(requiredFlag(args, 'tenant'), requiredFlag(args, 'email'), {
-          password: requiredFlag(args, 'password'),
-        }),
+      app.get(UsersService).update(requiredFlag(args, 'tenant'), requiredFlag(args, 'email'), {
+        password: requiredFlag(args, 'password'),
+      }),
   },
   'apikey:create': {
     usage: '--tenant <slug> --role <role> [--name <name>]',
@@ -145,11 +141,9 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   'apikey:set-role': {
     usage: '--tenant <slug> --public-key <key> --role <role>',
     run: (app, args) =>
-      app
-        .get(ApiKeysService)
-        .update(requiredFlag(args, 'tenant'), requiredFlag(args, 'public-key'), {
-          roleName: requiredFlag(args, 'role'),
-        }),
+      app.get(ApiKeysService).update(requiredFlag(args, 'tenant'), requiredFlag(args, 'public-key'), {
+        roleName: requiredFlag(args, 'role'),
+      }),
   },
   'key:rotate': { usage: '', run: (app) => app.get(SigningKeysService).rotate() },
   'key:list': { usage: '', run: async (app) => ({ keys: await app.get(SigningKeysService).list() }) },
