@@ -1,0 +1,55 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  type AssetPage,
+  AssetsSubjects,
+  type AssetUuidPayload,
+  type ControllerFilter,
+  type ControllerView,
+  type CreateControllerPayload,
+  type ListAssetsPayload,
+  type TenantScopedRequest,
+  type UpdateAssetPayload,
+  type UpdateControllerPayload,
+} from '@cpc/contracts';
+import { ControllersService } from './controllers.service.js';
+
+/** NATS handlers for controllers (OCPP charge points); the tenant always comes from the principal. */
+@Controller()
+export class ControllersHandler {
+  constructor(private readonly controllers: ControllersService) {}
+
+  @MessagePattern(AssetsSubjects.createController)
+  create(@Payload() request: TenantScopedRequest<CreateControllerPayload>): Promise<ControllerView> {
+    return this.controllers.create(request.principal.tenantUuid, request.payload);
+  }
+
+  @MessagePattern(AssetsSubjects.listControllers)
+  list(
+    @Payload() request: TenantScopedRequest<ListAssetsPayload<ControllerFilter>>,
+  ): Promise<AssetPage<ControllerView>> {
+    return this.controllers.list(request.principal.tenantUuid, request.payload);
+  }
+
+  @MessagePattern(AssetsSubjects.getController)
+  get(@Payload() request: TenantScopedRequest<AssetUuidPayload>): Promise<ControllerView> {
+    return this.controllers.get(request.principal.tenantUuid, request.payload.uuid);
+  }
+
+  @MessagePattern(AssetsSubjects.updateController)
+  update(
+    @Payload() request: TenantScopedRequest<UpdateAssetPayload<UpdateControllerPayload>>,
+  ): Promise<ControllerView> {
+    return this.controllers.update(
+      request.principal.tenantUuid,
+      request.payload.uuid,
+      request.payload.changes,
+    );
+  }
+
+  @MessagePattern(AssetsSubjects.deleteController)
+  async delete(@Payload() request: TenantScopedRequest<AssetUuidPayload>): Promise<Record<string, never>> {
+    await this.controllers.delete(request.principal.tenantUuid, request.payload.uuid);
+    return {};
+  }
+}

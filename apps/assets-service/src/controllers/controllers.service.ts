@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  type AssetPage,
+  AssetsSubjects,
+  type ControllerDeletedEvent,
+  type ControllerFilter,
+  type ControllerView,
+  type CreateControllerPayload,
+  type ListAssetsPayload,
+  PASSWORD_SECURITY_PROFILES,
+  type UpdateControllerPayload,
+} from '@cpc/contracts';
+import { NotFoundError, ValidationFailedError } from '@cpc/errors';
+import { DataSource, type EntityManager } from 'typeorm';
+import { hashOcppPassword } from '../charge-points/password-hash.js';
+import { ControllerEntity, LocationEntity } from '../entities/index.js';
+import { OutboxPublisher } from '../outbox/outbox-publisher.js';
+import { likeContains, listPage } from '../shared/asset-listing.js';
+import { isUniqueViolation } from '../shared/database-errors.js';
+import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
+
+const SORT_COLUMNS = { created_at: 'controller.createdAt', name: 'controller.name' } as const;
+const DEFAULT_SECURITY_PROFILE = 1;
+
+export function toControllerView(controller: ControllerEntity): ControllerView {
+  return {
+    uuid: controller.uuid,
+    location_uuid: controller.locationUuid,
+    name: controller.name,
+    ocpp_identity: controller.ocppIdentity,
+    security_profile: controller.securityProfile,
+    has_ocpp_password: controller.ocppPasswordHash !== null,
+    connection_status: controller.connectionStatus,
+    ocpp_protocol: controller.ocppProtocol,
+    last_seen_at: toIsoSecondsOrNull(controller.lastSeenAt),
+    vendor: controller.vendor,
+    model: controller.model,
+    serial_number: controller.serialNumber,
+    firmware_version: controller.firmwareVersion,
+    created_at: toIsoSeconds(controller.createdAt),
+    updated_at: toIsoSeconds(controller.updatedAt),
+  };
+}
+
+function identityTaken(): ValidationFailedError {
+  return ValidationFailedError.single(
+    'ocpp_identity',
+    'already_exists',
+    'another controller of this tenant has this OCPP identity (identities compare case-insensitively)',
+  );
+}
+
+@Injectable()
+export class ControllersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxPublisher,
+  ) {}
+
+  async create(tenantUuid: string, payload: CreateControllerPayload): Promise<ControllerView> {
+    const securityProfile = payload.security_profile ?? DEFAULT_SECURITY_PROFILE;
+    if (PASSWORD_SECURITY_PROFILES.includes(securityProfile) && !payload.ocpp_password) {
+      throw ValidationFailedError.single(
+        'ocpp_password',
+        'required',
+        `security profile ${securityProfile} authenticates with HTTP Basic auth and needs an ocpp_password`,
+      );
+    }
+    const now = new Date();
+    const controller = this.dataSource.getRepository(ControllerEntity).create({
+      uuid: randomUUID(),
+      tenantUuid,
+      locationUuid: payload.location_uuid.toLowerCase(),
+      name: payload.name,
+      ocppIdentity: payload.ocpp_identity,
+      ocppPasswordHash: payload.ocpp_password ? await hashOcppPassword(payload.ocpp_password) : null,
+      securityProfile,
+      connectionStatus: 'offline',
+      connectionId: null,
+      connectionChangedAt: null,
+      ocppProtocol: null,
+      lastSeenAt: null,
+      vendor: null,
+      model: null,
+      serialNumber: null,
+      firmwareVersion: null,
+      bootedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.dataSource.transaction(async (manager) => {
+      await this.requireLocation(manager, tenantUuid, controller.locationUuid);
+      await this.requireFreeIdentity(manager, controller);
+      await this.insertOrExplain(() => manager.insert(ControllerEntity, controller));
+    });
+    return toControllerView(controller);
+  }
+
+  async get(tenantUuid: string, uuid: string): Promise<ControllerView> {
+    return toControllerView(await this.find(this.dataSource.manager, tenantUuid, uuid));
+  }
+
+  list(tenantUuid: string, request: ListAssetsPayload<ControllerFilter>): Promise<AssetPage<ControllerView>> {
+    const { filter } = request;
+    const query = this.dataSource
+      .getRepository(ControllerEntity)
+      .createQueryBuilder('controller')
+      .where('controller.tenantUuid = :tenantUuid', { tenantUuid });
+    if (filter.location_uuid !== undefined) {
+      query.andWhere('controller.locationUuid = :locationUuid', { locationUuid: filter.location_uuid });
+    }
+    if (filter.name !== undefined)
+      query.andWhere('controller.name ILIKE :name', { name: likeContains(filter.name) });
+    if (filter.ocpp_identity !== undefined) {
+      query.andWhere('lower(controller.ocppIdentity) = lower(:identity)', { identity: filter.ocpp_identity });
+    }
+    if (filter.connection_status !== undefined) {
+      query.andWhere('controller.connectionStatus = :connectionStatus', {
+        connectionStatus: filter.connection_status,
+      });
+    }
+    if (filter.security_profile !== undefined) {
+      query.andWhere('controller.securityProfile = :securityProfile', {
+        securityProfile: filter.security_profile,
+      });
+    }
+    return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toControllerView));
+  }
+
+  async update(tenantUuid: string, uuid: string, changes: UpdateControllerPayload): Promise<ControllerView> {
+    const passwordHash =
+      changes.ocpp_password === undefined || changes.ocpp_password === null
+        ? changes.ocpp_password
+        : await hashOcppPassword(changes.ocpp_password);
+    return this.dataSource.transaction(async (manager) => {
+      const controller = await this.find(manager, tenantUuid, uuid, true);
+      if (changes.location_uuid !== undefined) {
+        controller.locationUuid = changes.location_uuid.toLowerCase();
+        await this.requireLocation(manager, tenantUuid, controller.locationUuid);
+      }
+      if (changes.name !== undefined) controller.name = changes.name;
+      if (changes.ocpp_identity !== undefined) {
+        controller.ocppIdentity = changes.ocpp_identity;
+        await this.requireFreeIdentity(manager, controller);
+      }
+      if (changes.security_profile !== undefined) controller.securityProfile = changes.security_profile;
+      if (passwordHash !== undefined) controller.ocppPasswordHash = passwordHash;
+      if (
+        PASSWORD_SECURITY_PROFILES.includes(controller.securityProfile) &&
+        controller.ocppPasswordHash === null
+      ) {
+        throw ValidationFailedError.single(
+          'ocpp_password',
+          'required',
+          `security profile ${controller.securityProfile} authenticates with HTTP Basic auth and needs an ocpp_password`,
+        );
+      }
+      controller.updatedAt = new Date();
+      await this.insertOrExplain(() => manager.save(ControllerEntity, controller));
+      return toControllerView(controller);
+    });
+  }
+
+  /**
+   * Removes the controller with its plugs and attached sensors (foreign keys cascade) and tells the gateway to drop
+   * its connection; the event is written in the same transaction, so it is published even after a crash.
+   */
+  async delete(tenantUuid: string, uuid: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const controller = await this.find(manager, tenantUuid, uuid, true);
+      await manager.delete(ControllerEntity, { tenantUuid, uuid: controller.uuid });
+      const deletedAt = new Date().toISOString();
+      const event: ControllerDeletedEvent = {
+        eventId: randomUUID(),
+        occurredAt: deletedAt,
+        tenantUuid,
+        data: {
+          controllerUuid: controller.uuid,
+          ocppIdentity: controller.ocppIdentity,
+          locationUuid: controller.locationUuid,
+          deletedAt,
+        },
+      };
+      await this.outbox.enqueue(manager, AssetsSubjects.controllerDeleted, event);
+    });
+    await this.outbox.publishPending();
+  }
+
+  private async find(
+    manager: EntityManager,
+    tenantUuid: string,
+    uuid: string,
+    forUpdate = false,
+  ): Promise<ControllerEntity> {
+    const controller = await manager.findOne(ControllerEntity, {
+      where: { tenantUuid, uuid },
+      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!controller) throw new NotFoundError('controller');
+    return controller;
+  }
+
+  private async requireLocation(
+    manager: EntityManager,
+    tenantUuid: string,
+    locationUuid: string,
+  ): Promise<void> {
+    // FOR SHARE: a concurrent delete of the location waits for this transaction and then sees the controller.
+    const location = await manager.findOne(LocationEntity, {
+      where: { tenantUuid, uuid: locationUuid },
+      lock: { mode: 'pessimistic_read' },
+    });
+    if (!location) throw ValidationFailedError.single('location_uuid', 'not_found', 'no such location');
+  }
+
+  /** Checked first for a clear answer; the unique index still decides between two concurrent writes. */
+  private async requireFreeIdentity(manager: EntityManager, controller: ControllerEntity): Promise<void> {
+    const taken = await manager
+      .createQueryBuilder(ControllerEntity, 'other')
+      .where('other.tenantUuid = :tenantUuid', { tenantUuid: controller.tenantUuid })
+      .andWhere('lower(other.ocppIdentity) = lower(:identity)', { identity: controller.ocppIdentity })
+      .andWhere('other.uuid <> :uuid', { uuid: controller.uuid })
+      .getExists();
+    if (taken) throw identityTaken();
+  }
+
+  private async insertOrExplain(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (isUniqueViolation(error, 'controllers_tenant_identity_key')) throw identityTaken();
+      throw error;
+    }
+  }
+}

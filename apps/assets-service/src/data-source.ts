@@ -1,0 +1,21 @@
+import { createServiceDataSource, type ServiceDataSourceOptions } from '@cpc/database';
+import type { DataSource } from 'typeorm';
+import { ASSETS_SCHEMA } from './assets-service.config.js';
+import { ASSETS_ENTITIES } from './entities/index.js';
+import { CreateAssetsSchema1763740800000 } from './migrations/1763740800000-create-assets-schema.js';
+
+/** Every migration of the assets schema, in order; listed explicitly, never globbed. */
+export const ASSETS_MIGRATIONS = [CreateAssetsSchema1763740800000];
+
+export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {
+  return {
+    url: databaseUrl,
+    schema: ASSETS_SCHEMA,
+    entities: ASSETS_ENTITIES,
+    migrations: ASSETS_MIGRATIONS,
+  };
+}
+
+export function createAssetsDataSource(databaseUrl: string): DataSource {
+  return createServiceDataSource(assetsDataSourceOptions(databaseUrl));
+}

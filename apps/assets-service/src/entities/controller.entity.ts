@@ -1,0 +1,29 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ConnectionStatus, SecurityProfile } from '@cpc/contracts';
+
+@Entity({ schema: 'assets', name: 'controllers' })
+export class ControllerEntity {
+  @PrimaryColumn('uuid') uuid: string;
+  @Column('uuid', { name: 'tenant_uuid' }) tenantUuid: string;
+  @Column('uuid', { name: 'location_uuid' }) locationUuid: string;
+  @Column('varchar') name: string;
+  @Column('varchar', { name: 'ocpp_identity' }) ocppIdentity: string;
+  /** scrypt hash (see password-hash.ts); null for security profile 0/3 without a password. */
+  @Column('varchar', { name: 'ocpp_password_hash', nullable: true }) ocppPasswordHash: string | null;
+  @Column('smallint', { name: 'security_profile' }) securityProfile: SecurityProfile;
+  @Column('varchar', { name: 'connection_status' }) connectionStatus: ConnectionStatus;
+  /** The connection the controller is known by while online (from the gateway's connected event). */
+  @Column('varchar', { name: 'connection_id', nullable: true }) connectionId: string | null;
+  /** When the last connected/disconnected event that was applied happened; older ones are ignored. */
+  @Column('timestamptz', { name: 'connection_changed_at', nullable: true }) connectionChangedAt: Date | null;
+  @Column('varchar', { name: 'ocpp_protocol', nullable: true }) ocppProtocol: string | null;
+  @Column('timestamptz', { name: 'last_seen_at', nullable: true }) lastSeenAt: Date | null;
+  @Column('varchar', { nullable: true }) vendor: string | null;
+  @Column('varchar', { nullable: true }) model: string | null;
+  @Column('varchar', { name: 'serial_number', nullable: true }) serialNumber: string | null;
+  @Column('varchar', { name: 'firmware_version', nullable: true }) firmwareVersion: string | null;
+  /** When the boot information that was applied happened; older boots are ignored. */
+  @Column('timestamptz', { name: 'booted_at', nullable: true }) bootedAt: Date | null;
+  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+  @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
+}

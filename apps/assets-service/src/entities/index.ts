@@ -1,0 +1,26 @@
+import { ControllerEntity } from './controller.entity.js';
+import { FacilityTypeEntity, LocationFacilityTypeEntity } from './facility-type.entity.js';
+import { LocationEntity } from './location.entity.js';
+import { OutboxEventEntity } from './outbox-event.entity.js';
+import { PlugEntity } from './plug.entity.js';
+import { SensorEntity } from './sensor.entity.js';
+
+export {
+  ControllerEntity,
+  FacilityTypeEntity,
+  LocationEntity,
+  LocationFacilityTypeEntity,
+  OutboxEventEntity,
+  PlugEntity,
+  SensorEntity,
+};
+
+export const ASSETS_ENTITIES = [
+  LocationEntity,
+  FacilityTypeEntity,
+  LocationFacilityTypeEntity,
+  ControllerEntity,
+  PlugEntity,
+  SensorEntity,
+  OutboxEventEntity,
+];

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  type AssetPage,
+  type CreatePlugPayload,
+  type ListAssetsPayload,
+  type PlugFilter,
+  type PlugSortField,
+  type PlugView,
+  UNKNOWN_PLUG_STATUS,
+  type UpdatePlugPayload,
+} from '@cpc/contracts';
+import { NotFoundError, ValidationFailedError } from '@cpc/errors';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ControllerEntity, PlugEntity } from '../entities/index.js';
+import { listPage } from '../shared/asset-listing.js';
+import { isUniqueViolation } from '../shared/database-errors.js';
+import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
+
+const SORT_COLUMNS = {
+  created_at: 'plug.createdAt',
+  name: 'plug.name',
+  connector_id: 'plug.connectorId',
+} as const;
+
+function toPlugView(plug: PlugEntity, locationUuid: string): PlugView {
+  return {
+    uuid: plug.uuid,
+    controller_uuid: plug.controllerUuid,
+    location_uuid: locationUuid,
+    connector_id: plug.connectorId,
+    evse_id: plug.evseId,
+    name: plug.name,
+    standard: plug.standard,
+    power_type: plug.powerType,
+    max_power_kw: Number(plug.maxPowerKw),
+    status: plug.status,
+    status_updated_at: toIsoSecondsOrNull(plug.statusUpdatedAt),
+    created_at: toIsoSeconds(plug.createdAt),
+    updated_at: toIsoSeconds(plug.updatedAt),
+  };
+}
+
+function connectorTaken(): ValidationFailedError {
+  return ValidationFailedError.single(
+    'connector_id',
+    'already_exists',
+    'the controller has a plug with this connector id',
+  );
+}
+
+@Injectable()
+export class PlugsService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async create(tenantUuid: string, payload: CreatePlugPayload): Promise<PlugView> {
+    const now = new Date();
+    const plug = this.dataSource.getRepository(PlugEntity).create({
+      uuid: randomUUID(),
+      tenantUuid,
+      controllerUuid: payload.controller_uuid.toLowerCase(),
+      connectorId: payload.connector_id,
+      evseId: payload.evse_id ?? payload.connector_id,
+      name: payload.name ?? null,
+      standard: payload.standard,
+      powerType: payload.power_type,
+      maxPowerKw: String(payload.max_power_kw),
+      status: UNKNOWN_PLUG_STATUS,
+      errorCode: null,
+      statusUpdatedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return this.dataSource.transaction(async (manager) => {
+      const controller = await manager.findOne(ControllerEntity, {
+        where: { tenantUuid, uuid: plug.controllerUuid },
+        lock: { mode: 'pessimistic_read' },
+      });
+      if (!controller)
+        throw ValidationFailedError.single('controller_uuid', 'not_found', 'no such controller');
+      await this.requireFreeConnector(manager, plug);
+      await this.writeOrExplain(() => manager.insert(PlugEntity, plug));
+      return this.view(manager, tenantUuid, plug.uuid);
+    });
+  }
+
+  get(tenantUuid: string, uuid: string): Promise<PlugView> {
+    return this.view(this.dataSource.manager, tenantUuid, uuid);
+  }
+
+  list(
+    tenantUuid: string,
+    request: ListAssetsPayload<PlugFilter, PlugSortField>,
+  ): Promise<AssetPage<PlugView>> {
+    const { filter } = request;
+    const query = this.dataSource
+      .getRepository(PlugEntity)
+      .createQueryBuilder('plug')
+      .where('plug.tenantUuid = :tenantUuid', { tenantUuid });
+    if (filter.controller_uuid !== undefined) {
+      query.andWhere('plug.controllerUuid = :controllerUuid', { controllerUuid: filter.controller_uuid });
+    }
+    if (filter.location_uuid !== undefined) {
+      query.andWhere(
+        `plug.controllerUuid IN (SELECT controller.uuid FROM assets.controllers controller
+          WHERE controller.tenant_uuid = :tenantUuid AND controller.location_uuid = :locationUuid)`,
+        { locationUuid: filter.location_uuid },
+      );
+    }
+    if (filter.connector_id !== undefined) {
+      query.andWhere('plug.connectorId = :connectorId', { connectorId: filter.connector_id });
+    }
+    if (filter.evse_id !== undefined) query.andWhere('plug.evseId = :evseId', { evseId: filter.evse_id });
+    if (filter.standard !== undefined)
+      query.andWhere('plug.standard = :standard', { standard: filter.standard });
+    if (filter.power_type !== undefined)
+      query.andWhere('plug.powerType = :powerType', { powerType: filter.power_type });
+    if (filter.status !== undefined) query.andWhere('plug.status = :status', { status: filter.status });
+    return listPage(query, request, SORT_COLUMNS, (rows) => this.withLocations(tenantUuid, rows));
+  }
+
+  async update(tenantUuid: string, uuid: string, changes: UpdatePlugPayload): Promise<PlugView> {
+    return this.dataSource.transaction(async (manager) => {
+      const plug = await manager.findOne(PlugEntity, {
+        where: { tenantUuid, uuid },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!plug) throw new NotFoundError('plug');
+      if (changes.connector_id !== undefined) {
+        plug.connectorId = changes.connector_id;
+        await this.requireFreeConnector(manager, plug);
+      }
+      if (changes.evse_id !== undefined) plug.evseId = changes.evse_id;
+      if (changes.name !== undefined) plug.name = changes.name;
+      if (changes.standard !== undefined) plug.standard = changes.standard;
+      if (changes.power_type !== undefined) plug.powerType = changes.power_type;
+      if (changes.max_power_kw !== undefined) plug.maxPowerKw = String(changes.max_power_kw);
+      plug.updatedAt = new Date();
+      await this.writeOrExplain(() => manager.save(PlugEntity, plug));
+      return this.view(manager, tenantUuid, uuid);
+    });
+  }
+
+  async delete(tenantUuid: string, uuid: string): Promise<void> {
+    const result = await this.dataSource.getRepository(PlugEntity).delete({ tenantUuid, uuid });
+    if (!result.affected) throw new NotFoundError('plug');
+  }
+
+  private async view(manager: EntityManager, tenantUuid: string, uuid: string): Promise<PlugView> {
+    const plug = await manager.findOneBy(PlugEntity, { tenantUuid, uuid });
+    if (!plug) throw new NotFoundError('plug');
+    const [view] = await this.withLocations(tenantUuid, [plug], manager);
+    return view;
+  }
+
+  /** A plug's location is its controller's. */
+  private async withLocations(
+    tenantUuid: string,
+    plugs: PlugEntity[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PlugView[]> {
+    if (plugs.length === 0) return [];
+    const controllerUuids = [...new Set(plugs.map((plug) => plug.controllerUuid))];
+    const rows = await manager.query<{ uuid: string; location_uuid: string }[]>(
+      'SELECT uuid, location_uuid FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = ANY($2::uuid[])',
+      [tenantUuid, controllerUuids],
+    );
+    const locationByController = new Map(rows.map((row) => [row.uuid, row.location_uuid]));
+    return plugs.map((plug) => toPlugView(plug, locationByController.get(plug.controllerUuid)!));
+  }
+
+  /** Checked first for a clear answer; the unique constraint still decides between two concurrent writes. */
+  private async requireFreeConnector(manager: EntityManager, plug: PlugEntity): Promise<void> {
+    const taken = await manager
+      .createQueryBuilder(PlugEntity, 'other')
+      .where('other.tenantUuid = :tenantUuid AND other.controllerUuid = :controllerUuid', {
+        tenantUuid: plug.tenantUuid,
+        controllerUuid: plug.controllerUuid,
+      })
+      .andWhere('other.connectorId = :connectorId AND other.uuid <> :uuid', {
+        connectorId: plug.connectorId,
+        uuid: plug.uuid,
+      })
+      .getExists();
+    if (taken) throw connectorTaken();
+  }
+
+  private async writeOrExplain(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (isUniqueViolation(error, 'plugs_controller_connector_key')) throw connectorTaken();
+      throw error;
+    }
+  }
+}
