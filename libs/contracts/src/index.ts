@@ -7,3 +7,4 @@ export * from './events/event-stream.js';
 export * from './charge-points/charge-point-events.js';
 export * from './assets/index.js';
 export * from './ocpp-gateway/index.js';
+export * from './control/charging-sessions.contract.js';

@@ -1,0 +1,365 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import {
+  AssetsSubjects,
+  ChargePointEventSubjects,
+  type ChargingSessionPage,
+  ChargingSessionSubjects,
+  type ChargingSessionView,
+  ErrorCode,
+  type EventEnvelope,
+  type ListChargingSessionsPayload,
+  type PlugFilter,
+  type TenantScopedRequest,
+} from '@cpc/contracts';
+import { migrateServiceSchema } from '@cpc/database';
+import { DomainError } from '@cpc/errors';
+import { JetStreamEventBus, ServiceClient } from '@cpc/nats';
+import type { RunningService } from '@cpc/service-runtime';
+import {
+  createTestDatabase,
+  type NatsTestServer,
+  startNatsTestServer,
+  type TestDatabase,
+} from '@cpc/testing';
+import { loadCommandServiceConfig } from '../command-service.config.js';
+import { createControlDataSource } from '../data-source.js';
+import { startCommandService } from '../start-command-service.js';
+
+let nats: NatsTestServer;
+let database: TestDatabase;
+let service: RunningService;
+let client: ServiceClient;
+let connection: NatsConnection;
+let eventBus: JetStreamEventBus;
+
+const tenantA: string = randomUUID();
+const tenantB: string = randomUUID();
+/** Plugs the stand-in assets-service knows: controller uuid → plugs ordered by connector id. */
+const plugs = new Map<string, { uuid: string; connector_id: number; evse_id: number }[]>();
+
+function call<T>(subject: string, payload: unknown, tenantUuid = tenantA): Promise<T> {
+  const request: TenantScopedRequest<unknown> = {
+    principal: {
+      tenantUuid,
+      tenantSlug: 'tenant',
+      subject: randomUUID(),
+      subjectType: 'user',
+      scopes: ['*'],
+    },
+    payload,
+  };
+  return client.request<T>(subject, request);
+}
+
+function list(
+  filter: ListChargingSessionsPayload['filter'] = {},
+  extra: Partial<ListChargingSessionsPayload> = {},
+  tenantUuid = tenantA,
+) {
+  return call<ChargingSessionPage>(
+    ChargingSessionSubjects.list,
+    { page: 1, limit: 50, orderBy: [], filter, ...extra },
+    tenantUuid,
+  );
+}
+
+async function publish(
+  subject: string,
+  controllerUuid: string,
+  data: Record<string, unknown>,
+  tenantUuid = tenantA,
+): Promise<void> {
+  const event: EventEnvelope<Record<string, unknown>> = {
+    eventId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+    tenantUuid,
+    data: { controllerUuid, ocppIdentity: 'CP', ...data },
+  };
+  await eventBus.publish(subject, event);
+}
+
+async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const sessionOf = (controllerUuid: string, transactionId: string) => (page: ChargingSessionPage) =>
+  page.items.find(
+    (item) => item.controller_uuid === controllerUuid && item.ocpp_transaction_id === transactionId,
+  );
+
+beforeAll(async () => {
+  [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
+  await migrateServiceSchema(createControlDataSource(database.url));
+  connection = await connect({ servers: nats.url });
+  // assets-service, as far as plug look-ups go (Nest's NATS envelope).
+  connection.subscribe(AssetsSubjects.listPlugs, {
+    callback: (_error, message: Msg) => {
+      const { id, data } = message.json<{ id: string; data: TenantScopedRequest<{ filter: PlugFilter }> }>();
+      const filter = data.payload.filter;
+      const items = (plugs.get(filter.controller_uuid ?? '') ?? []).filter(
+        (plug) =>
+          (filter.connector_id === undefined || plug.connector_id === filter.connector_id) &&
+          (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
+      );
+      const page = { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
+      message.respond(JSON.stringify({ id, response: page, isDisposed: true }));
+    },
+  });
+  service = await startCommandService(
+    loadCommandServiceConfig({
+      NATS_URL: nats.url,
+      DATABASE_URL: database.url,
+      HEALTH_PORT: '0',
+      LOG_LEVEL: 'warn',
+    }),
+  );
+  client = new ServiceClient(
+    ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [nats.url] } }),
+    5000,
+  );
+  eventBus = new JetStreamEventBus(connection);
+});
+
+afterAll(async () => {
+  await eventBus?.onApplicationShutdown();
+  await connection?.drain();
+  await client?.onApplicationShutdown();
+  await service?.app.close();
+  await Promise.all([nats?.stop(), database?.drop()]);
+});
+
+describe('charging sessions from transaction events', () => {
+  it('1.6: started → updated → ended becomes one completed session with its plug and energy', async () => {
+    const controllerUuid = randomUUID();
+    const plugUuid = randomUUID();
+    plugs.set(controllerUuid, [
+      { uuid: randomUUID(), connector_id: 1, evse_id: 1 },
+      { uuid: plugUuid, connector_id: 2, evse_id: 2 },
+    ]);
+    await publish(ChargePointEventSubjects.transactionStarted, controllerUuid, {
+      transactionId: '190000001',
+      connectorId: 2,
+      evseId: null,
+      idTag: 'TAG-1',
+      meterStartWh: 1000,
+      startedAt: '2026-01-02T10:00:00.000Z',
+    });
+    const active = await eventually(
+      () => list({ controller_uuid: controllerUuid }),
+      (page) => sessionOf(controllerUuid, '190000001')(page)?.plug_uuid === plugUuid,
+    );
+    expect(sessionOf(controllerUuid, '190000001')(active)).toMatchObject({
+      status: 'active',
+      energy_wh: null,
+      stopped_at: null,
+    });
+
+    await publish(ChargePointEventSubjects.transactionUpdated, controllerUuid, {
+      transactionId: '190000001',
+      meterWh: 3500,
+      sampledAt: '2026-01-02T10:15:00.000Z',
+    });
+    await eventually(
+      () => list({ controller_uuid: controllerUuid }),
+      (page) => sessionOf(controllerUuid, '190000001')(page)?.energy_wh === 2500,
+    );
+
+    await publish(ChargePointEventSubjects.transactionEnded, controllerUuid, {
+      transactionId: '190000001',
+      meterStopWh: 7500.5,
+      stoppedAt: '2026-01-02T11:00:00.000Z',
+      reason: 'EVDisconnected',
+    });
+    const done = await eventually(
+      () => list({ controller_uuid: controllerUuid }),
+      (page) => sessionOf(controllerUuid, '190000001')(page)?.status === 'completed',
+    );
+    const session = sessionOf(controllerUuid, '190000001')(done)!;
+    expect(session).toEqual({
+      uuid: expect.any(String),
+      controller_uuid: controllerUuid,
+      plug_uuid: plugUuid,
+      connector_id: 2,
+      evse_id: null,
+      ocpp_transaction_id: '190000001',
+      id_tag: 'TAG-1',
+      status: 'completed',
+      started_at: '2026-01-02T10:00:00Z',
+      stopped_at: '2026-01-02T11:00:00Z',
+      meter_start_wh: 1000,
+      meter_stop_wh: 7500.5,
+      energy_wh: 6500.5,
+      stop_reason: 'EVDisconnected',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    });
+    await expect(
+      call<ChargingSessionView>(ChargingSessionSubjects.get, { uuid: session.uuid }),
+    ).resolves.toEqual(session);
+  });
+
+  it('2.0.1: finds the plug as the n-th of its EVSE; a repeated or late event changes nothing', async () => {
+    const controllerUuid = randomUUID();
+    const second = randomUUID();
+    plugs.set(controllerUuid, [
+      { uuid: randomUUID(), connector_id: 3, evse_id: 2 },
+      { uuid: second, connector_id: 4, evse_id: 2 },
+    ]);
+    const started = {
+      transactionId: 'tx-201',
+      connectorId: 2,
+      evseId: 2,
+      idTag: 'TAG-2',
+      meterStartWh: 100,
+      startedAt: '2026-01-03T10:00:00.000Z',
+    };
+    // The end arrives before the start (a redelivery reordered them): the session still converges.
+    await publish(ChargePointEventSubjects.transactionEnded, controllerUuid, {
+      transactionId: 'tx-201',
+      meterStopWh: 900,
+      stoppedAt: '2026-01-03T11:00:00.000Z',
+      reason: null,
+    });
+    await publish(ChargePointEventSubjects.transactionStarted, controllerUuid, started);
+    await publish(ChargePointEventSubjects.transactionStarted, controllerUuid, started);
+    await publish(ChargePointEventSubjects.transactionUpdated, controllerUuid, {
+      transactionId: 'tx-201',
+      meterWh: 500,
+      sampledAt: '2026-01-03T10:30:00.000Z',
+    });
+    const page = await eventually(
+      () => list({ controller_uuid: controllerUuid }),
+      (result) => sessionOf(controllerUuid, 'tx-201')(result)?.plug_uuid === second,
+    );
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({
+      evse_id: 2,
+      connector_id: 2,
+      id_tag: 'TAG-2',
+      status: 'completed',
+      meter_start_wh: 100,
+      meter_stop_wh: 900,
+      energy_wh: 800,
+    });
+  });
+
+  it('ignores other charge-point events and malformed ones', async () => {
+    const controllerUuid = randomUUID();
+    await publish(ChargePointEventSubjects.connectorStatus, controllerUuid, {
+      connectorId: 1,
+      evseId: null,
+      status: 'Charging',
+    });
+    await publish(ChargePointEventSubjects.transactionStarted, 'not-a-uuid', { transactionId: 'x' });
+    await publish(ChargePointEventSubjects.transactionStarted, controllerUuid, {
+      transactionId: 'tx-ok',
+      connectorId: 0,
+      evseId: null,
+      idTag: null,
+      meterStartWh: null,
+      startedAt: '2026-01-04T10:00:00.000Z',
+    });
+    const page = await eventually(
+      () => list({ controller_uuid: controllerUuid }),
+      (result) => result.items.length === 1,
+    );
+    expect(page.items[0]).toMatchObject({
+      ocpp_transaction_id: 'tx-ok',
+      connector_id: null,
+      plug_uuid: null,
+    });
+  });
+});
+
+describe('reading charging sessions', () => {
+  const controllerUuid = randomUUID();
+
+  beforeAll(async () => {
+    for (let index = 0; index < 5; index++) {
+      await publish(ChargePointEventSubjects.transactionStarted, controllerUuid, {
+        transactionId: `r-${index}`,
+        connectorId: 1,
+        evseId: null,
+        idTag: index % 2 === 0 ? 'EVEN' : 'ODD',
+        meterStartWh: 0,
+        startedAt: `2026-02-0${index + 1}T10:00:00.000Z`,
+      });
+    }
+    await publish(ChargePointEventSubjects.transactionEnded, controllerUuid, {
+      transactionId: 'r-0',
+      meterStopWh: 10,
+      stoppedAt: '2026-02-01T11:00:00.000Z',
+      reason: 'Local',
+    });
+    await eventually(
+      () => list({ controller_uuid: controllerUuid, status: 'completed' }),
+      (page) => page.items.length === 1,
+    );
+  });
+
+  it('lists newest start first by default, pages, and filters', async () => {
+    const first = await list({ controller_uuid: controllerUuid }, { limit: 2 });
+    expect(first.items.map((item) => item.ocpp_transaction_id)).toEqual(['r-4', 'r-3']);
+    expect(first.pagination).toEqual({ page: 1, total_pages: 3, page_size: 2, has_more: true });
+    const last = await list({ controller_uuid: controllerUuid }, { limit: 2, page: 3 });
+    expect(last.items.map((item) => item.ocpp_transaction_id)).toEqual(['r-0']);
+    expect(last.pagination.has_more).toBe(false);
+
+    const ascending = await list(
+      { controller_uuid: controllerUuid },
+      { orderBy: [{ field: 'started_at', direction: 'asc' }] },
+    );
+    expect(ascending.items.map((item) => item.ocpp_transaction_id)).toEqual([
+      'r-0',
+      'r-1',
+      'r-2',
+      'r-3',
+      'r-4',
+    ]);
+    expect((await list({ controller_uuid: controllerUuid, status: 'active' })).items).toHaveLength(4);
+    expect(
+      (await list({ controller_uuid: controllerUuid, id_tag: 'ODD' })).items.map(
+        (item) => item.ocpp_transaction_id,
+      ),
+    ).toEqual(['r-3', 'r-1']);
+    expect((await list({ controller_uuid: controllerUuid, ocpp_transaction_id: 'r-2' })).items).toHaveLength(
+      1,
+    );
+    const window = await list({
+      controller_uuid: controllerUuid,
+      started_from: '2026-02-02T00:00:00Z',
+      started_to: '2026-02-04T00:00:00Z',
+    });
+    expect(window.items.map((item) => item.ocpp_transaction_id)).toEqual(['r-2', 'r-1']);
+  });
+
+  it("keeps tenants apart: another tenant's session is not found, exactly like a missing one", async () => {
+    const [session] = (await list({ controller_uuid: controllerUuid }, { limit: 1 })).items;
+    expect((await list({ controller_uuid: controllerUuid }, {}, tenantB)).items).toEqual([]);
+    for (const [uuid, tenantUuid] of [
+      [session.uuid, tenantB] as const,
+      [randomUUID(), tenantA],
+      ['not-a-uuid', tenantA],
+    ]) {
+      const failure = await call(ChargingSessionSubjects.get, { uuid }, tenantUuid).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(DomainError);
+      expect((failure as DomainError).code).toBe(ErrorCode.NotFound);
+    }
+  });
+});

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  type ChargingSessionFilter,
+  type ChargingSessionPage,
+  type ChargingSessionSortField,
+  type ChargingSessionView,
+  type ListChargingSessionsPayload,
+  type TransactionEndedEvent,
+  type TransactionStartedEvent,
+  type TransactionUpdatedEvent,
+} from '@cpc/contracts';
+import { NotFoundError } from '@cpc/errors';
+import { buildPagination, pageOffset } from '@cpc/pagination';
+import { DataSource, type SelectQueryBuilder } from 'typeorm';
+import { ChargingSessionEntity } from './charging-session.entity.js';
+
+/** The part of a session the plug resolution needs. */
+export interface SessionPlugState {
+  uuid: string;
+  plugUuid: string | null;
+  connectorId: number | null;
+  evseId: number | null;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const SORT_COLUMNS: Record<ChargingSessionSortField, string> = {
+  started_at: 'session.startedAt',
+  created_at: 'session.createdAt',
+};
+
+/** 0 means "the whole charge point" (1.6) or "not known yet" (2.0.1 before a cable is in): no connector. */
+function connectorOrNull(value: number | null): number | null {
+  return value === null || value === 0 ? null : value;
+}
+
+/**
+ * Charging sessions: written only from the gateway's transaction events, read by the API. Every write is an upsert on
+ * (tenant, controller, transaction id) that fills what it knows and keeps what is known already, so redelivered and
+ * reordered events (an end before its start, after a redelivery) converge to the same row.
+ */
+@Injectable()
+export class ChargingSessionsService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async recordStart(tenantUuid: string, data: TransactionStartedEvent['data']): Promise<SessionPlugState> {
+    const [row] = await this.dataSource.query<SessionPlugState[]>(
+      `INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, connector_id, evse_id, id_tag, started_at, meter_start_wh)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+         connector_id = COALESCE(s.connector_id, EXCLUDED.connector_id),
+         evse_id = COALESCE(s.evse_id, EXCLUDED.evse_id),
+         id_tag = COALESCE(s.id_tag, EXCLUDED.id_tag),
+         started_at = COALESCE(s.started_at, EXCLUDED.started_at),
+         meter_start_wh = COALESCE(s.meter_start_wh, EXCLUDED.meter_start_wh),
+         updated_at = now()
+       RETURNING uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId"`,
+      [
+        randomUUID(),
+        tenantUuid,
+        data.controllerUuid,
+        data.transactionId,
+        connectorOrNull(data.connectorId),
+        data.evseId,
+        data.idTag,
+        data.startedAt,
+        data.meterStartWh,
+      ],
+    );
+    return row;
+  }
+
+  /** Keeps the latest reading by sample time. */
+  async recordMeterValue(tenantUuid: string, data: TransactionUpdatedEvent['data']): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+         meter_last_wh = EXCLUDED.meter_last_wh,
+         meter_last_at = EXCLUDED.meter_last_at,
+         updated_at = now()
+       WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at`,
+      [randomUUID(), tenantUuid, data.controllerUuid, data.transactionId, data.meterWh, data.sampledAt],
+    );
+  }
+
+  async recordEnd(tenantUuid: string, data: TransactionEndedEvent['data']): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+         stopped_at = COALESCE(s.stopped_at, EXCLUDED.stopped_at),
+         meter_stop_wh = COALESCE(s.meter_stop_wh, EXCLUDED.meter_stop_wh),
+         stop_reason = COALESCE(s.stop_reason, EXCLUDED.stop_reason),
+         updated_at = now()`,
+      [
+        randomUUID(),
+        tenantUuid,
+        data.controllerUuid,
+        data.transactionId,
+        data.stoppedAt,
+        data.meterStopWh,
+        data.reason?.slice(0, 50) ?? null,
+      ],
+    );
+  }
+
+  async setPlug(sessionUuid: string, plugUuid: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE control.charging_sessions SET plug_uuid = $2, updated_at = now() WHERE uuid = $1 AND plug_uuid IS NULL`,
+      [sessionUuid, plugUuid],
+    );
+  }
+
+  async get(tenantUuid: string, uuid: string): Promise<ChargingSessionView> {
+    if (typeof uuid !== 'string' || !UUID_PATTERN.test(uuid)) throw new NotFoundError('charging session');
+    const session = await this.dataSource
+      .getRepository(ChargingSessionEntity)
+      .findOneBy({ tenantUuid, uuid });
+    if (!session) throw new NotFoundError('charging session');
+    return toView(session);
+  }
+
+  async list(tenantUuid: string, request: ListChargingSessionsPayload): Promise<ChargingSessionPage> {
+    const query = this.dataSource
+      .getRepository(ChargingSessionEntity)
+      .createQueryBuilder('session')
+      .where('session.tenantUuid = :tenantUuid', { tenantUuid });
+    applyFilter(query, request.filter);
+    const orderBy =
+      request.orderBy.length > 0
+        ? request.orderBy
+        : [{ field: 'started_at' as const, direction: 'desc' as const }];
+    orderBy.forEach((sort, index) => {
+      // Sessions whose start is not known yet sort last either way.
+      const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
+      if (index === 0) query.orderBy(SORT_COLUMNS[sort.field], direction, 'NULLS LAST');
+      else query.addOrderBy(SORT_COLUMNS[sort.field], direction, 'NULLS LAST');
+    });
+    query.addOrderBy('session.uuid', 'ASC').offset(pageOffset(request)).limit(request.limit);
+    const [rows, total] = await query.getManyAndCount();
+    return { items: rows.map(toView), pagination: buildPagination(request, total) };
+  }
+}
+
+function applyFilter(query: SelectQueryBuilder<ChargingSessionEntity>, filter: ChargingSessionFilter): void {
+  if (filter.controller_uuid)
+    query.andWhere('session.controllerUuid = :controllerUuid', { controllerUuid: filter.controller_uuid });
+  if (filter.plug_uuid) query.andWhere('session.plugUuid = :plugUuid', { plugUuid: filter.plug_uuid });
+  if (filter.status === 'active') query.andWhere('session.stoppedAt IS NULL');
+  if (filter.status === 'completed') query.andWhere('session.stoppedAt IS NOT NULL');
+  if (filter.id_tag) query.andWhere('session.idTag = :idTag', { idTag: filter.id_tag });
+  if (filter.ocpp_transaction_id) {
+    query.andWhere('session.ocppTransactionId = :transactionId', {
+      transactionId: filter.ocpp_transaction_id,
+    });
+  }
+  if (filter.started_from)
+    query.andWhere('session.startedAt >= :startedFrom', { startedFrom: filter.started_from });
+  if (filter.started_to) query.andWhere('session.startedAt < :startedTo', { startedTo: filter.started_to });
+}
+
+/** ISO 8601 in UTC with seconds precision and `Z`, as the spec writes date-times. */
+function isoSeconds(value: Date): string {
+  return value.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function isoSecondsOrNull(value: Date | null): string | null {
+  return value ? isoSeconds(value) : null;
+}
+
+function wh(value: string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+function toView(session: ChargingSessionEntity): ChargingSessionView {
+  const start = wh(session.meterStartWh);
+  const end = wh(session.meterStopWh) ?? wh(session.meterLastWh);
+  return {
+    uuid: session.uuid,
+    controller_uuid: session.controllerUuid,
+    plug_uuid: session.plugUuid,
+    connector_id: session.connectorId,
+    evse_id: session.evseId,
+    ocpp_transaction_id: session.ocppTransactionId,
+    id_tag: session.idTag,
+    status: session.stoppedAt ? 'completed' : 'active',
+    started_at: isoSecondsOrNull(session.startedAt),
+    stopped_at: isoSecondsOrNull(session.stoppedAt),
+    meter_start_wh: start,
+    meter_stop_wh: wh(session.meterStopWh),
+    energy_wh: start !== null && end !== null ? Math.round((end - start) * 1000) / 1000 : null,
+    stop_reason: session.stopReason,
+    created_at: isoSeconds(session.createdAt),
+    updated_at: isoSeconds(session.updatedAt),
+  };
+}

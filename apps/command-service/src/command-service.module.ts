@@ -1,0 +1,32 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
+import { HealthModule } from '@cpc/health';
+import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
+import { ChargingSessionEventsConsumer } from './charging-sessions/charging-session-events.consumer.js';
+import { ChargingSessionPlugResolver } from './charging-sessions/charging-session-plug.resolver.js';
+import { ChargingSessionsHandler } from './charging-sessions/charging-sessions.handler.js';
+import { ChargingSessionsService } from './charging-sessions/charging-sessions.service.js';
+import { COMMAND_SERVICE_NAME, type CommandServiceConfig } from './command-service.config.js';
+import { controlDataSourceOptions } from './data-source.js';
+
+/** Commands and their lifecycle; charging sessions fed by the gateway's transaction events. */
+@Module({})
+export class CommandServiceModule {
+  static register(config: CommandServiceConfig): DynamicModule {
+    return {
+      module: CommandServiceModule,
+      imports: [
+        ServiceDatabaseModule.register(controlDataSourceOptions(config.databaseUrl)),
+        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: COMMAND_SERVICE_NAME }),
+        NatsRpcClientModule.register({
+          natsUrl: config.natsUrl,
+          clientName: COMMAND_SERVICE_NAME,
+          requestTimeoutMs: config.natsRequestTimeoutMs,
+        }),
+        HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
+      ],
+      controllers: [ChargingSessionsHandler],
+      providers: [ChargingSessionsService, ChargingSessionPlugResolver, ChargingSessionEventsConsumer],
+    };
+  }
+}

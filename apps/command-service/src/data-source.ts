@@ -1,0 +1,24 @@
+import { createServiceDataSource, type ServiceDataSourceOptions } from '@cpc/database';
+import type { DataSource } from 'typeorm';
+import { ChargingSessionEntity } from './charging-sessions/charging-session.entity.js';
+import { CONTROL_SCHEMA } from './command-service.config.js';
+import { CreateChargingSessions1763760000000 } from './migrations/1763760000000-create-charging-sessions.js';
+
+/** Every entity of the control schema. */
+export const CONTROL_ENTITIES = [ChargingSessionEntity];
+
+/** Every migration of the control schema, in order; listed explicitly, never globbed. */
+export const CONTROL_MIGRATIONS = [CreateChargingSessions1763760000000];
+
+export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {
+  return {
+    url: databaseUrl,
+    schema: CONTROL_SCHEMA,
+    entities: CONTROL_ENTITIES,
+    migrations: CONTROL_MIGRATIONS,
+  };
+}
+
+export function createControlDataSource(databaseUrl: string): DataSource {
+  return createServiceDataSource(controlDataSourceOptions(databaseUrl));
+}
