@@ -403,3 +403,55 @@ describe('ocpp-gateway: SIGTERM', () => {
     ).rejects.toThrow();
   });
 });
+
+describe('ocpp-gateway: SIGTERM with a charge point that never answers', () => {
+  let rig: GatewayTestRig;
+  let platform: NatsConnection;
+
+  beforeAll(async () => {
+    rig = await startGatewayTestRig({ OCPP_SHUTDOWN_GRACE_MS: '300', OCPP_CALL_TIMEOUT_MS: '30000' });
+    platform = await connect({ servers: rig.nats.url });
+  });
+
+  afterAll(async () => {
+    await platform?.close();
+    await rig?.stop();
+  });
+
+  it('waits no longer than the grace period, then drops the socket and answers connection_lost', async () => {
+    const controller = rig.services.addController({
+      tenantSlug: 'acme',
+      identity: 'CP-STUCK',
+      password: PASSWORD,
+    });
+    const cp = chargePoint({ port: rig.gateway.ocppPort, controller, protocols: ['ocpp2.0.1'] });
+    const from = rig.events.mark;
+    await cp.connect();
+    await rig.events.waitFor(
+      ChargePointEventSubjects.connected,
+      (data) => data.controllerUuid === controller.controllerUuid,
+      { from },
+    );
+    const called = new Promise<void>((resolve) =>
+      cp.handle('Reset', () => {
+        resolve();
+        return new Promise(() => undefined);
+      }),
+    );
+    const request: OcppCallRequest = {
+      commandUuid: randomUUID(),
+      type: 'soft_reset',
+      target: { targetType: 'controller' },
+    };
+    const reply = platform.request(
+      OcppGatewaySubjects.call(controller.controllerUuid),
+      JSON.stringify(request),
+      { timeout: 10000 },
+    );
+    await called;
+    const startedAt = Date.now();
+    await rig.gateway.app.close();
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    expect((await reply).json()).toEqual({ outcome: 'connection_lost', action: 'Reset' });
+  });
+});

@@ -61,9 +61,9 @@ export class ChargePointConnectionLifecycle {
     });
 
     const previous = this.connections.add(connection);
-    if (previous) void previous.close('replaced');
+    if (previous) this.replace(previous);
     const subscriptions = [
-      this.takeover.watch(connection, () => void connection.close('replaced')),
+      this.takeover.watch(connection, () => this.replace(connection)),
       this.calls.serve(connection),
     ];
     this.open.set(connection, { subscriptions, announced: this.announce(connection) });
@@ -101,15 +101,7 @@ export class ChargePointConnectionLifecycle {
   private async closed(connection: ChargePointConnection, code: number, reason: string): Promise<void> {
     const state = this.open.get(connection);
     this.open.delete(connection);
-    // Drain, not unsubscribe: a request the server routed here before it saw the unsubscribe still gets an answer
-    // (not_sent, retry) instead of vanishing into a requester's timeout while the new socket is already served.
-    for (const subscription of state?.subscriptions ?? []) {
-      subscription
-        .drain()
-        .catch((error: unknown) =>
-          this.logger.debug(`draining a subscription failed: ${describeError(error)}`),
-        );
-    }
+    this.stopServing(state);
     this.connections.remove(connection);
     const cause = connection.closedBecause ?? `closed (${code}${reason ? ` ${reason}` : ''})`;
     this.logger.log(
@@ -133,6 +125,29 @@ export class ChargePointConnectionLifecycle {
       this.logger.error(
         `announcing the disconnect of ${connection.controllerUuid} failed: ${describeError(error)}`,
       );
+    }
+  }
+
+  /**
+   * A newer socket of the same controller opened (here or elsewhere): stop serving this one's calls at once rather
+   * than when its close handshake ends (up to 30 s for a dead socket), then close it.
+   */
+  private replace(connection: ChargePointConnection): void {
+    this.stopServing(this.open.get(connection));
+    void connection.close('replaced');
+  }
+
+  /**
+   * Drain, not unsubscribe: a request the server routed here before it saw the unsubscribe still gets an answer
+   * (not_sent, retry) instead of vanishing into a requester's timeout while the new socket is already served.
+   */
+  private stopServing(state: OpenConnection | undefined): void {
+    for (const subscription of state?.subscriptions.splice(0) ?? []) {
+      subscription
+        .drain()
+        .catch((error: unknown) =>
+          this.logger.debug(`draining a subscription failed: ${describeError(error)}`),
+        );
     }
   }
 

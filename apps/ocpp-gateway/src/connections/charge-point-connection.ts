@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OcppProtocol } from '@cpc/contracts';
 import { OneCallAtATimeQueue } from '../calls/one-call-at-a-time.queue.js';
-import type { OcppServerSocket } from '../ocpp-rpc/ocpp-rpc.js';
+import { type OcppServerSocket, terminateSocket } from '../ocpp-rpc/ocpp-rpc.js';
 
 /** What the handshake established about a charge point; ocpp-rpc keeps it as the socket's session. */
 export interface AuthenticatedChargePoint {
@@ -36,6 +36,7 @@ export class ChargePointConnection {
   private closeCause: GatewayCloseCause | undefined;
   private readonly readyPromise: Promise<void>;
   private markReady!: () => void;
+  private readonly closedPromise: Promise<void>;
 
   constructor(
     readonly socket: OcppServerSocket,
@@ -43,6 +44,7 @@ export class ChargePointConnection {
     readonly protocol: OcppProtocol,
   ) {
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
+    this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()));
   }
 
   get controllerUuid(): string {
@@ -79,18 +81,22 @@ export class ChargePointConnection {
     this.markReady();
   }
 
-  /** Closes the socket; `awaitPending` lets calls in flight in either direction finish first (graceful shutdown). */
+  /**
+   * Closes the socket and resolves once it is closed; `awaitPending` lets calls in flight in either direction finish
+   * first (graceful shutdown).
+   */
   async close(cause: GatewayCloseCause, options: { awaitPending?: boolean } = {}): Promise<void> {
     this.closeCause ??= cause;
-    await this.socket.close({
-      code: CLOSE_CODE[cause],
-      reason: cause,
-      awaitPending: options.awaitPending ?? false,
-    });
+    // ocpp-rpc's promise rejects when the socket errors while closing; closed is closed either way.
+    this.socket
+      .close({ code: CLOSE_CODE[cause], reason: cause, awaitPending: options.awaitPending ?? false })
+      .catch(() => undefined);
+    await this.closedPromise;
   }
 
-  /** Drops the TCP connection at once (the grace period of a shutdown ran out). */
+  /** Drops the TCP connection at once, even in the middle of a graceful close (a shutdown's grace period ran out). */
   async terminate(): Promise<void> {
-    await this.socket.close({ force: true });
+    terminateSocket(this.socket);
+    await this.closedPromise;
   }
 }

@@ -81,6 +81,14 @@ export interface OcppServerSocket {
 
 export type HandleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>;
 
+/**
+ * Drops the TCP connection now. ocpp-rpc's `close({force: true})` is a no-op once a graceful close is under way,
+ * which is exactly when a shutdown whose grace period ran out needs it; so this reaches for the `ws` socket itself.
+ */
+export function terminateSocket(socket: OcppServerSocket): void {
+  (socket as unknown as { _ws?: { terminate(): void } })._ws?.terminate();
+}
+
 /** An RPCError thrown from a handler becomes the CALLERROR the charge point receives (ocpp-rpc does the wiring). */
 export function ocppCallError(
   code: 'NotImplemented' | 'NotSupported' | 'InternalError' | 'GenericError',
