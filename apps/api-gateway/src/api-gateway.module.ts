@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
 import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from './api-gateway.config.js';
+import { AssetsRoutesModule } from './assets/assets-routes.module.js';
 import { AccessTokenGuard } from './authentication/access-token.guard.js';
 import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
 import { PermissionGuard } from './authentication/permission.guard.js';
@@ -34,6 +35,7 @@ export class ApiGatewayModule {
         }),
         NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'api-gateway' }),
         HealthModule.register([NatsHealthIndicator]),
+        AssetsRoutesModule,
       ],
       controllers: [OAuthTokenController],
       providers: [

@@ -1,0 +1,93 @@
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AssetsSubjects, type ControllerView, type Principal } from '@cpc/contracts';
+import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
+import { toListPayload } from '../asset-list-query.js';
+import { AssetRequests } from '../asset-requests.js';
+import { CreateRoute, DeleteRoute, ListRoute, ReadRoute, UpdateRoute } from '../asset-route.decorators.js';
+import { AssetUuidPipe } from '../asset-uuid.pipe.js';
+import {
+  CONTROLLER_FILTER_DOCS,
+  ControllerListQuery,
+  ControllerListResponse,
+  ControllerResponse,
+  CreateControllerBody,
+  UpdateControllerBody,
+} from './controller.dto.js';
+
+/** Controllers: OCPP charge points, registered here before they can connect to the ocpp-gateway. */
+@ApiTags('assets: controllers')
+@Controller('assets/controllers')
+export class ControllersController {
+  constructor(private readonly assets: AssetRequests) {}
+
+  @CreateRoute(
+    { permission: 'asset:controllers:create', summary: 'Register a controller (OCPP charge point)' },
+    ControllerResponse,
+  )
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateControllerBody,
+  ): Promise<{ controller: ControllerView }> {
+    return { controller: await this.assets.send(AssetsSubjects.createController, principal, { ...body }) };
+  }
+
+  @ListRoute(
+    { permission: 'asset:controllers:list', summary: 'List controllers' },
+    ControllerListResponse,
+    CONTROLLER_FILTER_DOCS,
+  )
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ControllerListQuery) {
+    const payload = toListPayload(query);
+    return this.assets.list<ControllerView, 'controllers'>(
+      AssetsSubjects.listControllers,
+      principal,
+      payload,
+      'controllers',
+    );
+  }
+
+  @ReadRoute(
+    { permission: 'asset:controllers:read', summary: 'Read a controller with its live state' },
+    ControllerResponse,
+    'Controller',
+  )
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('uuid', AssetUuidPipe) uuid: string,
+  ): Promise<{ controller: ControllerView }> {
+    return { controller: await this.assets.send(AssetsSubjects.getController, principal, { uuid }) };
+  }
+
+  @UpdateRoute(
+    { permission: 'asset:controllers:update', summary: 'Change some fields of a controller' },
+    ControllerResponse,
+    'Controller',
+  )
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('uuid', AssetUuidPipe) uuid: string,
+    @Body() body: UpdateControllerBody,
+  ): Promise<{ controller: ControllerView }> {
+    const payload = { uuid, changes: { ...body } };
+    return { controller: await this.assets.send(AssetsSubjects.updateController, principal, payload) };
+  }
+
+  @DeleteRoute(
+    {
+      permission: 'asset:controllers:delete',
+      summary: 'Delete a controller',
+      description:
+        'Deletes its plugs and the sensors attached to it, and disconnects its charge point at once. Commands ' +
+        'that referred to it stay listed.',
+    },
+    'Controller',
+  )
+  async delete(
+    @CurrentPrincipal() principal: Principal,
+    @Param('uuid', AssetUuidPipe) uuid: string,
+  ): Promise<Record<string, never>> {
+    await this.assets.send(AssetsSubjects.deleteController, principal, { uuid });
+    return {};
+  }
+}
