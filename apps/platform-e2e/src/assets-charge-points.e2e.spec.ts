@@ -1,0 +1,169 @@
+import ocppRpc from 'ocpp-rpc';
+import type { ControllerView, PlugView } from '@cpc/contracts';
+import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
+
+const PASSWORD = 'correct-horse-9';
+
+interface ChargePoint {
+  connect(): Promise<unknown>;
+  call(action: string, payload: unknown): Promise<unknown>;
+  close(options?: { force?: boolean }): Promise<unknown>;
+  once(event: 'close', listener: (info: { code: number }) => void): void;
+}
+const RPCClient = (ocppRpc as unknown as { RPCClient: new (options: Record<string, unknown>) => ChargePoint })
+  .RPCClient;
+
+/**
+ * The assets API together with real OCPP-J charge points on the real ocpp-gateway: the gateway authenticates them
+ * against the registered controllers, what they report becomes the controllers' and plugs' live state, and deleting a
+ * controller disconnects its charge point.
+ */
+describe('assets with real charge points', () => {
+  let platform: PlatformUnderTest;
+  let api: ApiTestClient;
+  let token: string;
+  let data: AssetsTestData;
+
+  const get = async <T>(path: string, key: string): Promise<{ status: number; value: T }> => {
+    const response = await api.call('GET', `/api/v1/assets/${path}`, { token });
+    return { status: response.status, value: response.body?.[key] as T };
+  };
+
+  async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const value = await probe();
+      if (accept(value)) return value;
+      if (Date.now() > deadline) throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const chargePoint = (identity: string, protocol: string, password = OCPP_PASSWORD): ChargePoint =>
+    new RPCClient({
+      endpoint: `${platform.ocppUrl}/ocpp/acme`,
+      identity,
+      password,
+      protocols: [protocol],
+      strictMode: true,
+      reconnect: false,
+      callTimeoutMs: 10_000,
+    });
+
+  beforeAll(async () => {
+    platform = await startPlatformUnderTest({
+      services: ['auth-service', 'assets-service', 'api-gateway', 'ocpp-gateway'],
+    });
+    api = await ApiTestClient.connect(platform.apiUrl);
+    await platform.admin(['tenant:create', '--slug', 'acme']);
+    await platform.admin(['role:create', '--tenant', 'acme', '--name', 'operator', '--permissions', 'asset']);
+    await platform.admin([
+      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
+      ...['--password', PASSWORD, '--role', 'operator'],
+    ]);
+    const response = await api.call('POST', '/api/v1/oauth/token', {
+      body: { username: 'ops@acme.test', password: PASSWORD, tenant: 'acme' },
+    });
+    token = response.body.access_token as string;
+    data = new AssetsTestData(api, token);
+  }, 180_000);
+
+  afterAll(() => platform?.stop());
+
+  const versions = [
+    {
+      protocol: 'ocpp1.6',
+      boot: {
+        chargePointVendor: 'ACME',
+        chargePointModel: 'Wallbox 16',
+        chargePointSerialNumber: 'SN-16',
+        firmwareVersion: '1.6.0',
+      },
+      status: (connectorId: number, status: string) => ({
+        connectorId,
+        errorCode: 'NoError',
+        status,
+        timestamp: new Date().toISOString(),
+      }),
+      reported: ['Charging', 'Faulted'],
+      model: 'Wallbox 16',
+    },
+    {
+      protocol: 'ocpp2.0.1',
+      boot: {
+        reason: 'PowerUp',
+        chargingStation: {
+          vendorName: 'ACME',
+          model: 'Wallbox 201',
+          serialNumber: 'SN-201',
+          firmwareVersion: '2.0.1',
+        },
+      },
+      status: (evseId: number, status: string) => ({
+        timestamp: new Date().toISOString(),
+        connectorStatus: status,
+        evseId,
+        connectorId: 1,
+      }),
+      reported: ['Occupied', 'Faulted'],
+      model: 'Wallbox 201',
+    },
+  ];
+
+  it.each(versions)(
+    '$protocol: authenticates, reports live state, and is disconnected when its controller is deleted',
+    async (version) => {
+      const location = await data.location();
+      const controller = await data.controller(location.uuid);
+      const plugs = [await data.plug(controller.uuid, 1), await data.plug(controller.uuid, 2)];
+
+      const impostor = chargePoint(controller.ocpp_identity, version.protocol, 'not-the-password-123');
+      await expect(impostor.connect()).rejects.toThrow();
+
+      const client = chargePoint(controller.ocpp_identity, version.protocol);
+      await client.connect();
+      await client.call('BootNotification', version.boot);
+      await client.call('StatusNotification', version.status(1, version.reported[0]));
+      await client.call('StatusNotification', version.status(2, version.reported[1]));
+
+      const live = await eventually(
+        () => get<ControllerView>(`controllers/${controller.uuid}`, 'controller'),
+        ({ value }) => value.connection_status === 'online' && value.vendor === 'ACME',
+      );
+      expect(live.value).toMatchObject({ ocpp_protocol: version.protocol, model: version.model });
+      expect(live.value.last_seen_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      await eventually(
+        () => Promise.all(plugs.map((plug) => get<PlugView>(`plugs/${plug.uuid}`, 'plug'))),
+        (found) => found.every(({ value }, index) => value.status === version.reported[index]),
+      );
+
+      const closed = new Promise<number>((resolve) => client.once('close', ({ code }) => resolve(code)));
+      const deleted = await api.call('DELETE', `/api/v1/assets/controllers/${controller.uuid}`, { token });
+      expect(deleted.status).toBe(200);
+      const code = await Promise.race([
+        closed,
+        new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 5_000)),
+      ]);
+      expect(code).not.toBe('still open');
+      expect((await get(`controllers/${controller.uuid}`, 'controller')).status).toBe(404);
+      await expect(chargePoint(controller.ocpp_identity, version.protocol).connect()).rejects.toThrow();
+    },
+  );
+
+  it('shows a controller offline once its charge point disconnects', async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const client = chargePoint(controller.ocpp_identity, 'ocpp1.6');
+    await client.connect();
+    await eventually(
+      () => get<ControllerView>(`controllers/${controller.uuid}`, 'controller'),
+      ({ value }) => value.connection_status === 'online',
+    );
+    await client.close();
+    await eventually(
+      () => get<ControllerView>(`controllers/${controller.uuid}`, 'controller'),
+      ({ value }) => value.connection_status === 'offline',
+    );
+  });
+});
