@@ -9,6 +9,7 @@ import { AccessTokenGuard } from './authentication/access-token.guard.js';
 import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
 import { PermissionGuard } from './authentication/permission.guard.js';
 import { SigningKeyCache } from './authentication/signing-key-cache.js';
+import { ChargingSessionsRoutesModule } from './charging-sessions/charging-sessions-routes.module.js';
 import { ApiExceptionFilter } from './http-pipeline/api-exception.filter.js';
 import { RequestIdInterceptor } from './http-pipeline/request-id.interceptor.js';
 import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.js';
@@ -36,6 +37,7 @@ export class ApiGatewayModule {
         NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'api-gateway' }),
         HealthModule.register([NatsHealthIndicator]),
         AssetsRoutesModule,
+        ChargingSessionsRoutesModule,
       ],
       controllers: [OAuthTokenController],
       providers: [

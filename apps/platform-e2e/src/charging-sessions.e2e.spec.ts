@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
+import { eventually } from './support/eventually.js';
+import { type ChargePoint, ocppChargePoint } from './support/ocpp-charge-point.js';
+
+const PASSWORD = 'correct-horse-9';
+
+/**
+ * Charge points on the real ocpp-gateway start, meter and stop transactions; command-service keeps them as charging
+ * sessions, read through the HTTP API (`/api/v1/control/charging-sessions`), every response checked against the
+ * served OpenAPI document.
+ */
+describe('charging sessions from real charge points', () => {
+  let platform: PlatformUnderTest;
+  let api: ApiTestClient;
+  let token: string;
+  let assetsOnlyToken: string;
+  let data: AssetsTestData;
+
+  async function tokenFor(email: string): Promise<string> {
+    const response = await api.call('POST', '/api/v1/oauth/token', {
+      body: { username: email, password: PASSWORD, tenant: 'acme' },
+    });
+    return response.body.access_token as string;
+  }
+
+  const chargePoint = (identity: string, protocol: string): ChargePoint =>
+    ocppChargePoint({
+      ocppUrl: platform.ocppUrl,
+      tenantSlug: 'acme',
+      identity,
+      password: OCPP_PASSWORD,
+      protocol,
+    });
+
+  beforeAll(async () => {
+    platform = await startPlatformUnderTest();
+    api = await ApiTestClient.connect(platform.apiUrl);
+    await platform.admin(['tenant:create', '--slug', 'acme']);
+    await platform.admin([
+      ...['role:create', '--tenant', 'acme', '--name', 'operator'],
+      ...['--permissions', 'asset,control:charging-sessions'],
+    ]);
+    await platform.admin([
+      'role:create',
+      '--tenant',
+      'acme',
+      '--name',
+      'installer',
+      '--permissions',
+      'asset',
+    ]);
+    await platform.admin([
+      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
+      ...['--password', PASSWORD, '--role', 'operator'],
+    ]);
+    await platform.admin([
+      ...['user:create', '--tenant', 'acme', '--email', 'installer@acme.test'],
+      ...['--password', PASSWORD, '--role', 'installer'],
+    ]);
+    token = await tokenFor('ops@acme.test');
+    assetsOnlyToken = await tokenFor('installer@acme.test');
+    data = new AssetsTestData(api, token);
+  }, 180_000);
+
+  afterAll(() => platform?.stop());
+
+  const sessionsOf = (controllerUuid: string) =>
+    api.call('GET', `/api/v1/control/charging-sessions?filter[controller_uuid]=${controllerUuid}`, { token });
+
+  it('1.6: StartTransaction → MeterValues → StopTransaction is a completed session on the right plug', async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const plugs = [await data.plug(controller.uuid, 1), await data.plug(controller.uuid, 2)];
+    const cp = chargePoint(controller.ocpp_identity, 'ocpp1.6');
+    await cp.connect();
+    await cp.call('BootNotification', { chargePointVendor: 'ACME', chargePointModel: 'Wallbox 16' });
+    await cp.call('Heartbeat', {});
+    await cp.call('StatusNotification', { connectorId: 2, errorCode: 'NoError', status: 'Preparing' });
+    const { transactionId } = (await cp.call('StartTransaction', {
+      connectorId: 2,
+      idTag: 'RFID-16',
+      meterStart: 12_000,
+      timestamp: '2026-03-01T08:00:00Z',
+    })) as { transactionId: number };
+
+    const active = await eventually(
+      () => sessionsOf(controller.uuid),
+      (response) => response.body.charging_sessions?.[0]?.plug_uuid === plugs[1].uuid,
+    );
+    expect(active.status).toBe(200);
+    expect(active.body.charging_sessions[0]).toMatchObject({ status: 'active', stopped_at: null });
+
+    await cp.call('MeterValues', {
+      connectorId: 2,
+      transactionId,
+      meterValue: [{ timestamp: '2026-03-01T08:30:00Z', sampledValue: [{ value: '15.5', unit: 'kWh' }] }],
+    });
+    await eventually(
+      () => sessionsOf(controller.uuid),
+      (response) => response.body.charging_sessions?.[0]?.energy_wh === 3500,
+    );
+    await cp.call('StopTransaction', {
+      transactionId,
+      meterStop: 19_250,
+      timestamp: '2026-03-01T09:00:00Z',
+      reason: 'Local',
+    });
+    const completed = await eventually(
+      () => sessionsOf(controller.uuid),
+      (response) => response.body.charging_sessions?.[0]?.status === 'completed',
+    );
+    expect(completed.body.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
+    const session = completed.body.charging_sessions[0];
+    expect(session).toMatchObject({
+      controller_uuid: controller.uuid,
+      plug_uuid: plugs[1].uuid,
+      connector_id: 2,
+      evse_id: null,
+      ocpp_transaction_id: String(transactionId),
+      id_tag: 'RFID-16',
+      started_at: '2026-03-01T08:00:00Z',
+      stopped_at: '2026-03-01T09:00:00Z',
+      meter_start_wh: 12_000,
+      meter_stop_wh: 19_250,
+      energy_wh: 7250,
+      stop_reason: 'Local',
+    });
+    const read = await api.call('GET', `/api/v1/control/charging-sessions/${session.uuid}`, { token });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ charging_session: session });
+    await cp.close();
+  });
+
+  it('2.0.1: TransactionEvent Started → Updated → Ended is a completed session on the right plug', async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const plugs = [await data.plug(controller.uuid, 1), await data.plug(controller.uuid, 2)];
+    const cp = chargePoint(controller.ocpp_identity, 'ocpp2.0.1');
+    await cp.connect();
+    await cp.call('BootNotification', {
+      reason: 'PowerUp',
+      chargingStation: { vendorName: 'ACME', model: 'Wallbox 201' },
+    });
+    const transactionId = randomUUID();
+    const event = (eventType: string, seqNo: number, timestamp: string, extra: Record<string, unknown>) =>
+      cp.call('TransactionEvent', {
+        eventType,
+        timestamp,
+        seqNo,
+        triggerReason: 'Authorized',
+        transactionInfo: { transactionId },
+        evse: { id: 2, connectorId: 1 },
+        ...extra,
+      });
+    await event('Started', 0, '2026-03-02T08:00:00Z', {
+      idToken: { idToken: 'RFID-201', type: 'ISO14443' },
+      meterValue: [
+        {
+          timestamp: '2026-03-02T08:00:00Z',
+          sampledValue: [{ value: 1.5, context: 'Transaction.Begin', unitOfMeasure: { unit: 'kWh' } }],
+        },
+      ],
+    });
+    await event('Updated', 1, '2026-03-02T08:30:00Z', {
+      meterValue: [{ timestamp: '2026-03-02T08:30:00Z', sampledValue: [{ value: 4000 }] }],
+    });
+    await event('Ended', 2, '2026-03-02T09:00:00Z', {
+      transactionInfo: { transactionId, stoppedReason: 'EVDisconnected' },
+      meterValue: [
+        {
+          timestamp: '2026-03-02T09:00:00Z',
+          sampledValue: [{ value: 6.25, context: 'Transaction.End', unitOfMeasure: { unit: 'kWh' } }],
+        },
+      ],
+    });
+    const completed = await eventually(
+      () => sessionsOf(controller.uuid),
+      (response) =>
+        response.body.charging_sessions?.[0]?.status === 'completed' &&
+        response.body.charging_sessions[0].plug_uuid === plugs[1].uuid,
+    );
+    expect(completed.body.charging_sessions[0]).toMatchObject({
+      ocpp_transaction_id: transactionId,
+      evse_id: 2,
+      connector_id: 1,
+      id_tag: 'RFID-201',
+      meter_start_wh: 1500,
+      meter_stop_wh: 6250,
+      energy_wh: 4750,
+      stop_reason: 'EVDisconnected',
+    });
+    await cp.close();
+  });
+
+  it('answers filters, a missing session, a malformed uuid and a missing permission as the spec says', async () => {
+    const active = await api.call('GET', '/api/v1/control/charging-sessions?filter[status]=active&limit=5', {
+      token,
+    });
+    expect(active.status).toBe(200);
+    expect(active.body.pagination.page_size).toBe(5);
+    const missing = await api.call('GET', `/api/v1/control/charging-sessions/${randomUUID()}`, { token });
+    expect(missing.status).toBe(404);
+    const malformed = await api.call('GET', '/api/v1/control/charging-sessions/not-a-uuid', { token });
+    expect(malformed.status).toBe(422);
+    const badFilter = await api.call('GET', '/api/v1/control/charging-sessions?filter[status]=paused', {
+      token,
+    });
+    expect(badFilter.status).toBe(422);
+    expect(badFilter.body.errors[0]).toMatchObject({ parameter: 'filter.status', errorKey: 'invalid_value' });
+    const forbidden = await api.call('GET', '/api/v1/control/charging-sessions', { token: assetsOnlyToken });
+    expect(forbidden.status).toBe(403);
+  });
+
+  it('refuses handshakes for an unknown tenant, an unknown identity and a path that is no OCPP endpoint', async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const status = (path: string, identity = controller.ocpp_identity) =>
+      new Promise<number>((resolve, reject) => {
+        const auth = Buffer.from(`${identity}:${OCPP_PASSWORD}`).toString('base64');
+        const socket = new WebSocket(`${platform.ocppUrl}${path}`, ['ocpp1.6'], {
+          headers: { authorization: `Basic ${auth}` },
+        });
+        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.on('open', () => {
+          socket.close();
+          resolve(101);
+        });
+        socket.on('error', (error) => {
+          if (!/Unexpected server response/.test(error.message)) reject(error);
+        });
+      });
+    expect(await status(`/ocpp/acme/${controller.ocpp_identity}`)).toBe(101);
+    expect(await status(`/ocpp/nobody/${controller.ocpp_identity}`)).toBe(401);
+    expect(await status('/ocpp/acme/CP-UNKNOWN', 'CP-UNKNOWN')).toBe(401);
+    expect(await status(`/elsewhere/acme/${controller.ocpp_identity}`)).toBe(404);
+  });
+});
