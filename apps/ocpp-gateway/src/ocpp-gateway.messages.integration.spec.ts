@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CHARGE_POINT_PRESENCE_BUCKET, ChargePointEventSubjects as Subjects } from '@cpc/contracts';
@@ -382,5 +383,82 @@ describe('ocpp-gateway: what charge points send', () => {
       (data) => data.controllerUuid === controller.controllerUuid,
     );
     expect(report.data).toMatchObject({ requestId: 42, seqNo: 0, tbc: false, reportData });
+  });
+});
+
+describe('ocpp-gateway: keeping the presence registry true', () => {
+  let rig: GatewayTestRig;
+  let client: NatsConnection;
+
+  beforeAll(async () => {
+    rig = await startGatewayTestRig({ OCPP_PRESENCE_TTL_MS: '3000', OCPP_GATEWAY_INSTANCE_ID: 'gw-alive' });
+    client = await connect({ servers: rig.nats.url });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await rig?.stop();
+  });
+
+  it('sweeps the entries of an instance that died and announces their disconnects', async () => {
+    const presence = await new Kvm(client).open(CHARGE_POINT_PRESENCE_BUCKET);
+    const orphan = {
+      controllerUuid: randomUUID(),
+      tenantUuid: randomUUID(),
+      ocppIdentity: 'CP-ORPHAN',
+      protocol: 'ocpp1.6',
+      gatewayInstance: 'gw-killed',
+      connectionId: randomUUID(),
+      connectedAt: new Date(Date.now() - 600_000).toISOString(),
+      refreshedAt: new Date(Date.now() - 300_000).toISOString(),
+    };
+    await presence.put(orphan.controllerUuid, JSON.stringify(orphan));
+    const disconnected = await rig.events.waitFor(
+      Subjects.disconnected,
+      (data) => data.controllerUuid === orphan.controllerUuid,
+    );
+    expect(disconnected.tenantUuid).toBe(orphan.tenantUuid);
+    expect(disconnected.data).toMatchObject({
+      connectionId: orphan.connectionId,
+      gatewayInstance: 'gw-killed',
+      reason: 'gateway_instance_lost',
+    });
+    expect((await presence.get(orphan.controllerUuid))?.operation).not.toBe('PUT');
+  });
+
+  it('announces a live connection again when its entry was lost', async () => {
+    const controller = rig.services.addController({
+      tenantSlug: 'acme',
+      identity: 'CP-LIVE',
+      password: 'a-very-secret-password-1',
+    });
+    const cp = chargePoint({ port: rig.gateway.ocppPort, controller, protocols: ['ocpp2.0.1'] });
+    await cp.connect();
+    const first = await rig.events.waitFor(
+      Subjects.connected,
+      (data) => data.controllerUuid === controller.controllerUuid,
+    );
+    const presence = await new Kvm(client).open(CHARGE_POINT_PRESENCE_BUCKET);
+    const from = rig.events.mark;
+    await presence.delete(controller.controllerUuid);
+    const again = await rig.events.waitFor(
+      Subjects.connected,
+      (data) => data.controllerUuid === controller.controllerUuid,
+      { from },
+    );
+    expect(again.data.connectionId).toBe(first.data.connectionId);
+    expect((await presence.get(controller.controllerUuid))?.json()).toMatchObject({
+      connectionId: first.data.connectionId,
+      gatewayInstance: 'gw-alive',
+    });
+    // Refreshes of a live entry change nothing on the event stream.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(
+      rig.events.on(Subjects.connected, (data) => data.controllerUuid === controller.controllerUuid),
+    ).toHaveLength(2);
+    expect(
+      rig.events.on(Subjects.disconnected, (data) => data.controllerUuid === controller.controllerUuid),
+    ).toEqual([]);
+    await cp.close();
   });
 });

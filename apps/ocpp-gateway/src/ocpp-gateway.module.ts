@@ -9,6 +9,7 @@ import { ChargePointConnectionsRegistry } from './connections/charge-point-conne
 import { ChargePointPresenceRegistry } from './connections/charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connections/connection-takeover.channel.js';
 import { ControllerDeletedListener } from './connections/controller-deleted.listener.js';
+import { PresenceUpkeep } from './connections/presence-upkeep.js';
 import { ChargePointEventPublisher } from './events/charge-point-event.publisher.js';
 import { ChargePointHandshakeAuthenticator } from './handshake/charge-point-handshake.authenticator.js';
 import { HandshakeFailureRateLimiter } from './handshake/handshake-failure.rate-limiter.js';
@@ -76,6 +77,7 @@ export class OcppGatewayModule {
         ConnectionTakeoverChannel,
         ControllerDeletedListener,
         ChargePointConnectionLifecycle,
+        PresenceUpkeep,
         ChargePointEventPublisher,
         IdTokenAuthorizationPolicy,
         Ocpp16TransactionIdAllocator,

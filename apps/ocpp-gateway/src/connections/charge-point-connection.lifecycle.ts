@@ -9,7 +9,7 @@ import {
 import { NATS_CONNECTION } from '@cpc/nats';
 import { OcppCallResponder } from '../calls/ocpp-call.responder.js';
 import { describeError } from '../describe-error.js';
-import { ChargePointEventPublisher } from '../events/charge-point-event.publisher.js';
+import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { IncomingCallRouter } from '../messages/incoming-call.router.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
@@ -78,24 +78,39 @@ export class ChargePointConnectionLifecycle {
     await Promise.all([...this.closing]);
   }
 
+  /**
+   * Called when this instance's presence entry of an open connection was lost. Taken over by a newer connection
+   * elsewhere (whose notice did not arrive): this one yields. Swept while this process stood still: announced again.
+   */
+  async recoverPresence(connection: ChargePointConnection): Promise<void> {
+    const holder = await this.presence.holder(connection.controllerUuid);
+    if (holder !== undefined && holder !== connection.connectionId) return this.replace(connection);
+    this.logger.warn(`presence of ${connection.controllerUuid} was lost; announcing the connection again`);
+    await this.announcePresence(connection);
+  }
+
   private async announce(connection: ChargePointConnection): Promise<void> {
     try {
       // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
       // served: the flush returns once the server has processed the subscriptions made in opened().
       await this.nats.flush();
       this.takeover.announce(connection);
-      await this.presence.announce(connection);
-      await this.events.publish<ChargePointConnectedEvent>(ChargePointEventSubjects.connected, connection, {
-        connectionId: connection.connectionId,
-        protocol: connection.protocol,
-        gatewayInstance: this.config.gatewayInstanceId,
-        connectedAt: connection.connectedAt.toISOString(),
-      });
+      await this.announcePresence(connection);
     } catch (error) {
       this.logger.error(`announcing ${connection.controllerUuid} failed: ${describeError(error)}`);
     } finally {
       connection.announced();
     }
+  }
+
+  private async announcePresence(connection: ChargePointConnection): Promise<void> {
+    await this.presence.announce(connection);
+    await this.events.publish<ChargePointConnectedEvent>(ChargePointEventSubjects.connected, connection, {
+      connectionId: connection.connectionId,
+      protocol: connection.protocol,
+      gatewayInstance: this.config.gatewayInstanceId,
+      connectedAt: connection.connectedAt.toISOString(),
+    });
   }
 
   private async closed(connection: ChargePointConnection, code: number, reason: string): Promise<void> {
@@ -109,8 +124,11 @@ export class ChargePointConnectionLifecycle {
     );
     // Never publish the disconnect before the connect.
     await state?.announced;
+    await this.presence.withdraw(connection).catch((error: unknown) => {
+      // The entry then goes stale and another instance's sweep announces this disconnect once more (same event id).
+      this.logger.warn(`presence of ${connection.controllerUuid} not withdrawn: ${describeError(error)}`);
+    });
     try {
-      await this.presence.withdraw(connection);
       await this.events.publish<ChargePointDisconnectedEvent>(
         ChargePointEventSubjects.disconnected,
         connection,
@@ -120,6 +138,7 @@ export class ChargePointConnectionLifecycle {
           disconnectedAt: new Date().toISOString(),
           reason: cause,
         },
+        { eventId: eventIdFrom(connection.connectionId, 'disconnected') },
       );
     } catch (error) {
       this.logger.error(

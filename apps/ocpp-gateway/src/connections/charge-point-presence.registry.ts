@@ -1,80 +1,106 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { CHARGE_POINT_PRESENCE_BUCKET, type ChargePointPresence } from '@cpc/contracts';
 import { NATS_CONNECTION } from '@cpc/nats';
-import { describeError } from '../describe-error.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { ChargePointConnection } from './charge-point-connection.js';
-import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
+
+export interface StalePresence {
+  presence: ChargePointPresence;
+  revision: number;
+}
 
 /**
- * Writes this instance's part of the presence registry (NATS KV, see ChargePointPresence). The bucket's TTL is the
- * safety net: entries are refreshed at a third of it, so an instance that dies without cleaning up leaves entries
- * that vanish within one TTL, while a live instance's entries never expire. Presence is advisory (the call subject
- * is what routes), so a failed write is logged and retried by the next refresh, never fatal to a connection.
+ * The presence registry (NATS KV, see ChargePointPresence): one entry per connected controller, written by the
+ * instance holding the socket. Every write after the first is a compare-and-set on the revision this instance last
+ * wrote, so it notices when another party replaced or removed its entry. An entry not refreshed for
+ * OCPP_PRESENCE_TTL_MS is stale (its instance died); the bucket itself keeps entries three times as long, which leaves
+ * the other instances time to notice and announce the disconnect (PresenceUpkeep) before NATS drops the entry.
  */
 @Injectable()
-export class ChargePointPresenceRegistry implements OnModuleInit, BeforeApplicationShutdown {
-  private readonly logger = new Logger(ChargePointPresenceRegistry.name);
+export class ChargePointPresenceRegistry implements OnModuleInit {
   private bucket: KV | undefined;
-  private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly revisions = new Map<string, number>();
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
-    private readonly connections: ChargePointConnectionsRegistry,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.bucket = await new Kvm(this.nats).create(CHARGE_POINT_PRESENCE_BUCKET, {
-      ttl: this.config.presenceTtlMs,
+      ttl: 3 * this.config.presenceTtlMs,
       history: 1,
     });
-    this.refreshTimer = setInterval(() => void this.refreshAll(), Math.floor(this.config.presenceTtlMs / 3));
-    this.refreshTimer.unref();
-  }
-
-  beforeApplicationShutdown(): void {
-    clearInterval(this.refreshTimer);
   }
 
   async announce(connection: ChargePointConnection): Promise<void> {
+    const revision = await this.requireBucket().put(connection.controllerUuid, this.entryFor(connection));
+    this.revisions.set(connection.connectionId, revision);
+  }
+
+  /** False when the entry is no longer the one this instance wrote (swept as stale, or taken over). */
+  async refresh(connection: ChargePointConnection): Promise<boolean> {
+    const revision = this.revisions.get(connection.connectionId);
+    if (revision === undefined) return false;
     try {
-      await this.requireBucket().put(connection.controllerUuid, JSON.stringify(this.entryFor(connection)));
-    } catch (error) {
-      this.logger.warn(`presence of ${connection.controllerUuid} not written: ${describeError(error)}`);
+      const next = await this.requireBucket().update(
+        connection.controllerUuid,
+        this.entryFor(connection),
+        revision,
+      );
+      this.revisions.set(connection.connectionId, next);
+      return true;
+    } catch {
+      return false;
     }
+  }
+
+  /** The connection id the controller's entry names, if there is one. */
+  async holder(controllerUuid: string): Promise<string | undefined> {
+    const entry = await this.requireBucket().get(controllerUuid);
+    return entry?.operation === 'PUT' ? entry.json<ChargePointPresence>().connectionId : undefined;
   }
 
   /** Deletes the entry only while it still names this connection: a newer socket elsewhere may own it already. */
   async withdraw(connection: ChargePointConnection): Promise<void> {
-    try {
-      const bucket = this.requireBucket();
-      const entry = await bucket.get(connection.controllerUuid);
-      if (!entry || entry.operation !== 'PUT') return;
+    this.revisions.delete(connection.connectionId);
+    const bucket = this.requireBucket();
+    const entry = await bucket.get(connection.controllerUuid);
+    if (!entry || entry.operation !== 'PUT') return;
+    if (entry.json<ChargePointPresence>().connectionId !== connection.connectionId) return;
+    // A concurrent write wins the compare-and-delete; that is the outcome we want.
+    await bucket.delete(connection.controllerUuid, { previousSeq: entry.revision }).catch(() => undefined);
+  }
+
+  /** Entries whose instance stopped refreshing them. */
+  async staleEntries(): Promise<StalePresence[]> {
+    const bucket = this.requireBucket();
+    const staleBefore = Date.now() - this.config.presenceTtlMs;
+    const stale: StalePresence[] = [];
+    for await (const key of await bucket.keys()) {
+      const entry = await bucket.get(key);
+      if (!entry || entry.operation !== 'PUT') continue;
       const presence = entry.json<ChargePointPresence>();
-      if (presence.connectionId !== connection.connectionId) return;
-      await bucket.delete(connection.controllerUuid, { previousSeq: entry.revision });
-    } catch (error) {
-      // A concurrent write won the compare-and-delete, or NATS is away: the TTL cleans up either way.
-      this.logger.debug(`presence of ${connection.controllerUuid} not withdrawn: ${describeError(error)}`);
+      if (Date.parse(presence.refreshedAt) < staleBefore) stale.push({ presence, revision: entry.revision });
+    }
+    return stale;
+  }
+
+  /** True for the one caller (of any instance) that removed it. */
+  async removeStale(stale: StalePresence): Promise<boolean> {
+    try {
+      await this.requireBucket().delete(stale.presence.controllerUuid, { previousSeq: stale.revision });
+      return true;
+    } catch {
+      return false;
     }
   }
 
-  private async refreshAll(): Promise<void> {
-    for (const connection of this.connections.all()) await this.announce(connection);
-  }
-
-  private entryFor(connection: ChargePointConnection): ChargePointPresence {
-    return {
+  private entryFor(connection: ChargePointConnection): string {
+    const presence: ChargePointPresence = {
       controllerUuid: connection.controllerUuid,
       tenantUuid: connection.tenantUuid,
       ocppIdentity: connection.chargePoint.ocppIdentity,
@@ -84,6 +110,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit, BeforeApplicat
       connectedAt: connection.connectedAt.toISOString(),
       refreshedAt: new Date().toISOString(),
     };
+    return JSON.stringify(presence);
   }
 
   private requireBucket(): KV {

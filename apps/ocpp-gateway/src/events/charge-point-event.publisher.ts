@@ -2,12 +2,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EventEnvelope } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
-import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 
 type ChargePointRefKeys = 'controllerUuid' | 'ocppIdentity';
 
 /** An event's own fields; the publisher adds the charge point's reference from the connection. */
 export type EventFields<TEvent extends EventEnvelope<object>> = Omit<TEvent['data'], ChargePointRefKeys>;
+
+/** Whose event it is: a ChargePointConnection, or what the presence registry remembers of one. */
+export interface ChargePointEventSource {
+  tenantUuid: string;
+  ref: Record<ChargePointRefKeys, string>;
+}
 
 export interface PublishOptions {
   /**
@@ -28,15 +33,15 @@ export class ChargePointEventPublisher {
 
   async publish<TEvent extends EventEnvelope<Record<ChargePointRefKeys, string>>>(
     subject: string,
-    connection: ChargePointConnection,
+    source: ChargePointEventSource,
     data: EventFields<TEvent>,
     options: PublishOptions = {},
   ): Promise<void> {
     await this.bus.publish(subject, {
       eventId: options.eventId ?? randomUUID(),
       occurredAt: new Date().toISOString(),
-      tenantUuid: connection.tenantUuid,
-      data: { ...connection.ref, ...data },
+      tenantUuid: source.tenantUuid,
+      data: { ...source.ref, ...data },
     });
   }
 }

@@ -2,9 +2,9 @@ import type { OcppProtocol } from '../charge-points/charge-point-events.js';
 
 /**
  * Who is connected where and since when: a NATS key-value bucket the ocpp-gateway instances write and anyone may read
- * (key = controller uuid). An instance refreshes its entries well within the bucket's TTL and deletes an entry when
- * the socket closes, so the entry of an instance that was killed disappears by itself within the TTL. A key without
- * a value means the charge point is not connected to any instance.
+ * (key = controller uuid). The holding instance refreshes its entries well within OCPP_PRESENCE_TTL_MS and deletes an
+ * entry when the socket closes; an entry whose `refreshedAt` is older than that belongs to a dead instance, and the
+ * live instances remove it (publishing its disconnect). No entry means the charge point is not connected.
  */
 export const CHARGE_POINT_PRESENCE_BUCKET = 'ocpp_presence';
 
