@@ -14,7 +14,7 @@ export type SentCall =
 /**
  * Sends one OCPP call and turns whatever happens into an OcppCallReply. ocpp-rpc reports a CALLERROR, a reply that
  * fails the schema and a payload of ours that fails it all as RPCError; the 'call' and 'strictValidationFailure'
- * events tell them apart (the caller guarantees one call at a time, so every such event belongs to this call).
+ * events tell them apart (the caller guarantees one outbound call at a time, so such events about it are this call's).
  */
 @Injectable()
 export class ChargePointCallSender {
@@ -28,7 +28,9 @@ export class ChargePointCallSender {
       if (event.outbound) sentAt ??= new Date().toISOString();
     };
     const onValidationFailure = (failure: StrictValidationFailure) => {
-      validationFailure ??= failure;
+      // Only our call going out or its reply coming in; not a call the charge point makes meanwhile.
+      const aboutThisCall = failure.method === call.action && failure.outbound === failure.isCall;
+      if (aboutThisCall) validationFailure ??= failure;
     };
     socket.on('call', onCall);
     socket.on('strictValidationFailure', onValidationFailure);
