@@ -48,6 +48,30 @@ export default tseslint.config(
     },
   },
   {
+    // Tests of a library may use the testing library (real NATS and PostgreSQL); its code may not.
+    files: ['libs/**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:lib',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:contracts', 'type:testing'],
+            },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            {
+              sourceTag: 'type:testing',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:contracts', 'type:testing'],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

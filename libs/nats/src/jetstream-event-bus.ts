@@ -15,7 +15,7 @@ import { runWithRequestId } from '@cpc/logging';
 import { NATS_CONNECTION } from './nats-connection.token.js';
 
 export interface DurableConsumerOptions {
-  /** Durable name; one per consuming service and purpose, e.g. `assets-service.charge-point-state`. */
+  /** Durable name; one per consuming service and purpose, e.g. `assets-service-charge-point-state` (JetStream durable names may not contain dots). */
   durableName: string;
   /** One subject or a wildcard below `events.` (NATS 2.9 allows one filter per consumer). */
   filterSubject: string;

@@ -5,6 +5,7 @@ import type { CommonServiceConfig } from '@cpc/config';
 import { DomainErrorRpcFilter } from '@cpc/errors';
 import { createLogger, PinoNestLogger } from '@cpc/logging';
 import { natsMicroserviceOptions, RequestContextRpcInterceptor } from '@cpc/nats';
+import type { NestMicroservice } from '@nestjs/microservices';
 
 export interface BootstrapServiceOptions {
   /** Also the NATS queue group, so every replica of a service shares the requests. */
@@ -40,6 +41,9 @@ export async function bootstrapService(options: BootstrapServiceOptions): Promis
     );
     natsServer.useGlobalFilters(new DomainErrorRpcFilter());
     natsServer.useGlobalInterceptors(new RequestContextRpcInterceptor());
+    // The HTTP application runs the lifecycle hooks; without this a deferred microservice runs them a second time
+    // (two consume loops, two timers). Nest sets the same flag itself when initialisation is not deferred.
+    (natsServer as NestMicroservice).setIsInitHookCalled(true);
     await app.startAllMicroservices();
   }
   await app.listen(options.config.healthPort, '0.0.0.0');

@@ -34,15 +34,7 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
     private readonly dataSource: DataSource,
   ) {}
 
-  private started = false;
-
-  /**
-   * Nest calls bootstrap hooks once for the HTTP application and once more for the connected NATS microservice; a
-   * second consume loop on the same durable consumer would handle events side by side, out of order.
-   */
   async onApplicationBootstrap(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
     await this.eventBus.consume(
       { durableName: CHARGE_POINT_STATE_CONSUMER, filterSubject: 'events.charge-point.>' },
       (subject, event) => this.handle(subject, event),

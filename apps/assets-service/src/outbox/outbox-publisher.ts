@@ -72,9 +72,7 @@ export class OutboxPublisher implements OnApplicationBootstrap, BeforeApplicatio
     await run;
   }
 
-  /** Nest calls bootstrap hooks twice in a hybrid application (HTTP + NATS); one relay is enough. */
   onApplicationBootstrap(): void {
-    if (this.timer) return;
     this.timer = setInterval(() => {
       if (!this.stopped) void this.publishPending();
     }, this.intervalMs);
