@@ -10,6 +10,7 @@ import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
 import { PermissionGuard } from './authentication/permission.guard.js';
 import { SigningKeyCache } from './authentication/signing-key-cache.js';
 import { ChargingSessionsRoutesModule } from './charging-sessions/charging-sessions-routes.module.js';
+import { CommandsRoutesModule } from './commands/commands-routes.module.js';
 import { ApiExceptionFilter } from './http-pipeline/api-exception.filter.js';
 import { RequestIdInterceptor } from './http-pipeline/request-id.interceptor.js';
 import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.js';
@@ -38,6 +39,7 @@ export class ApiGatewayModule {
         HealthModule.register([NatsHealthIndicator]),
         AssetsRoutesModule,
         ChargingSessionsRoutesModule,
+        CommandsRoutesModule,
       ],
       controllers: [OAuthTokenController],
       providers: [

@@ -6,6 +6,7 @@ import { ChargingSessionEventsConsumer } from './charging-sessions/charging-sess
 import { ChargingSessionPlugResolver } from './charging-sessions/charging-session-plug.resolver.js';
 import { ChargingSessionsHandler } from './charging-sessions/charging-sessions.handler.js';
 import { ChargingSessionsService } from './charging-sessions/charging-sessions.service.js';
+import { CommandsModule } from './commands/commands.module.js';
 import { COMMAND_SERVICE_NAME, type CommandServiceConfig } from './command-service.config.js';
 import { controlDataSourceOptions } from './data-source.js';
 
@@ -24,6 +25,7 @@ export class CommandServiceModule {
           requestTimeoutMs: config.natsRequestTimeoutMs,
         }),
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
+        CommandsModule.register(config),
       ],
       controllers: [ChargingSessionsHandler],
       providers: [ChargingSessionsService, ChargingSessionPlugResolver, ChargingSessionEventsConsumer],

@@ -8,3 +8,4 @@ export * from './charge-points/charge-point-events.js';
 export * from './assets/index.js';
 export * from './ocpp-gateway/index.js';
 export * from './control/charging-sessions.contract.js';
+export * from './control/commands.contract.js';

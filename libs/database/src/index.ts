@@ -2,3 +2,4 @@ export * from './service-data-source.js';
 export * from './ensure-database-exists.js';
 export * from './database-health.indicator.js';
 export * from './service-database.module.js';
+export * from './transactional-outbox.js';

@@ -29,8 +29,12 @@ export interface OcppCallRequest {
 /** The resolved target (same shape as `@cpc/ocpp-commands` ResolvedTarget). */
 export type OcppCallTarget =
   | { targetType: 'controller' }
-  /** A plug: `connectorId` as the charge point numbers it; `evseId` is required on 2.0.1. */
-  | { targetType: 'connector'; connectorId: number; evseId?: number | null }
+  /**
+   * A plug: `connectorId` as a 1.6 charge point numbers it (station-wide); `evseId` is required on 2.0.1, where the
+   * connector is numbered within its EVSE: `evseConnectorId` (the plug's rank by connector id among its EVSE's plugs),
+   * `connectorId` when absent.
+   */
+  | { targetType: 'connector'; connectorId: number; evseId?: number | null; evseConnectorId?: number | null }
   /** A transaction: on 1.6 the integer the gateway assigned, as a string. */
   | {
       targetType: 'charging_session';
@@ -80,7 +84,19 @@ export type OcppCallOutcome = OcppCallReply['outcome'];
 export const OcppCallEventSubjects = {
   /** OcppCallCompletedEvent: a delivered (or undeliverable) command's final reply; not for `not_sent`. */
   completed: 'events.ocpp-gateway.call-completed.v1',
+  /**
+   * OcppCallSentEvent: the call went out to the charge point (the moment ocpp-rpc wrote it to the socket). Published
+   * without waiting, so it may arrive after the call-completed event of the same command.
+   */
+  sent: 'events.ocpp-gateway.call-sent.v1',
 } as const;
+
+export type OcppCallSentEvent = EventEnvelope<{
+  commandUuid: string;
+  controllerUuid: string;
+  /** ISO 8601. */
+  sentAt: string;
+}>;
 
 export type OcppCallCompletedEvent = EventEnvelope<{
   commandUuid: string;

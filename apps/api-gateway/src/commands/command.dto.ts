@@ -1,0 +1,168 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  COMMAND_RESULT_ERRORS,
+  COMMAND_STATUSES,
+  COMMAND_TYPES,
+  type CommandStatus,
+  type CommandType,
+  TARGET_TYPES,
+  type TargetType,
+} from '@cpc/ocpp-commands';
+import { COMMAND_SORT_FIELDS, type CommandFilter } from '@cpc/contracts';
+import { IsIn, IsString, Matches } from 'class-validator';
+import {
+  AssetPaginationBody,
+  FilterQuery,
+  ORDER_BY_DESCRIPTION,
+  PageQuery,
+} from '../assets/asset-list-query.js';
+import {
+  ApiNullableProperty,
+  IsUuidString,
+  OptionalField,
+  OrderByTransform,
+  orderByPattern,
+} from '../assets/dto-decorators.js';
+
+/** The spec's date-time: seconds precision, `Z` or an offset. */
+const DATE_TIME = {
+  type: 'string',
+  format: 'date-time',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(Z|[+-]\\d{2}:\\d{2})$',
+  example: '2025-05-04T10:20:30Z',
+} as const;
+
+export const DEFAULT_COMMAND_ORDER = '-created_at';
+
+export class CommandFilterQuery implements CommandFilter {
+  @OptionalField() @IsIn(TARGET_TYPES) target_type?: TargetType;
+  @OptionalField() @IsUuidString() target_uuid?: string;
+  @OptionalField() @IsIn(COMMAND_TYPES) type?: CommandType;
+  @OptionalField() @IsIn(COMMAND_STATUSES) status?: CommandStatus;
+}
+
+export const COMMAND_FILTER_DOCS = {
+  target_type: { type: 'string', enum: TARGET_TYPES },
+  target_uuid: { type: 'string', format: 'uuid', description: 'Target UUID' },
+  type: { type: 'string', enum: COMMAND_TYPES },
+  status: { type: 'string', enum: COMMAND_STATUSES },
+};
+
+const ORDER_BY = orderByPattern(COMMAND_SORT_FIELDS);
+
+export class CommandListQuery extends PageQuery {
+  @ApiPropertyOptional({
+    pattern: ORDER_BY.source,
+    default: DEFAULT_COMMAND_ORDER,
+    example: DEFAULT_COMMAND_ORDER,
+    description: `${ORDER_BY_DESCRIPTION} The only sortable field is created_at (ties: command_uuid).`,
+  })
+  @OptionalField()
+  @OrderByTransform()
+  @IsString()
+  @Matches(ORDER_BY, { message: `order_by must match ${ORDER_BY.source}` })
+  order_by?: string;
+
+  @FilterQuery(() => CommandFilterQuery) filter?: CommandFilterQuery;
+}
+
+const RESULT_ERROR_DESCRIPTION =
+  'Failure key, present only when the command failed: charge_point_offline (not connected within the validity), ' +
+  'connection_lost (the connection dropped while the call was in flight), target_deleted (the target was deleted ' +
+  'before delivery), invalid_response (the answer was not a valid reply), invalid_target / invalid_parameters (the ' +
+  'command could not become a valid OCPP call for this charge point), ocpp_<code> (the charge point answered with ' +
+  'a CALLERROR, e.g. ocpp_not_implemented).';
+
+export class CommandResultBody {
+  @ApiPropertyOptional({
+    description:
+      'The status the charge point answered, as sent (e.g. Accepted, Rejected, Unlocked). Stand-ins for answers ' +
+      'without one: Accepted for any valid 1.6 UpdateFirmware / GetConfiguration reply and for a 2.0.1 ' +
+      'GetVariables reply; Accepted / Rejected for a 1.6 GetDiagnostics reply with / without a fileName.',
+    example: 'Accepted',
+  })
+  status?: string;
+
+  @ApiPropertyOptional({ enum: COMMAND_RESULT_ERRORS, description: RESULT_ERROR_DESCRIPTION })
+  error?: string;
+}
+
+export class CommandBody {
+  @ApiProperty({ format: 'uuid' }) command_uuid: string;
+  @ApiProperty({ enum: TARGET_TYPES }) target_type: string;
+  @ApiProperty({ format: 'uuid' }) target_uuid: string;
+  @ApiProperty({ enum: COMMAND_TYPES }) type: string;
+  @ApiProperty({
+    enum: COMMAND_STATUSES,
+    description:
+      'pending → sent → accepted | rejected | timeout | failed; never backwards, never out of a terminal state.',
+  })
+  status: string;
+  @ApiNullableProperty(
+    { $ref: '#/components/schemas/CommandResultBody' },
+    {
+      description:
+        'Null while pending or sent. A timeout has neither status nor error ({}); see the README for every key.',
+    },
+  )
+  result: CommandResultBody | null;
+  @ApiProperty(DATE_TIME) created_at: string;
+  @ApiNullableProperty(DATE_TIME, { description: 'Null while pending or sent.' }) completed_at: string | null;
+}
+
+export class CommandResponse {
+  @ApiProperty({ type: CommandBody }) command: CommandBody;
+}
+
+export class CommandListResponse {
+  @ApiProperty({ type: [CommandBody] }) commands: CommandBody[];
+  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+}
+
+/** Documentation of the create body; command-service judges it (all problems at once, by the shared mapping). */
+export class CreateCommandBody {
+  @ApiProperty({ enum: COMMAND_TYPES }) type: string;
+  @ApiProperty({
+    enum: TARGET_TYPES,
+    description:
+      'Which target types each type allows: see spec/ocpp-mapping.md (422 on type when it does not fit).',
+  })
+  target_type: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'A controller, plug (connector) or charging session of the tenant.',
+  })
+  target_uuid: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Per type (snake_case): change_availability {availability}; update_firmware {location, retrieve_at, retries, ' +
+      'retry_interval, install_at}; request_diagnostics {location, start_time, stop_time, retries, ' +
+      'retry_interval}; refresh_configuration {keys}; remote_start {id_tag, charging_profile}; reserve {id_tag, ' +
+      'expires_at, reservation_id}; cancel_reservation {reservation_id}; set_charging_profile {charging_profile}; ' +
+      'clear_charging_profile {id, purpose, stack_level}; the others none.',
+  })
+  parameters?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: 86400,
+    default: 0,
+    description:
+      'How long the command may wait for an offline charge point to connect; 0 fails it at once with ' +
+      'charge_point_offline when the charge point is not connected.',
+  })
+  valid_for_seconds?: number;
+}
+
+/** The `Idempotency-Key` request header as documented. */
+export const IDEMPOTENCY_KEY_HEADER_DOC = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Repeating a request with the same key and body within 24 hours returns the first command (202) and delivers ' +
+    'nothing again; the same key with another body is refused (422, errorKey idempotency_key_reused). 1 to 255 ' +
+    'visible ASCII characters.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CommandResult,
+  type CommandStatusChangedEvent,
+  CommandSubjects,
+  type CommandView,
+} from '@cpc/contracts';
+import type { TransactionalOutbox } from '@cpc/database';
+import type { EntityManager } from 'typeorm';
+
+/** The columns of control.commands a view and a status event need. */
+export interface CommandRow {
+  uuid: string;
+  tenant_uuid: string;
+  controller_uuid: string;
+  type: string;
+  target_type: string;
+  target_uuid: string;
+  status: string;
+  result: CommandResult | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+const ROW_COLUMNS = [
+  'uuid',
+  'tenant_uuid',
+  'controller_uuid',
+  'type',
+  'target_type',
+  'target_uuid',
+  'status',
+  'result',
+  'created_at',
+  'completed_at',
+];
+
+/** For SELECT and RETURNING clauses, qualified with `alias` where the statement reads several tables. */
+export function commandRowColumns(alias?: string): string {
+  return ROW_COLUMNS.map((column) => (alias ? `${alias}.${column}` : column)).join(', ');
+}
+
+export const COMMAND_ROW_COLUMNS = commandRowColumns();
+
+/** ISO 8601 in UTC with seconds precision and `Z`, as the spec writes date-times. */
+function isoSeconds(value: Date): string {
+  return value.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function toCommandView(row: CommandRow): CommandView {
+  return {
+    command_uuid: row.uuid,
+    target_type: row.target_type,
+    target_uuid: row.target_uuid,
+    type: row.type,
+    status: row.status,
+    result: row.result,
+    created_at: isoSeconds(row.created_at),
+    completed_at: row.completed_at ? isoSeconds(row.completed_at) : null,
+  };
+}
+
+/** Writes the status event of `row` (as it is now) into the outbox, in the transaction that changed it. */
+export function recordStatusChange(
+  outbox: TransactionalOutbox,
+  manager: EntityManager,
+  row: CommandRow,
+  previousStatus: string | null,
+): Promise<void> {
+  const event: CommandStatusChangedEvent = {
+    eventId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+    tenantUuid: row.tenant_uuid,
+    data: { command: toCommandView(row), previousStatus, controllerUuid: row.controller_uuid },
+  };
+  return outbox.add(manager, CommandSubjects.statusChanged, event);
+}

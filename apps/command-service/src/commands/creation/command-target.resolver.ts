@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type AssetPage,
+  AssetsSubjects,
+  type ControllerView,
+  ErrorCode,
+  type ListAssetsPayload,
+  type OcppCallTarget,
+  type PlugFilter,
+  type PlugSortField,
+  type PlugView,
+  type Principal,
+  type TenantScopedRequest,
+} from '@cpc/contracts';
+import { DomainError } from '@cpc/errors';
+import type { TargetType } from '@cpc/ocpp-commands';
+import { ServiceClient } from '@cpc/nats';
+import { DataSource } from 'typeorm';
+
+/** Where a command goes: the charge point, and the target as the gateway needs it to build the OCPP call. */
+export interface ResolvedCommandTarget {
+  controllerUuid: string;
+  target: OcppCallTarget;
+}
+
+/** Plugs per EVSE looked at when numbering a 2.0.1 connector; stations have one to three. */
+const MAX_PLUGS_PER_EVSE = 50;
+
+interface SessionRow {
+  controller_uuid: string;
+  ocpp_transaction_id: string;
+  connector_id: number | null;
+  evse_id: number | null;
+}
+
+/**
+ * Finds a command's target for the caller's tenant: controllers and plugs in assets-service, charging sessions in
+ * the local table. Null when it does not exist for this tenant; assets-service being unreachable throws
+ * service_unavailable.
+ */
+@Injectable()
+export class CommandTargetResolver {
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async resolve(
+    principal: Principal,
+    targetType: TargetType,
+    targetUuid: string,
+  ): Promise<ResolvedCommandTarget | null> {
+    switch (targetType) {
+      case 'controller': {
+        const controller = await this.asset<ControllerView>(
+          AssetsSubjects.getController,
+          principal,
+          targetUuid,
+        );
+        return controller && { controllerUuid: controller.uuid, target: { targetType: 'controller' } };
+      }
+      case 'connector': {
+        const plug = await this.asset<PlugView>(AssetsSubjects.getPlug, principal, targetUuid);
+        if (!plug) return null;
+        return {
+          controllerUuid: plug.controller_uuid,
+          target: {
+            targetType: 'connector',
+            connectorId: plug.connector_id,
+            evseId: plug.evse_id,
+            evseConnectorId: await this.rankWithinEvse(principal, plug),
+          },
+        };
+      }
+      case 'charging_session':
+        return this.session(principal.tenantUuid, targetUuid);
+    }
+  }
+
+  private async asset<T>(subject: string, principal: Principal, uuid: string): Promise<T | null> {
+    try {
+      return await this.services.request<T, TenantScopedRequest<{ uuid: string }>>(subject, {
+        principal,
+        payload: { uuid },
+      });
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.NotFound) return null;
+      throw error;
+    }
+  }
+
+  /** OCPP 2.0.1 numbers connectors within their EVSE: the plug's rank by connector id (as assets-service reads them). */
+  private async rankWithinEvse(principal: Principal, plug: PlugView): Promise<number> {
+    const page = await this.services.request<
+      AssetPage<PlugView>,
+      TenantScopedRequest<ListAssetsPayload<PlugFilter, PlugSortField>>
+    >(AssetsSubjects.listPlugs, {
+      principal,
+      payload: {
+        page: 1,
+        limit: MAX_PLUGS_PER_EVSE,
+        orderBy: [{ field: 'connector_id', direction: 'asc' }],
+        filter: { controller_uuid: plug.controller_uuid, evse_id: plug.evse_id },
+      },
+    });
+    const index = page.items.findIndex((item) => item.uuid === plug.uuid);
+    return index === -1 ? 1 : index + 1;
+  }
+
+  private async session(tenantUuid: string, uuid: string): Promise<ResolvedCommandTarget | null> {
+    const [session] = await this.dataSource.query<SessionRow[]>(
+      `SELECT controller_uuid, ocpp_transaction_id, connector_id, evse_id
+         FROM control.charging_sessions WHERE tenant_uuid = $1 AND uuid = $2`,
+      [tenantUuid, uuid],
+    );
+    if (!session) return null;
+    return {
+      controllerUuid: session.controller_uuid,
+      target: {
+        targetType: 'charging_session',
+        transactionId: session.ocpp_transaction_id,
+        connectorId: session.connector_id,
+        evseId: session.evse_id,
+      },
+    };
+  }
+}

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { AssetsTestData } from './support/assets-test-data.js';
+import { tenantWithUsers } from './support/tenant-users.js';
+
+const COMMANDS = '/api/v1/control/commands';
+const SECONDS_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/;
+
+/**
+ * The commands API through HTTP: create (202, Location, validation, idempotency), list (every rule of the spec's
+ * query), read, permissions and tenancy; every response checked against the served OpenAPI document. The charge
+ * points stay offline here (commands wait within their validity); delivery is commands-delivery.e2e.spec.ts.
+ */
+describe('commands API', () => {
+  let platform: PlatformUnderTest;
+  let api: ApiTestClient;
+  let token: string;
+  let readOnlyToken: string;
+  let assetsOnlyToken: string;
+  let otherTenantToken: string;
+  let controllerUuid: string;
+  let plugUuid: string;
+  let otherControllerUuid: string;
+
+  const post = (body: unknown, headers: Record<string, string> = {}, as = token) =>
+    api.call('POST', COMMANDS, { token: as, body, headers });
+  const get = (query: string, as = token) => api.call('GET', `${COMMANDS}${query}`, { token: as });
+  const waiting = (type = 'soft_reset', target = () => controllerUuid) => ({
+    type,
+    target_type: 'controller',
+    target_uuid: target(),
+    valid_for_seconds: 3600,
+  });
+
+  beforeAll(async () => {
+    platform = await startPlatformUnderTest();
+    api = await ApiTestClient.connect(platform.apiUrl);
+    const acme = await tenantWithUsers(platform, api, 'acme', {
+      operator: 'asset,control:commands',
+      auditor: 'control:commands:list,control:commands:read',
+      installer: 'asset',
+    });
+    assetsOnlyToken = acme.installer;
+    token = acme.operator;
+    readOnlyToken = acme.auditor;
+    otherTenantToken = (await tenantWithUsers(platform, api, 'globex', { operator: 'asset,control' }))
+      .operator;
+    const site = await new AssetsTestData(api, token).site(1);
+    controllerUuid = site.controller.uuid;
+    plugUuid = site.plugs[0].uuid;
+    const otherSite = await new AssetsTestData(api, otherTenantToken).site(0);
+    otherControllerUuid = otherSite.controller.uuid;
+  }, 180_000);
+
+  afterAll(() => platform?.stop());
+
+  describe('POST', () => {
+    it('answers 202 with the command pending, its Location, and reads it back', async () => {
+      const response = await post({
+        type: 'change_availability',
+        target_type: 'connector',
+        target_uuid: plugUuid,
+        parameters: { availability: 'operative' },
+        valid_for_seconds: 600,
+      });
+      expect(response.status).toBe(202);
+      const command = response.body.command;
+      expect(command).toEqual({
+        command_uuid: expect.any(String),
+        target_type: 'connector',
+        target_uuid: plugUuid,
+        type: 'change_availability',
+        status: 'pending',
+        result: null,
+        created_at: expect.stringMatching(SECONDS_DATE_TIME),
+        completed_at: null,
+      });
+      expect(response.headers.get('location')).toBe(`${COMMANDS}/${command.command_uuid}`);
+      const read = await api.call('GET', response.headers.get('location')!, { token: readOnlyToken });
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ command });
+    });
+
+    it('answers 422 with one item per problem, each naming its parameter', async () => {
+      const response = await post({
+        type: 'reserve',
+        target_type: 'charging_session',
+        target_uuid: 'x',
+        parameters: { id_tag: 'A'.repeat(21), expires_at: 'tomorrow', colour: 1 },
+        valid_for_seconds: -1,
+        priority: 'high',
+      });
+      expect(response.status).toBe(422);
+      expect(
+        response.body.errors.map((error: { parameter: string; errorKey: string }) => [
+          error.parameter,
+          error.errorKey,
+        ]),
+      ).toEqual(
+        expect.arrayContaining([
+          ['priority', 'unknown_field'],
+          ['type', 'invalid_target_type'],
+          ['parameters.id_tag', 'too_long'],
+          ['parameters.expires_at', 'invalid_date_time'],
+          ['parameters.colour', 'unknown_field'],
+          ['target_uuid', 'invalid_value'],
+          ['valid_for_seconds', 'out_of_range'],
+        ]),
+      );
+      expect(response.body.errors).toHaveLength(7);
+      for (const body of [undefined, [1], 'text']) {
+        const notObject = await api.call(
+          'POST',
+          COMMANDS,
+          body === undefined
+            ? { token }
+            : { token, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+        );
+        expect(notObject.status).toBe(422);
+        expect(notObject.body.errors).toEqual([
+          { parameter: 'body', errorKey: 'invalid_data_type', message: 'the body must be a JSON object' },
+        ]);
+      }
+    });
+
+    it('refuses a target of another tenant or none on target_uuid, and a type that does not fit on type', async () => {
+      for (const target of [otherControllerUuid, randomUUID()]) {
+        const response = await post({ type: 'clear_cache', target_type: 'controller', target_uuid: target });
+        expect(response.status).toBe(422);
+        expect(response.body.errors).toEqual([
+          { parameter: 'target_uuid', errorKey: 'not_found', message: expect.any(String) },
+        ]);
+      }
+      const unfit = await post({ type: 'unlock', target_type: 'controller', target_uuid: controllerUuid });
+      expect(unfit.status).toBe(422);
+      expect(unfit.body.errors).toEqual([
+        { parameter: 'type', errorKey: 'invalid_target_type', message: expect.any(String) },
+      ]);
+    });
+
+    it('Idempotency-Key: a repeat returns the first command; another body with the key is 422', async () => {
+      const key = randomUUID();
+      const first = await post(waiting(), { 'Idempotency-Key': key });
+      expect(first.status).toBe(202);
+      const repeat = await post(waiting(), { 'Idempotency-Key': key });
+      expect(repeat.status).toBe(202);
+      expect(repeat.body).toEqual(first.body);
+      expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
+      const other = await post(waiting('hard_reset'), { 'Idempotency-Key': key });
+      expect(other.status).toBe(422);
+      expect(other.body.errors).toEqual([
+        { parameter: 'Idempotency-Key', errorKey: 'idempotency_key_reused', message: expect.any(String) },
+      ]);
+      const listed = await get(`?filter[target_uuid]=${controllerUuid}&limit=50`);
+      expect(
+        listed.body.commands.filter(
+          (command: { command_uuid: string }) => command.command_uuid === first.body.command.command_uuid,
+        ),
+      ).toHaveLength(1);
+      const malformed = await post(waiting(), { 'Idempotency-Key': 'with space' });
+      expect(malformed.status).toBe(422);
+      expect(malformed.body.errors[0].parameter).toBe('Idempotency-Key');
+    });
+
+    it('needs control:commands:create', async () => {
+      expect((await post(waiting(), {}, readOnlyToken)).status).toBe(403);
+      expect((await api.call('POST', COMMANDS, { body: waiting() })).status).toBe(401);
+    });
+  });
+
+  describe('GET list', () => {
+    const created: string[] = [];
+    let listController: string;
+
+    beforeAll(async () => {
+      const location = await new AssetsTestData(api, token).location();
+      listController = (await new AssetsTestData(api, token).controller(location.uuid)).uuid;
+      for (let index = 0; index < 3; index++) {
+        const response = await post(
+          waiting(index === 1 ? 'clear_cache' : 'soft_reset', () => listController),
+        );
+        created.push(response.body.command.command_uuid);
+      }
+    });
+
+    const mine = (query = '') => get(`?filter[target_uuid]=${listController}${query}`, readOnlyToken);
+
+    it('defaults to page 1, limit 20, newest first; pages and orders on request', async () => {
+      const all = await mine();
+      expect(all.status).toBe(200);
+      expect(all.body.commands.map((command: { command_uuid: string }) => command.command_uuid)).toEqual(
+        [...created].reverse(),
+      );
+      expect(all.body.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
+      const second = await mine('&limit=1&page=2&order_by=%2Bcreated_at');
+      expect(second.body.commands.map((command: { command_uuid: string }) => command.command_uuid)).toEqual([
+        created[1],
+      ]);
+      expect(second.body.pagination).toEqual({ page: 2, total_pages: 3, page_size: 1, has_more: true });
+      const repeated = await mine('&limit=2&order_by=-created_at,%2Bcreated_at');
+      expect(repeated.body.commands[0].command_uuid).toBe(created[2]);
+      const unencodedPlus = await mine('&order_by=+created_at');
+      expect(unencodedPlus.body.commands[0].command_uuid).toBe(created[0]);
+      const none = await mine('&filter[type]=identify&page=3');
+      expect(none.body).toEqual({
+        commands: [],
+        pagination: { page: 3, total_pages: 1, page_size: 20, has_more: false },
+      });
+    });
+
+    it('filters by target_type, type and status', async () => {
+      const types = await mine(
+        '&filter[type]=clear_cache&filter[target_type]=controller&filter[status]=pending',
+      );
+      expect(types.body.commands.map((command: { command_uuid: string }) => command.command_uuid)).toEqual([
+        created[1],
+      ]);
+      expect((await mine('&filter[target_type]=connector')).body.commands).toEqual([]);
+      expect((await mine('&filter[status]=accepted')).body.commands).toEqual([]);
+    });
+
+    it('answers 422 naming the parameter for anything outside the rules', async () => {
+      for (const [query, parameter] of [
+        ['limit=0', 'limit'],
+        ['limit=51', 'limit'],
+        ['limit=ten', 'limit'],
+        ['page=0', 'page'],
+        ['page=1.5', 'page'],
+        ['order_by=created_at', 'order_by'],
+        ['order_by=-updated_at', 'order_by'],
+        ['order_by=-created_at,', 'order_by'],
+        ['filter[target_type]=plug', 'filter.target_type'],
+        ['filter[target_uuid]=abc', 'filter.target_uuid'],
+        ['filter[type]=reboot', 'filter.type'],
+        ['filter[status]=done', 'filter.status'],
+        ['filter[colour]=red', 'filter.colour'],
+        ['sort=created_at', 'sort'],
+      ]) {
+        const response = await get(`?${query}`);
+        expect([query, response.status]).toEqual([query, 422]);
+        expect(response.body.errors).toEqual([expect.objectContaining({ parameter })]);
+      }
+    });
+
+    it('needs control:commands:list and shows nothing of another tenant', async () => {
+      expect((await get('', assetsOnlyToken)).status).toBe(403);
+      const other = await get(`?filter[target_uuid]=${listController}`, otherTenantToken);
+      expect(other.status).toBe(200);
+      expect(other.body.commands).toEqual([]);
+    });
+  });
+
+  describe('GET one', () => {
+    it("answers 404 for another tenant's command and a missing one, 422 for a malformed uuid", async () => {
+      const { body } = await post(waiting());
+      const uuid = body.command.command_uuid as string;
+      expect((await get(`/${uuid}`, otherTenantToken)).status).toBe(404);
+      expect((await get(`/${randomUUID()}`)).status).toBe(404);
+      const malformed = await get('/not-a-uuid');
+      expect(malformed.status).toBe(422);
+      expect(malformed.body.errors[0].parameter).toBe('uuid');
+      expect((await api.call('DELETE', `${COMMANDS}/${uuid}`, { token })).status).toBe(405);
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { EventEnvelope } from '@cpc/contracts';
+import type { JetStreamEventBus } from '@cpc/nats';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export interface TransactionalOutboxOptions {
+  /**
+   * Schema-qualified table with the columns event_id uuid PK, tenant_uuid uuid, subject varchar, envelope jsonb,
+   * created_at timestamptz (see command-service's migration).
+   */
+  table: string;
+  /** How often what could not be published right after its commit is retried. */
+  relayIntervalMs: number;
+  batchSize?: number;
+}
+
+interface PendingEvent {
+  event_id: string;
+  subject: string;
+  envelope: EventEnvelope<unknown>;
+}
+
+/**
+ * Durable events that must neither be lost nor published for a change that did not commit: the event row is
+ * written in the change's own transaction, published to JetStream after the commit and deleted once JetStream
+ * acknowledged it. A relay retries whatever is left (NATS down, a crash in between). JetStream drops a repeated
+ * publish of the same event id within its duplicate window, so a retry does not deliver twice; instances relay side
+ * by side (SKIP LOCKED). Events leave in the order they were written.
+ */
+export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(TransactionalOutbox.name);
+  private timer: NodeJS.Timeout | undefined;
+  private relaying: Promise<void> = Promise.resolve();
+  private queued = false;
+  private reportedFailure = false;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly eventBus: JetStreamEventBus,
+    private readonly options: TransactionalOutboxOptions,
+  ) {}
+
+  /** Writes the event with the caller's transaction. */
+  async add<TData>(manager: EntityManager, subject: string, envelope: EventEnvelope<TData>): Promise<void> {
+    await manager.query(
+      `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope) VALUES ($1, $2, $3, $4)`,
+      [envelope.eventId, envelope.tenantUuid, subject, JSON.stringify(envelope)],
+    );
+  }
+
+  /** Publishes what is waiting; a run in progress is followed by one more, so nothing written before is missed. */
+  flush(): Promise<void> {
+    if (this.queued) return this.relaying;
+    this.queued = true;
+    this.relaying = this.relaying.then(async () => {
+      this.queued = false;
+      if (this.stopped) return;
+      try {
+        while ((await this.publishBatch()) === this.batchSize) {
+          // A full batch: more may be waiting.
+        }
+        if (this.reportedFailure) this.logger.log('outbox: publishing works again');
+        this.reportedFailure = false;
+      } catch (error) {
+        if (!this.reportedFailure) {
+          this.logger.warn(
+            `outbox: publishing failed, retrying every ${this.options.relayIntervalMs} ms: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+        this.reportedFailure = true;
+      }
+    });
+    return this.relaying;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.flush(), this.options.relayIntervalMs);
+    this.timer.unref();
+    void this.flush();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.relaying;
+    this.stopped = true;
+  }
+
+  private get batchSize(): number {
+    return this.options.batchSize ?? 200;
+  }
+
+  private publishBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = await manager.query<PendingEvent[]>(
+        `SELECT event_id, subject, envelope FROM ${this.options.table}
+          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.batchSize],
+      );
+      for (const row of rows) await this.eventBus.publish(row.subject, row.envelope);
+      if (rows.length > 0) {
+        await manager.query(`DELETE FROM ${this.options.table} WHERE event_id = ANY($1)`, [
+          rows.map((row) => row.event_id),
+        ]);
+      }
+      return rows.length;
+    });
+  }
+}
