@@ -1,0 +1,175 @@
+import 'reflect-metadata';
+import { jest } from '@jest/globals';
+import { type INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { migrateServiceSchema, ServiceDatabaseModule } from '@cpc/database';
+import { createTestDatabase, type TestDatabase } from '@cpc/testing';
+import { ApiKeysService } from '../api-keys/api-keys.service.js';
+import { authDataSourceOptions, createAuthDataSource } from '../auth-data-source.js';
+import { AuthDomainModule } from '../auth-domain.module.js';
+import { loadAuthServiceConfig } from '../auth-service.config.js';
+import { RolesService } from '../roles/roles.service.js';
+import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
+import { TenantsService } from '../tenants/tenants.service.js';
+import { UsersService } from '../users/users.service.js';
+import { AccountAuthenticator, InvalidCredentialsError } from './account-authenticator.service.js';
+import { SecretHasher } from './secret-hasher.js';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'correct-horse-9';
+
+/** The cost part of a stored hash (`scrypt$N$r$p$salt$hash`): what one verification against it costs. */
+const costOf = (stored: string) => stored.split('$').slice(0, 4).join('$');
+
+/**
+ * Whether a login attempt fails for an unknown account or a wrong password must not show in the work it takes: each
+ * runs exactly one scrypt verification, with the same cost parameters. Counted, not timed.
+ */
+describe('AccountAuthenticator: the same work for every failure', () => {
+  let database: TestDatabase;
+  let app: INestApplicationContext;
+  let authenticator: AccountAuthenticator;
+  let hasher: SecretHasher;
+  let tenantUuid: string;
+  let userHash: string;
+  let apiKey: { public_key: string; private_key: string };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await migrateServiceSchema(createAuthDataSource(database.url));
+    const config = loadAuthServiceConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+
+    @Module({
+      imports: [
+        ServiceDatabaseModule.register(authDataSourceOptions(database.url)),
+        AuthDomainModule.register(config, {
+          provide: SigningKeyChangePublisher,
+          useValue: { publish: () => Promise.resolve() },
+        }),
+      ],
+    })
+    class CredentialsTestModule {}
+
+    app = await NestFactory.createApplicationContext(CredentialsTestModule, { logger: false });
+    authenticator = app.get(AccountAuthenticator);
+    hasher = app.get(SecretHasher);
+    tenantUuid = (await app.get(TenantsService).create({ slug: 'acme' })).uuid;
+    await app.get(RolesService).create('acme', 'operator', ['asset']);
+    const users = app.get(UsersService);
+    await users.create({
+      tenantSlug: 'acme',
+      email: 'ops@acme.test',
+      password: PASSWORD,
+      roleName: 'operator',
+    });
+    await users.create({
+      tenantSlug: 'acme',
+      email: 'gone@acme.test',
+      password: PASSWORD,
+      roleName: 'operator',
+    });
+    await users.update('acme', 'gone@acme.test', { disabled: true });
+    userHash = (await users.findForLogin(tenantUuid, 'ops@acme.test'))!.passwordHash;
+    apiKey = await app.get(ApiKeysService).create('acme', 'operator');
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  /** Runs one attempt and answers which stored hashes it verified against and whether it got in. */
+  async function attempt(
+    request: Parameters<AccountAuthenticator['authenticate']>[0],
+  ): Promise<{ verifiedAgainst: string[]; outcome: 'accepted' | 'invalid credentials' }> {
+    const verify = jest.spyOn(hasher, 'verify').mockClear();
+    const hash = jest.spyOn(hasher, 'hash').mockClear();
+    try {
+      await authenticator.authenticate(request);
+      return { verifiedAgainst: verify.mock.calls.map(([, stored]) => stored), outcome: 'accepted' };
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidCredentialsError);
+      return {
+        verifiedAgainst: verify.mock.calls.map(([, stored]) => stored),
+        outcome: 'invalid credentials',
+      };
+    } finally {
+      // Nothing is hashed on the way: the decoy was made when the hasher was.
+      expect(hash).not.toHaveBeenCalled();
+    }
+  }
+
+  it('verifies the password once against the account hash when the account exists', async () => {
+    expect(await attempt({ tenant: 'acme', username: 'ops@acme.test', password: PASSWORD })).toEqual({
+      verifiedAgainst: [userHash],
+      outcome: 'accepted',
+    });
+    expect(await attempt({ tenant: 'acme', username: 'ops@acme.test', password: 'wrong-password' })).toEqual({
+      verifiedAgainst: [userHash],
+      outcome: 'invalid credentials',
+    });
+  });
+
+  it.each([
+    ['unknown user', { tenant: 'acme', username: 'nobody@acme.test', password: PASSWORD }],
+    ['unknown tenant', { tenant: 'nowhere', username: 'ops@acme.test', password: PASSWORD }],
+    [
+      'unknown API key',
+      { tenant: 'acme', username: 'pk_unknown', password: PASSWORD, context: 'apikey' as const },
+    ],
+  ])('runs one verification of the same cost against the decoy for an %s', async (_case, request) => {
+    const { verifiedAgainst, outcome } = await attempt(request);
+    expect(outcome).toBe('invalid credentials');
+    expect(verifiedAgainst).toHaveLength(1);
+    expect(verifiedAgainst[0]).not.toBe(userHash);
+    expect(costOf(verifiedAgainst[0])).toBe(costOf(userHash));
+    expect(costOf(userHash)).toBe('scrypt$16384$8$1');
+  });
+
+  it('uses the same decoy every time, so no attempt pays for making one', async () => {
+    const first = await attempt({ tenant: 'acme', username: 'nobody@acme.test', password: PASSWORD });
+    const second = await attempt({
+      tenant: 'nowhere',
+      username: 'someone@else.test',
+      password: 'other-pass',
+    });
+    expect(second.verifiedAgainst).toEqual(first.verifiedAgainst);
+  });
+
+  it.each([
+    ['disabled user', { tenant: 'acme', username: 'gone@acme.test', password: PASSWORD }],
+    [
+      'context not the account type',
+      { tenant: 'acme', username: 'ops@acme.test', password: PASSWORD, context: 'employer' as const },
+    ],
+    [
+      'uuid not the tenant',
+      {
+        tenant: 'acme',
+        username: 'ops@acme.test',
+        password: PASSWORD,
+        uuid: '8d3c4c0a-6a4f-4b8e-9b5e-0c2d3f4a5b6c',
+      },
+    ],
+  ])('refuses a %s after one verification, like a wrong password', async (_case, request) => {
+    const { verifiedAgainst, outcome } = await attempt(request);
+    expect(outcome).toBe('invalid credentials');
+    expect(verifiedAgainst).toHaveLength(1);
+    expect(costOf(verifiedAgainst[0])).toBe(costOf(userHash));
+  });
+
+  it('verifies API keys the same way', async () => {
+    const wrong = await attempt({
+      tenant: 'acme',
+      username: apiKey.public_key,
+      password: 'sk_wrong-secret',
+      context: 'apikey',
+    });
+    expect(wrong.outcome).toBe('invalid credentials');
+    expect(wrong.verifiedAgainst).toHaveLength(1);
+    expect(costOf(wrong.verifiedAgainst[0])).toBe(costOf(userHash));
+  });
+});
