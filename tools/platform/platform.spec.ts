@@ -43,16 +43,14 @@ describe('Platform (npm start) with stand-in services', () => {
         NATS_URL: nats.url,
         API_PORT: String(await findFreePort()),
         FAKE_JOURNAL: join(rootDir, 'journal'),
+        AUTH_SERVICE_HEALTH_PORT: String(await findFreePort()),
+        ASSETS_SERVICE_HEALTH_PORT: String(await findFreePort()),
+        COMMAND_SERVICE_HEALTH_PORT: String(await findFreePort()),
+        OCPP_GATEWAY_HEALTH_PORT: String(await findFreePort()),
         ...env,
       },
       log: (line) => log.push(line),
       output: (name) => (line, stream) => lines.push([name, line, stream]),
-      healthPorts: {
-        'auth-service': await findFreePort(),
-        'assets-service': await findFreePort(),
-        'command-service': await findFreePort(),
-        'ocpp-gateway': await findFreePort(),
-      },
     };
   }
 
@@ -79,7 +77,7 @@ describe('Platform (npm start) with stand-in services', () => {
       expect(lines).toContainEqual(['ocpp-gateway', 'ocpp-gateway warns: this is a fake', 'stderr']);
       expect(lines).toContainEqual([
         'auth-service',
-        `auth-service listening on ${settings.healthPorts!['auth-service']}`,
+        `auth-service listening on ${settings.env.AUTH_SERVICE_HEALTH_PORT}`,
         'stdout',
       ]);
     } finally {
@@ -114,6 +112,14 @@ describe('Platform (npm start) with stand-in services', () => {
     const journal = readFileSync(settings.env.FAKE_JOURNAL!, 'utf8');
     expect(journal).toContain('stop api-gateway\nstop ocpp-gateway\n');
     expect(journal).toContain('stop auth-service\n');
+  });
+
+  it('refuses a port setting that is not a port before it starts anything', async () => {
+    const platform = new Platform(await options({ OCPP_GATEWAY_HEALTH_PORT: '3104x' }));
+    await expect(platform.start()).rejects.toThrow(
+      'OCPP_GATEWAY_HEALTH_PORT must be a port number from 1 to 65535, not "3104x"',
+    );
+    expect(log).toEqual([]);
   });
 
   it('does not try to start a server that is not on this machine', async () => {

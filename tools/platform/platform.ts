@@ -29,8 +29,6 @@ export interface PlatformOptions {
   /** Where the output of each child goes (e.g. a prefixed writer). */
   output: (name: string) => LineListener;
   readyTimeoutMs?: number;
-  /** Other HEALTH_PORTs than the defaults (tests, where the defaults may be taken). */
-  healthPorts?: Partial<Record<ServiceName, number>>;
 }
 
 /** What the platform runs with, once started. */
@@ -69,9 +67,18 @@ export class Platform {
     const summary: PlatformSummary = {
       databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
       natsUrl: env.NATS_URL || DEFAULT_NATS_URL,
-      apiPort: Number(env.API_PORT || DEFAULT_API_PORT),
-      ocppPort: Number(env.OCPP_PORT || DEFAULT_OCPP_PORT),
+      apiPort: portFromEnv(env, 'API_PORT', DEFAULT_API_PORT),
+      ocppPort: portFromEnv(env, 'OCPP_PORT', DEFAULT_OCPP_PORT),
     };
+    const healthPorts = Object.fromEntries(
+      PLATFORM_SERVICES.map((service) => [
+        service,
+        // api-gateway answers its health checks on the API port.
+        service === 'api-gateway'
+          ? summary.apiPort
+          : portFromEnv(env, healthPortVariable(service), DEFAULT_HEALTH_PORTS[service]),
+      ]),
+    ) as Record<ServiceName, number>;
 
     if (await postgresAnswers(summary.databaseUrl)) {
       log(`PostgreSQL answers at ${redact(summary.databaseUrl)}`);
@@ -124,7 +131,7 @@ export class Platform {
         service,
         env: {
           ...serviceEnv,
-          HEALTH_PORT: String(this.options.healthPorts?.[service] ?? DEFAULT_HEALTH_PORTS[service]),
+          HEALTH_PORT: String(healthPorts[service]),
         },
         onLine: this.options.output(service),
         readyTimeoutMs: this.options.readyTimeoutMs,
@@ -172,6 +179,24 @@ export class Platform {
   private checkNotStopping(): void {
     if (this.stopping) throw new Error('start-up interrupted');
   }
+}
+
+/**
+ * Each service's HEALTH_PORT comes from its own variable (`AUTH_SERVICE_HEALTH_PORT`, ...), because one shared
+ * HEALTH_PORT cannot serve five processes on one machine.
+ */
+export function healthPortVariable(service: ServiceName): string {
+  return `${service.toUpperCase().replaceAll('-', '_')}_HEALTH_PORT`;
+}
+
+function portFromEnv(env: NodeJS.ProcessEnv, variable: string, fallback: number): number {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new Error(`${variable} must be a port number from 1 to 65535, not "${raw}"`);
+  }
+  return port;
 }
 
 /** A URL without its password, for messages. */

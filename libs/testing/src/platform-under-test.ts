@@ -85,7 +85,12 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   return [...ports];
 }
 
-function runAdminCli(rootDir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<unknown> {
+/** Runs the compiled admin CLI (`npm run admin -- ...args`) and answers its parsed JSON output. */
+export function runAdminCli(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  rootDir: string = repositoryRoot,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -170,7 +175,7 @@ export async function startPlatformUnderTest(
       databaseUrl: database.url,
       env,
       nats,
-      admin: (args) => runAdminCli(rootDir, childEnv, args),
+      admin: (args) => runAdminCli(childEnv, args, rootDir),
       service: (name) => {
         const child = services.get(name);
         if (!child)
