@@ -42,6 +42,8 @@ export default tseslint.config(
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:lib', 'type:contracts', 'type:testing'],
             },
+            // Tools run from dist/, where the testing library is not built.
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
           ],
         },
       ],

@@ -109,7 +109,7 @@ function postgresOwner(): { uid: number; gid: number } | undefined {
 }
 
 /** Ready once a client can log in to the maintenance database (the target database may not exist yet). */
-function postgresLoginCheck(url: string): ReadinessCheck {
+export function postgresLoginCheck(url: string): ReadinessCheck {
   const maintenance = new URL(url);
   maintenance.pathname = '/postgres';
   return async () => {
