@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { planCommand, type PlanTarget } from './command-plan.js';
 import { CommandDriver, StatusPoller } from './command-traffic.js';
-import { type FaultName, type FaultOptions, parseFaultOptions } from './fault-options.js';
+import { type FaultName, type FaultOptions, faultUsage, parseFaultOptions } from './fault-options.js';
 import { FaultPlatform, type MemberName } from './fault-platform.js';
 import { buildFaultReport, type FaultRecord, formatFaultReport, type ReceivedCall } from './fault-report.js';
 import { PlatformApiClient } from './platform-api-client.js';
@@ -81,6 +81,10 @@ async function createAssets(api: PlatformApiClient, count: number): Promise<Plan
 }
 
 async function main(): Promise<number> {
+  if (process.argv.includes('--help')) {
+    console.log(faultUsage());
+    return 0;
+  }
   const options = parseFaultOptions(process.argv.slice(2), process.env);
   log(
     `${options.commands}+ commands at ${options.rate}/s to ${options.chargePoints} charge points; faults: ${options.faults.join(', ')}`,
@@ -146,8 +150,10 @@ async function main(): Promise<number> {
       (posted) => posted < options.commands || !faultsDone,
     );
     const progress = setInterval(() => {
+      const online = chargePoints.filter((chargePoint) => chargePoint.connected).length;
       log(
-        `posted ${driver.posted}, created ${driver.created.length}, open ${poller.openCount}, calls received ${received.length}`,
+        `posted ${driver.posted}, created ${driver.created.length}, open ${poller.openCount}, ` +
+          `calls received ${received.length}, charge points online ${online}/${chargePoints.length}`,
       );
     }, 5000);
 
