@@ -19,7 +19,8 @@ export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiG
   return loadConfig(
     'api-gateway',
     (reader) => ({
-      ...readCommonServiceConfig(reader, 3000),
+      // HEALTH_PORT: the listener of GET /metrics; the health endpoints are on API_PORT.
+      ...readCommonServiceConfig(reader, 3100),
       apiPort: reader.int('API_PORT', { default: 3000, min: 0, max: 65535 }),
       jwtIssuer: reader.string('JWT_ISSUER', { default: 'charging-platform-core' }),
       jwtAudience: reader.string('JWT_AUDIENCE', { default: 'charging-platform-core-api' }),

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { HealthModule } from '@cpc/health';
+import { MetricsModule } from '@cpc/metrics';
 import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
 import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from './api-gateway.config.js';
 import { AssetsRoutesModule } from './assets/assets-routes.module.js';
@@ -12,6 +13,7 @@ import { SigningKeyCache } from './authentication/signing-key-cache.js';
 import { ChargingSessionsRoutesModule } from './charging-sessions/charging-sessions-routes.module.js';
 import { CommandsRoutesModule } from './commands/commands-routes.module.js';
 import { ApiExceptionFilter } from './http-pipeline/api-exception.filter.js';
+import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { RequestIdInterceptor } from './http-pipeline/request-id.interceptor.js';
 import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
@@ -37,6 +39,8 @@ export class ApiGatewayModule {
         }),
         NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'api-gateway' }),
         HealthModule.register([NatsHealthIndicator]),
+        // Its own port (HEALTH_PORT), so /metrics is never part of the public API.
+        MetricsModule.register({ on: 'own-port', port: config.healthPort }),
         AssetsRoutesModule,
         ChargingSessionsRoutesModule,
         CommandsRoutesModule,
@@ -48,6 +52,7 @@ export class ApiGatewayModule {
         SigningKeyCache,
         AccessTokenStrategy,
         TokenRateLimits,
+        HttpRequestMetrics,
         { provide: APP_GUARD, useClass: AccessTokenGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
         { provide: APP_GUARD, useClass: SubjectRateLimitGuard },

@@ -6,6 +6,7 @@ import { createLogger, PinoNestLogger } from '@cpc/logging';
 import qs from 'qs';
 import type { ApiGatewayConfig } from './api-gateway.config.js';
 import { ApiGatewayModule } from './api-gateway.module.js';
+import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { serveOpenApi } from './openapi/openapi-document.js';
 
@@ -45,6 +46,8 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
       logger: new PinoNestLogger(createLogger('api-gateway', config.logLevel)),
     },
   );
+  // Routes are registered when the app initialises, after this; the hook sees each one's template.
+  app.get(HttpRequestMetrics).attachTo(adapter.getInstance());
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready'] });
   app.enableShutdownHooks();
   serveOpenApi(app);

@@ -31,6 +31,7 @@ import { SecurityEventNotificationHandler } from './messages/security-event-noti
 import { StatusNotificationHandler } from './messages/status-notification.handler.js';
 import { TransactionEventHandler } from './messages/transaction-event.handler.js';
 import { OCPP_GATEWAY_CONFIG } from './ocpp-gateway-config.token.js';
+import { OcppGatewayMetrics } from './ocpp-gateway.metrics.js';
 import type { OcppGatewayConfig } from './ocpp-gateway.config.js';
 import { OcppWebSocketServer } from './server/ocpp-websocket.server.js';
 
@@ -73,6 +74,7 @@ export class OcppGatewayModule {
         HandshakeFailureRateLimiter,
         ChargePointHandshakeAuthenticator,
         ChargePointConnectionsRegistry,
+        OcppGatewayMetrics,
         ChargePointPresenceRegistry,
         ConnectionTakeoverChannel,
         ControllerDeletedListener,

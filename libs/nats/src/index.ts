@@ -5,3 +5,6 @@ export * from './nats-rpc-client.module.js';
 export * from './nats-connection.token.js';
 export * from './nats-connection.module.js';
 export * from './jetstream-event-bus.js';
+export * from './metric-subject-label.js';
+export * from './nats-request.metrics.js';
+export * from './nats-handler-metrics.interceptor.js';

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { NatsRequestMetrics } from './nats-request.metrics.js';
 import { NATS_REQUEST_TIMEOUT_MS, NATS_RPC_CLIENT, ServiceClient } from './service-client.js';
 
 export interface NatsRpcClientOptions {
@@ -8,7 +9,7 @@ export interface NatsRpcClientOptions {
   requestTimeoutMs: number;
 }
 
-/** Provides ServiceClient, the only way one service calls another. */
+/** Provides ServiceClient, the only way one service calls another (its metrics need MetricsModule's registry). */
 @Module({})
 export class NatsRpcClientModule {
   static register(options: NatsRpcClientOptions): DynamicModule {
@@ -25,6 +26,7 @@ export class NatsRpcClientModule {
             }),
         },
         { provide: NATS_REQUEST_TIMEOUT_MS, useValue: options.requestTimeoutMs },
+        NatsRequestMetrics,
         ServiceClient,
       ],
       exports: [ServiceClient],

@@ -23,13 +23,13 @@ export const SERVICES_WITH_MIGRATIONS: readonly ServiceName[] = [
 
 export const DEFAULT_API_PORT = 3000;
 export const DEFAULT_OCPP_PORT = 9000;
-/** HEALTH_PORT defaults; api-gateway answers /health/ready on API_PORT. */
+/** HEALTH_PORT defaults; api-gateway answers /health/ready on API_PORT and only GET /metrics on its HEALTH_PORT. */
 export const DEFAULT_HEALTH_PORTS: Readonly<Record<ServiceName, number>> = {
   'auth-service': 3101,
   'assets-service': 3102,
   'command-service': 3103,
   'ocpp-gateway': 3104,
-  'api-gateway': DEFAULT_API_PORT,
+  'api-gateway': 3100,
 };
 
 export type ServiceEntry = 'main' | 'migrate';

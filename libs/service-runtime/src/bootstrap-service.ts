@@ -1,11 +1,17 @@
-import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { CommonServiceConfig } from '@cpc/config';
 import { DomainErrorRpcFilter } from '@cpc/errors';
 import { createLogger, PinoNestLogger } from '@cpc/logging';
-import { natsMicroserviceOptions, RequestContextRpcInterceptor } from '@cpc/nats';
+import { MetricsModule } from '@cpc/metrics';
+import {
+  NatsHandlerMetricsInterceptor,
+  natsMicroserviceOptions,
+  RequestContextRpcInterceptor,
+} from '@cpc/nats';
 import type { NestMicroservice } from '@nestjs/microservices';
+import { Registry } from 'prom-client';
 
 export interface BootstrapServiceOptions {
   /** Also the NATS queue group, so every replica of a service shares the requests. */
@@ -14,6 +20,14 @@ export interface BootstrapServiceOptions {
   config: CommonServiceConfig;
   /** Listen on NATS for request/reply handlers (@MessagePattern); false for apps that only call others. */
   natsRequestHandlers: boolean;
+}
+
+/** The service's own module plus GET /metrics on the health listener. */
+@Module({})
+class ServiceRootModule {
+  static register(serviceModule: Type<unknown> | DynamicModule): DynamicModule {
+    return { module: ServiceRootModule, imports: [MetricsModule.register({ on: 'app' }), serviceModule] };
+  }
 }
 
 export interface RunningService {
@@ -28,10 +42,14 @@ export interface RunningService {
  */
 export async function bootstrapService(options: BootstrapServiceOptions): Promise<RunningService> {
   const logger = createLogger(options.serviceName, options.config.logLevel);
-  const app = await NestFactory.create<NestFastifyApplication>(options.module, new FastifyAdapter(), {
-    logger: new PinoNestLogger(logger),
-    bufferLogs: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ServiceRootModule.register(options.module),
+    new FastifyAdapter(),
+    {
+      logger: new PinoNestLogger(logger),
+      bufferLogs: false,
+    },
+  );
   app.enableShutdownHooks();
   if (options.natsRequestHandlers) {
     const natsServer = app.connectMicroservice(
@@ -40,7 +58,10 @@ export async function bootstrapService(options: BootstrapServiceOptions): Promis
       { inheritAppConfig: false, deferInitialization: true },
     );
     natsServer.useGlobalFilters(new DomainErrorRpcFilter());
-    natsServer.useGlobalInterceptors(new RequestContextRpcInterceptor());
+    natsServer.useGlobalInterceptors(
+      new RequestContextRpcInterceptor(),
+      new NatsHandlerMetricsInterceptor(app.get(Registry)),
+    );
     // The HTTP application runs the lifecycle hooks; without this a deferred microservice runs them a second time
     // (two consume loops, two timers). Nest sets the same flag itself when initialisation is not deferred.
     (natsServer as NestMicroservice).setIsInitHookCalled(true);

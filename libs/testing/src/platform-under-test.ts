@@ -37,6 +37,8 @@ export interface ServiceUnderTest {
   restart(): Promise<void>;
   /** Everything it printed so far (stdout and stderr, the last 2000 lines). */
   output(): string;
+  /** Its HEALTH_PORT: health and GET /metrics (api-gateway: only /metrics; its health is on API_PORT). */
+  healthPort: number;
 }
 
 export interface PlatformUnderTest {
@@ -187,6 +189,7 @@ export async function startPlatformUnderTest(
           stop: () => child.stop(),
           restart: () => child.restart(),
           output: () => child.output(),
+          healthPort: healthPorts[selected.indexOf(name)],
         };
       },
       stop,

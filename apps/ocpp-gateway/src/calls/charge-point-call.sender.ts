@@ -4,6 +4,7 @@ import { classifyCallError, classifyOcppResponse, type OcppCall } from '@cpc/ocp
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
+import { OcppGatewayMetrics } from '../ocpp-gateway.metrics.js';
 import { RPCError, type StrictValidationFailure, TimeoutError } from '../ocpp-rpc/ocpp-rpc.js';
 
 export type SentCall =
@@ -18,9 +19,22 @@ export type SentCall =
  */
 @Injectable()
 export class ChargePointCallSender {
-  constructor(@Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig) {}
+  constructor(
+    @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
+    private readonly metrics: OcppGatewayMetrics,
+  ) {}
 
   async send(connection: ChargePointConnection, call: OcppCall): Promise<SentCall> {
+    const result = await this.sendAndClassify(connection, call);
+    this.metrics.calls.inc({
+      direction: 'to_charge_point',
+      action: call.action,
+      outcome: result.reply?.outcome ?? 'not_sent',
+    });
+    return result;
+  }
+
+  private async sendAndClassify(connection: ChargePointConnection, call: OcppCall): Promise<SentCall> {
     const { socket, protocol } = connection;
     let sentAt: string | undefined;
     let validationFailure: StrictValidationFailure | undefined;

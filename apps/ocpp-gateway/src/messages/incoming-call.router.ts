@@ -3,6 +3,7 @@ import type { OcppProtocol } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { describeError } from '../describe-error.js';
+import { OcppGatewayMetrics } from '../ocpp-gateway.metrics.js';
 import { ocppCallError, RPCError } from '../ocpp-rpc/ocpp-rpc.js';
 import {
   CHARGE_POINT_MESSAGE_HANDLERS,
@@ -18,7 +19,10 @@ export class IncomingCallRouter {
   private readonly logger = new Logger(IncomingCallRouter.name);
   private readonly routes = new Map<OcppProtocol, Map<string, ChargePointMessageHandler>>();
 
-  constructor(@Inject(CHARGE_POINT_MESSAGE_HANDLERS) handlers: ChargePointMessageHandler[]) {
+  constructor(
+    @Inject(CHARGE_POINT_MESSAGE_HANDLERS) handlers: ChargePointMessageHandler[],
+    private readonly metrics: OcppGatewayMetrics,
+  ) {
     for (const handler of handlers) {
       for (const [protocol, actions] of Object.entries(handler.actions) as [
         OcppProtocol,
@@ -40,10 +44,15 @@ export class IncomingCallRouter {
       connection.socket.handle(action, ({ messageId, params }) =>
         runWithRequestId(messageId, async () => {
           await connection.ready();
+          const counted = { direction: 'from_charge_point', action };
           try {
-            return await handler.handle(connection, action, params);
+            const response = await handler.handle(connection, action, params);
+            this.metrics.calls.inc({ ...counted, outcome: 'ok' });
+            return response;
           } catch (error) {
-            if (error instanceof RPCError) throw error;
+            const isCallError = error instanceof RPCError;
+            this.metrics.calls.inc({ ...counted, outcome: isCallError ? 'call_error' : 'internal_error' });
+            if (isCallError) throw error;
             this.logger.error(`${action} from ${connection.controllerUuid} failed: ${describeError(error)}`);
             throw ocppCallError('InternalError', 'the message could not be processed, try again later');
           }

@@ -6,6 +6,8 @@ export interface ChargePoint {
   call(action: string, payload: unknown): Promise<unknown>;
   close(options?: { force?: boolean }): Promise<unknown>;
   once(event: 'close', listener: (info: { code: number }) => void): void;
+  /** Answers the calls of `action` the platform sends it. */
+  handle(action: string, handler: (call: { params: unknown }) => object | Promise<object>): void;
 }
 
 const RPCClient = (ocppRpc as unknown as { RPCClient: new (options: Record<string, unknown>) => ChargePoint })

@@ -1,0 +1,2 @@
+export * from './metrics.module.js';
+export * from './metrics.controller.js';
