@@ -47,6 +47,7 @@ describe('Platform (npm start) with stand-in services', () => {
         ASSETS_SERVICE_HEALTH_PORT: String(await findFreePort()),
         COMMAND_SERVICE_HEALTH_PORT: String(await findFreePort()),
         OCPP_GATEWAY_HEALTH_PORT: String(await findFreePort()),
+        API_GATEWAY_HEALTH_PORT: String(await findFreePort()),
         ...env,
       },
       log: (line) => log.push(line),

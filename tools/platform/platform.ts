@@ -70,13 +70,11 @@ export class Platform {
       apiPort: portFromEnv(env, 'API_PORT', DEFAULT_API_PORT),
       ocppPort: portFromEnv(env, 'OCPP_PORT', DEFAULT_OCPP_PORT),
     };
+    // api-gateway answers its health checks on the API port; its HEALTH_PORT serves only GET /metrics.
     const healthPorts = Object.fromEntries(
       PLATFORM_SERVICES.map((service) => [
         service,
-        // api-gateway answers its health checks on the API port.
-        service === 'api-gateway'
-          ? summary.apiPort
-          : portFromEnv(env, healthPortVariable(service), DEFAULT_HEALTH_PORTS[service]),
+        portFromEnv(env, healthPortVariable(service), DEFAULT_HEALTH_PORTS[service]),
       ]),
     ) as Record<ServiceName, number>;
 

@@ -90,6 +90,7 @@ describe('npm start: the whole platform from the launcher', () => {
       'ASSETS_SERVICE_HEALTH_PORT',
       'COMMAND_SERVICE_HEALTH_PORT',
       'OCPP_GATEWAY_HEALTH_PORT',
+      'API_GATEWAY_HEALTH_PORT',
     ]) {
       let port = await findFreePort();
       while (Object.values(ports).includes(port)) port = await findFreePort();
