@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { createLogger, PinoNestLogger } from '@cpc/logging';
 import qs from 'qs';
 import type { ApiGatewayConfig } from './api-gateway.config.js';
 import { ApiGatewayModule } from './api-gateway.module.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
+import { answerClientError } from './http-pipeline/client-error-handler.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { serveOpenApi } from './openapi/openapi-document.js';
 
@@ -23,6 +25,8 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
     trustProxy: config.trustedProxies ?? false,
     routerOptions: {
       ignoreTrailingSlash: true,
+      // A path parameter of any length reaches its validation (422 on `uuid`); Node's 16 KB header limit bounds it.
+      maxParamLength: 16 * 1024,
       querystringParser: (query: string) => qs.parse(query, { depth: 1, arrayLimit: 0, parameterLimit: 100 }),
     },
     requestIdHeader: false,
@@ -31,6 +35,13 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     },
     logger: false,
+    clientErrorHandler: answerClientError,
+    // The router's own refusals (a path that is not valid percent-encoding) in the spec's `{error}` shape.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid percent-encoding' : error.message;
+      void reply.code(error.statusCode ?? 400).send({ error: message });
+    },
   });
   // JSON and form bodies only (Nest registers both); anything else is a 415.
   adapter.getInstance().removeContentTypeParser('text/plain');

@@ -39,6 +39,10 @@ export interface ServiceUnderTest {
   output(): string;
   /** Its HEALTH_PORT: health and GET /metrics (api-gateway: only /metrics; its health is on API_PORT). */
   healthPort: number;
+  /** Its `GET /health/ready` (200 when ready, 503 when not). */
+  readonly readyUrl: string;
+  /** Its process id while it runs (for CPU and memory readings in /proc). */
+  pid(): number | undefined;
 }
 
 export interface PlatformUnderTest {
@@ -190,6 +194,8 @@ export async function startPlatformUnderTest(
           restart: () => child.restart(),
           output: () => child.output(),
           healthPort: healthPorts[selected.indexOf(name)],
+          readyUrl: child.readyUrl,
+          pid: () => child.process.pid,
         };
       },
       stop,

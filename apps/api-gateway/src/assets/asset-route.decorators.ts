@@ -7,7 +7,7 @@ import {
   ApiParam,
 } from '@nestjs/swagger';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
-import { ApiErrorResponses, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';
+import { ApiErrorResponses, BODY_ERROR_STATUSES, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';
 import { ApiFilterQueries, EmptyBody } from './asset-list-query.js';
 
 interface Operation {
@@ -16,11 +16,13 @@ interface Operation {
   description?: string;
 }
 
-const documented = (operation: Operation) =>
+const documented = (operation: Operation, withBody = false) =>
   applyDecorators(
     RequirePermission(operation.permission),
     ApiOperation({ summary: operation.summary, description: operation.description }),
-    ApiErrorResponses(STANDARD_ERROR_STATUSES),
+    ApiErrorResponses(
+      withBody ? [...BODY_ERROR_STATUSES, ...STANDARD_ERROR_STATUSES] : STANDARD_ERROR_STATUSES,
+    ),
   );
 
 /** The `{uuid}` path parameter as the OpenAPI document shows it. */
@@ -29,7 +31,7 @@ export const ApiAssetUuid = (kind: string) =>
 
 /** POST /assets/<kind> → 201 `{<singular>: …}`. */
 export const CreateRoute = (operation: Operation, response: Type) =>
-  applyDecorators(Post(), HttpCode(201), documented(operation), ApiCreatedResponse({ type: response }));
+  applyDecorators(Post(), HttpCode(201), documented(operation, true), ApiCreatedResponse({ type: response }));
 
 /** GET /assets/<kind> → 200 `{<plural>: [...], pagination}`. */
 export const ListRoute = (
@@ -47,7 +49,7 @@ export const ReadRoute = (operation: Operation, response: Type, kind: string) =>
 export const UpdateRoute = (operation: Operation, response: Type, kind: string) =>
   applyDecorators(
     Patch(':uuid'),
-    documented(operation),
+    documented(operation, true),
     ApiAssetUuid(kind),
     ApiOkResponse({ type: response }),
   );
@@ -57,7 +59,7 @@ export const DeleteRoute = (operation: Operation, kind: string) =>
   applyDecorators(
     Delete(':uuid'),
     HttpCode(200),
-    documented(operation),
+    documented(operation, true),
     ApiAssetUuid(kind),
     ApiOkResponse({ type: EmptyBody, description: 'Deleted; the body is an empty object.' }),
   );
@@ -67,7 +69,7 @@ export const DeleteWithoutBodyRoute = (operation: Operation, uuidPattern: RegExp
   applyDecorators(
     Delete(':uuid'),
     HttpCode(204),
-    documented(operation),
+    documented(operation, true),
     ApiParam({
       name: 'uuid',
       description: 'A version-4 UUID in lower-case hexadecimal.',

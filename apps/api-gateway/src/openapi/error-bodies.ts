@@ -63,3 +63,6 @@ export function ApiErrorResponses(statuses: number[], validationStatus = 422) {
 
 /** The errors every authenticated route can answer. */
 export const STANDARD_ERROR_STATUSES = [401, 403, 404, 405, 422, 429, 503];
+
+/** What a route whose method carries a body adds: malformed JSON (400), too large (413), not JSON (415). */
+export const BODY_ERROR_STATUSES = [400, 413, 415];
