@@ -25,7 +25,7 @@ import { ApiFilterQueries, toListPayload } from '../assets/asset-list-query.js';
 import { AssetUuidPipe } from '../assets/asset-uuid.pipe.js';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
-import { ApiErrorResponses, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';
+import { ApiErrorResponses, BODY_ERROR_STATUSES, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';
 import {
   COMMAND_FILTER_DOCS,
   CommandListQuery,
@@ -63,7 +63,7 @@ export class CommandsController {
       Location: { description: 'The command: /api/v1/control/commands/{uuid}', schema: { type: 'string' } },
     },
   })
-  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  @ApiErrorResponses([...BODY_ERROR_STATUSES, ...STANDARD_ERROR_STATUSES])
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: unknown,
