@@ -41,10 +41,8 @@ describe('bearer token guard on protected routes', () => {
   /** A key pair of the test's own, registered in auth's signing_keys as a verification-only (retired) key. */
   const trusted = { kid: `test-${randomUUID()}`, ...generateKeyPairSync('rsa', { modulusLength: 2048 }) };
 
-  const list = (bearer?: string, headers: Record<string, string> = {}) =>
-    api.call('GET', LOCATIONS, {
-      headers: bearer === undefined ? headers : { ...headers, authorization: bearer },
-    });
+  const list = (authorization?: string) =>
+    api.call('GET', LOCATIONS, { headers: authorization === undefined ? {} : { authorization } });
 
   async function tokenFor(
     email: string,
@@ -67,7 +65,9 @@ describe('bearer token guard on protected routes', () => {
   function expectRefused(response: ApiResponse, error?: string): void {
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: error ?? expect.any(String) });
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="charging-platform-core"/);
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="charging-platform-core", error="invalid_token"',
+    );
   }
 
   /** Signed with the test's trusted key: a valid signature, so only the claims decide. */
@@ -79,7 +79,7 @@ describe('bearer token guard on protected routes', () => {
 
   beforeAll(async () => {
     platform = await startPlatformUnderTest({
-      services: ['auth-service', 'assets-service', 'api-gateway'],
+      services: ['auth-service', 'assets-service', 'command-service', 'api-gateway'],
       env: { API_RATE_LIMIT_PER_SUBJECT: String(RATE_LIMIT) },
     });
     api = await ApiTestClient.connect(platform.apiUrl);
@@ -112,11 +112,19 @@ describe('bearer token guard on protected routes', () => {
   });
 
   it('answers a missing or malformed Authorization header with 401 and a Bearer challenge', async () => {
-    expectRefused(await list(), 'missing bearer token');
+    // Without a bearer token the challenge names no error (RFC 6750 §3.1).
     for (const header of [
+      undefined,
+      `Basic ${Buffer.from('reader:pw').toString('base64')}`,
       token, // no scheme
-      `Basic ${Buffer.from('reader@acme.test:pw').toString('base64')}`,
       'Bearer',
+    ]) {
+      const anonymous = await list(header);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ error: 'missing bearer token' });
+      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="charging-platform-core"');
+    }
+    for (const header of [
       'Bearer not-a-jwt',
       'Bearer a.b.c',
       `Bearer ${token.split('.').slice(0, 2).join('.')}`, // no signature part
@@ -186,34 +194,49 @@ describe('bearer token guard on protected routes', () => {
   });
 
   it('answers a valid token without the permission with 403, and grants cover what lies below them', async () => {
-    const probeStatus = async () => {
-      const response = await list(`Bearer ${(await tokenFor('probe@acme.test')).access_token}`);
-      if (response.status === 403) {
-        expect(response.body).toEqual({ error: 'missing permission asset:locations:list' });
-        expect(response.headers.get('www-authenticate')).toBeNull();
-      }
-      return response.status;
+    const routes = {
+      [LOCATIONS]: 'asset:locations:list',
+      '/api/v1/control/commands': 'control:commands:list',
     };
-    // The area grant `asset` is the reader's, shown above; the permission-grants unit test has the other cases.
+    /** What the probe user's new token gets on each route: 200 or 403. */
+    const probe = async () => {
+      const { access_token } = await tokenFor('probe@acme.test');
+      const statuses: number[] = [];
+      for (const [path, permission] of Object.entries(routes)) {
+        const response = await api.call('GET', path, { token: access_token });
+        if (response.status === 403) {
+          expect(response.body).toEqual({ error: `missing permission ${permission}` });
+          expect(response.headers.get('www-authenticate')).toBeNull();
+        }
+        statuses.push(response.status);
+      }
+      return statuses;
+    };
     await platform.admin([
       ...['role:create', '--tenant', 'acme', '--name', 'probe'],
-      ...['--permissions', 'asset:locations'],
+      ...['--permissions', 'control:commands'],
     ]);
     await createUser('probe@acme.test', 'probe');
-    const outcomes: Record<string, number> = { 'asset:locations': await probeStatus() };
-    for (const permissions of ['*', 'control', 'asset:locations:read', 'asset:loc']) {
+    // [locations list, commands list] per grant; the permission-grants unit test has more cases.
+    const outcomes: Record<string, number[]> = { 'control:commands': await probe() };
+    for (const permissions of [
+      'control',
+      '*',
+      'control:other,asset:locations',
+      'asset:locations:read,control:command',
+    ]) {
       await platform.admin([
         ...['role:set-permissions', '--tenant', 'acme', '--name', 'probe'],
         ...['--permissions', permissions],
       ]);
-      outcomes[permissions] = await probeStatus();
+      outcomes[permissions] = await probe();
     }
     expect(outcomes).toEqual({
-      'asset:locations': 200,
-      '*': 200,
-      control: 403,
-      'asset:locations:read': 403,
-      'asset:loc': 403,
+      'control:commands': [403, 200],
+      control: [403, 200],
+      '*': [200, 200],
+      'control:other,asset:locations': [200, 403],
+      'asset:locations:read,control:command': [403, 403],
     });
   });
 

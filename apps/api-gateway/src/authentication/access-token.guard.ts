@@ -25,7 +25,7 @@ export class AccessTokenGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
     const name = info instanceof Error ? info.name : '';
     if (name === 'TokenExpiredError') throw new UnauthorizedError('access token expired');
     if (info instanceof Error && info.message === 'No auth token')
-      throw new UnauthorizedError('missing bearer token');
+      throw new UnauthorizedError('missing bearer token', false);
     throw new UnauthorizedError('invalid access token');
   }
 }

@@ -9,6 +9,7 @@ import {
 import { ErrorCode } from '@cpc/contracts';
 import { DomainError, httpStatusForErrorCode } from '@cpc/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UnauthorizedError } from '../authentication/unauthorized.error.js';
 import { RateLimitedError } from '../rate-limiting/rate-limited.error.js';
 import { RouteMethods } from './route-methods.js';
 
@@ -71,8 +72,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private fromDomainError(error: DomainError, request: FastifyRequest): ErrorResponse {
     const status = httpStatusForErrorCode(error.code);
     const headers: Record<string, string> = {};
-    if (error.code === ErrorCode.Unauthorized)
-      headers['www-authenticate'] = `${BEARER_CHALLENGE}, error="invalid_token"`;
+    if (error.code === ErrorCode.Unauthorized) {
+      const tokenPresented = !(error instanceof UnauthorizedError) || error.tokenPresented;
+      headers['www-authenticate'] = tokenPresented
+        ? `${BEARER_CHALLENGE}, error="invalid_token"`
+        : BEARER_CHALLENGE;
+    }
     if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
     if (status >= 500) this.logger.warn(`${request.method} ${request.url}: ${error.message}`);
     const body = error.issues ? { errors: error.issues } : { error: error.message };
