@@ -165,6 +165,53 @@ describe('ocpp-gateway: what the platform sends, across gateway instances', () =
     expect(received).toEqual({ operationalStatus: 'Inoperative', evse: { id: 1, connectorId: 2 } });
   });
 
+  it('numbers a connector within its EVSE on 2.0.1 and station-wide on 1.6', async () => {
+    const target = { targetType: 'connector', connectorId: 3, evseId: 2, evseConnectorId: 1 } as const;
+    const received: Record<string, unknown> = {};
+    for (const protocol of ['ocpp2.0.1', 'ocpp1.6'] as const) {
+      const controller = newController();
+      const cp = await connectTo(gatewayA, controller, protocol);
+      cp.handle('UnlockConnector', ({ params }) => {
+        received[protocol] = params;
+        return Promise.resolve({ status: 'Unlocked' });
+      });
+      await expect(send(controller, { type: 'unlock', target })).resolves.toMatchObject({
+        outcome: 'answered',
+        status: 'accepted',
+      });
+    }
+    expect(received).toEqual({ 'ocpp2.0.1': { evseId: 2, connectorId: 1 }, 'ocpp1.6': { connectorId: 3 } });
+  });
+
+  it('announces the moment a call went out with a call-sent event, before the answer', async () => {
+    const controller = newController();
+    const cp = await connectTo(gatewayA, controller, 'ocpp1.6');
+    const commandUuid = randomUUID();
+    let answeredAt = '';
+    cp.handle('ClearCache', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answeredAt = new Date().toISOString();
+      return { status: 'Accepted' };
+    });
+    await send(controller, { commandUuid, type: 'clear_cache' });
+    const sent = await events.waitFor(OcppCallEventSubjects.sent, (data) => data.commandUuid === commandUuid);
+    expect(sent.data).toEqual({
+      commandUuid,
+      controllerUuid: controller.controllerUuid,
+      sentAt: expect.any(String),
+    });
+    expect(Date.parse(sent.data.sentAt as string)).toBeLessThan(Date.parse(answeredAt));
+    // Nothing was sent for a command that cannot be built: no call-sent event for it.
+    const invalidUuid = randomUUID();
+    await send(controller, {
+      commandUuid: invalidUuid,
+      type: 'unlock',
+      target: { targetType: 'controller' },
+    });
+    await events.waitFor(OcppCallEventSubjects.completed, (data) => data.commandUuid === invalidUuid);
+    expect(events.on(OcppCallEventSubjects.sent, (data) => data.commandUuid === invalidUuid)).toEqual([]);
+  });
+
   it('answers "no responders" for a charge point no instance holds', async () => {
     const offline = newController();
     await expect(send(offline)).rejects.toThrow(/no responders|503/i);

@@ -6,7 +6,7 @@ import {
   type CommandView,
 } from '@cpc/contracts';
 import type { TransactionalOutbox } from '@cpc/database';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /** The columns of control.commands a view and a status event need. */
 export interface CommandRow {
@@ -74,4 +74,14 @@ export function recordStatusChange(
     data: { command: toCommandView(row), previousStatus, controllerUuid: row.controller_uuid },
   };
   return outbox.add(manager, CommandSubjects.statusChanged, event);
+}
+
+/** The rows of an UPDATE … RETURNING (TypeORM answers UPDATE and DELETE as `[rows, affected count]` on PostgreSQL). */
+export async function updatedRows<T>(
+  runner: DataSource | EntityManager,
+  query: string,
+  parameters: unknown[],
+): Promise<T[]> {
+  const [rows] = await runner.query<[T[], number]>(query, parameters);
+  return rows;
 }

@@ -2,12 +2,20 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TransactionalOutbox } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
+import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
 import { CommandTargetResolver } from './creation/command-target.resolver.js';
+import { IdempotencyKeySweeper } from './creation/idempotency-key.sweeper.js';
+import { ChargePointLifecycleConsumer } from './delivery/charge-point-lifecycle.consumer.js';
+import { CommandDispatcher } from './delivery/command-dispatcher.js';
+import { DeliveryQueue } from './delivery/delivery-queue.js';
 import { DispatchSignal } from './delivery/dispatch-signal.js';
+import { GatewayCallClient } from './delivery/gateway-call.client.js';
 import { CommandReader } from './listing/command-reader.js';
+import { CommandTransitions } from './outcomes/command-transitions.js';
+import { GatewayCallEventsConsumer } from './outcomes/gateway-call-events.consumer.js';
 
 /** Commands: creation, idempotency, delivery to charge points, outcomes, listing. */
 @Module({})
@@ -17,6 +25,7 @@ export class CommandsModule {
       module: CommandsModule,
       controllers: [CommandsHandler],
       providers: [
+        { provide: COMMAND_SERVICE_CONFIG, useValue: config },
         {
           provide: TransactionalOutbox,
           inject: [DataSource, JetStreamEventBus],
@@ -28,8 +37,15 @@ export class CommandsModule {
         },
         CommandCreationService,
         CommandTargetResolver,
+        IdempotencyKeySweeper,
         CommandReader,
         DispatchSignal,
+        DeliveryQueue,
+        GatewayCallClient,
+        CommandTransitions,
+        CommandDispatcher,
+        GatewayCallEventsConsumer,
+        ChargePointLifecycleConsumer,
       ],
     };
   }

@@ -24,8 +24,13 @@ export class ChargePointCallSender {
     private readonly metrics: OcppGatewayMetrics,
   ) {}
 
-  async send(connection: ChargePointConnection, call: OcppCall): Promise<SentCall> {
-    const result = await this.sendAndClassify(connection, call);
+  /** `onSent` runs once, the moment the call is written to the socket. */
+  async send(
+    connection: ChargePointConnection,
+    call: OcppCall,
+    onSent?: (sentAt: string) => void,
+  ): Promise<SentCall> {
+    const result = await this.sendAndClassify(connection, call, onSent);
     this.metrics.calls.inc({
       direction: 'to_charge_point',
       action: call.action,
@@ -34,12 +39,18 @@ export class ChargePointCallSender {
     return result;
   }
 
-  private async sendAndClassify(connection: ChargePointConnection, call: OcppCall): Promise<SentCall> {
+  private async sendAndClassify(
+    connection: ChargePointConnection,
+    call: OcppCall,
+    onSent: ((sentAt: string) => void) | undefined,
+  ): Promise<SentCall> {
     const { socket, protocol } = connection;
     let sentAt: string | undefined;
     let validationFailure: StrictValidationFailure | undefined;
     const onCall = (event: { outbound: boolean }) => {
-      if (event.outbound) sentAt ??= new Date().toISOString();
+      if (!event.outbound || sentAt !== undefined) return;
+      sentAt = new Date().toISOString();
+      onSent?.(sentAt);
     };
     const onValidationFailure = (failure: StrictValidationFailure) => {
       // Only our call going out or its reply coming in; not a call the charge point makes meanwhile.

@@ -5,7 +5,10 @@ import {
   OcppCallEventSubjects,
   type OcppCallReply,
   type OcppCallRequest,
+  type OcppCallSentEvent,
+  type OcppCallTarget,
   OcppGatewaySubjects,
+  type OcppProtocol,
   REQUEST_ID_HEADER,
 } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
@@ -150,7 +153,9 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     }
 
     const result = await connection.outgoingCalls.run(this.config.callTimeoutMs, () =>
-      this.sender.send(connection, call),
+      this.sender.send(connection, call, (sentAt) =>
+        this.publishSent(connection, request.commandUuid, sentAt),
+      ),
     );
     if (result === NO_TURN || !result.sent) {
       const reply = result === NO_TURN ? undefined : result.reply;
@@ -184,7 +189,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     return buildOcppCall(
       connection.protocol,
       { commandUuid: request.commandUuid, type: request.type, parameters: request.parameters },
-      request.target,
+      targetFor(connection.protocol, request.target),
       { now: createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined },
     );
   }
@@ -205,6 +210,19 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     await this.publishCompleted(connection, commandUuid, sentAt, reply);
   }
 
+  /** Not awaited by the call: the event must not hold up the charge point's answer. */
+  private publishSent(connection: ChargePointConnection, commandUuid: string, sentAt: string): void {
+    const event: OcppCallSentEvent = {
+      eventId: eventIdFrom(commandUuid, 'call-sent'),
+      occurredAt: sentAt,
+      tenantUuid: connection.tenantUuid,
+      data: { commandUuid, controllerUuid: connection.controllerUuid, sentAt },
+    };
+    this.bus.publish(OcppCallEventSubjects.sent, event).catch((error: unknown) => {
+      this.logger.warn(`call-sent event of ${commandUuid} not published: ${describeError(error)}`);
+    });
+  }
+
   private async publishCompleted(
     connection: ChargePointConnection,
     commandUuid: string,
@@ -223,6 +241,13 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
       this.logger.warn(`call-completed event of ${commandUuid} not published: ${describeError(error)}`);
     }
   }
+}
+
+/** 2.0.1 numbers a connector within its EVSE; the request carries that number beside the station-wide one. */
+function targetFor(protocol: OcppProtocol, target: OcppCallTarget): OcppCallTarget {
+  if (protocol !== 'ocpp2.0.1' || target?.targetType !== 'connector' || !target.evseConnectorId)
+    return target;
+  return { ...target, connectorId: target.evseConnectorId };
 }
 
 function invalidCommand(description: string): OcppCallReply {

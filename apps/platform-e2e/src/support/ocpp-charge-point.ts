@@ -6,12 +6,17 @@ export interface ChargePoint {
   call(action: string, payload: unknown): Promise<unknown>;
   close(options?: { force?: boolean }): Promise<unknown>;
   once(event: 'close', listener: (info: { code: number }) => void): void;
-  /** Answers the calls of `action` the platform sends it. */
-  handle(action: string, handler: (call: { params: unknown }) => object | Promise<object>): void;
+  /** Answers the platform's calls of `method`; a thrown RPC error (createRpcError) becomes a CALLERROR. */
+  handle(method: string, handler: (call: { method: string; params: unknown }) => unknown): void;
 }
 
-const RPCClient = (ocppRpc as unknown as { RPCClient: new (options: Record<string, unknown>) => ChargePoint })
-  .RPCClient;
+const { RPCClient, createRPCError } = ocppRpc as unknown as {
+  RPCClient: new (options: Record<string, unknown>) => ChargePoint;
+  createRPCError: (type: string, message?: string) => Error;
+};
+
+/** An OCPP-J CALLERROR with that code (e.g. `NotSupported`), thrown from a handler. */
+export const createRpcError: (type: string, message?: string) => Error = createRPCError;
 
 /** A real, strict OCPP-J charge point of tenant `tenantSlug` that does not reconnect by itself. */
 export function ocppChargePoint(options: {

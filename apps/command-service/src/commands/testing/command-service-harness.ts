@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
   AssetsSubjects,
   type CommandStatusChangedEvent,
   CommandSubjects,
   type ControllerView,
   ErrorCode,
+  type OcppCallReply,
+  type OcppCallRequest,
+  OcppGatewaySubjects,
   type PlugFilter,
   type PlugView,
   type TenantScopedRequest,
@@ -49,7 +52,10 @@ export class CommandServiceHarness {
   private client!: ServiceClient;
   private dataSource: DataSource | undefined;
 
+  private env: Record<string, string> = {};
+
   async start(env: Record<string, string> = {}): Promise<void> {
+    this.env = env;
     [this.nats, this.database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
     await migrateServiceSchema(createControlDataSource(this.database.url));
     this.connection = await connect({ servers: this.nats.url });
@@ -62,7 +68,7 @@ export class CommandServiceHarness {
         return Promise.resolve();
       },
     );
-    await this.startService(env);
+    await this.startService();
     this.client = new ServiceClient(
       ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [this.nats.url] } }),
       10_000,
@@ -70,14 +76,23 @@ export class CommandServiceHarness {
   }
 
   async startService(env: Record<string, string> = {}): Promise<void> {
-    this.service = await startCommandService(
+    this.service = await this.launch(env);
+  }
+
+  /** Another command-service instance on the same database and NATS (the caller closes it). */
+  launch(env: Record<string, string> = {}): Promise<RunningService> {
+    return startCommandService(
       loadCommandServiceConfig({
         NATS_URL: this.nats.url,
         DATABASE_URL: this.database.url,
         HEALTH_PORT: '0',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'error',
         COMMAND_DISPATCH_INTERVAL_MS: '100',
         OUTBOX_RELAY_INTERVAL_MS: '200',
+        OCPP_CALL_TIMEOUT_MS: '1000',
+        COMMAND_LEASE_MS: '2000',
+        COMMAND_OFFLINE_RECHECK_MS: '500',
+        ...this.env,
         ...env,
       }),
     );
@@ -115,6 +130,40 @@ export class CommandServiceHarness {
       payload,
     };
     return this.client.request<T>(subject, request);
+  }
+
+  /**
+   * Plays the ocpp-gateway instance holding `controllerUuid`: answers its call requests with `answer` (undefined =
+   * no reply at all). Unsubscribe to make the charge point offline again.
+   */
+  serveCalls(
+    controllerUuid: string,
+    answer: (request: OcppCallRequest) => Promise<OcppCallReply | undefined> | OcppCallReply | undefined,
+  ): Subscription {
+    return this.connection.subscribe(OcppGatewaySubjects.call(controllerUuid), {
+      callback: (_error, message: Msg) => {
+        void Promise.resolve(answer(message.json<OcppCallRequest>())).then((reply) => {
+          if (reply) message.respond(JSON.stringify(reply));
+        });
+      },
+    });
+  }
+
+  /** Publishes a durable event as the gateway or assets-service would. */
+  async publish(subject: string, tenantUuid: string, data: Record<string, unknown>): Promise<void> {
+    await this.eventBus.publish(subject, {
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      tenantUuid,
+      data,
+    });
+  }
+
+  /** The statuses a command went through, from its status events, in the order they were published. */
+  statusesOf(commandUuid: string): string[] {
+    return this.statusEvents
+      .filter((event) => event.data.command.command_uuid === commandUuid)
+      .map((event) => event.data.command.status);
   }
 
   addController(tenantUuid: string, controllerUuid: string = randomUUID()): string {

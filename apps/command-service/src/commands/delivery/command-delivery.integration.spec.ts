@@ -1,0 +1,329 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import {
+  AssetsSubjects,
+  ChargePointEventSubjects,
+  CommandSubjects,
+  type CommandView,
+  type CreatedCommand,
+  OcppCallEventSubjects,
+  type OcppCallReply,
+  type OcppCallRequest,
+} from '@cpc/contracts';
+import { CommandServiceHarness, eventually } from '../testing/command-service-harness.js';
+
+const harness = new CommandServiceHarness();
+const tenant: string = randomUUID();
+
+const accepted: OcppCallReply = {
+  outcome: 'answered',
+  action: 'Reset',
+  response: { status: 'Accepted' },
+  status: 'accepted',
+  resultStatus: 'Accepted',
+};
+
+async function create(body: Record<string, unknown>): Promise<CommandView> {
+  const { command } = await harness.call<CreatedCommand>(CommandSubjects.create, { body }, tenant);
+  return command;
+}
+
+const resetOf = (controllerUuid: string, validForSeconds = 0) =>
+  create({
+    type: 'soft_reset',
+    target_type: 'controller',
+    target_uuid: controllerUuid,
+    valid_for_seconds: validForSeconds,
+  });
+
+const read = (uuid: string) => harness.call<CommandView>(CommandSubjects.get, { uuid }, tenant);
+
+const ended = (uuid: string) =>
+  eventually(
+    () => read(uuid),
+    (command) => command.completed_at !== null,
+  );
+
+beforeAll(() => harness.start(), 60_000);
+afterAll(() => harness.stop());
+
+describe('delivering commands to the gateway', () => {
+  it('asks the gateway with the stored command and ends it with the answer: pending → sent → accepted', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const requests: OcppCallRequest[] = [];
+    const gateway = harness.serveCalls(controllerUuid, (request) => {
+      requests.push(request);
+      return accepted;
+    });
+    const command = await resetOf(controllerUuid);
+    const done = await ended(command.command_uuid);
+    expect(done).toEqual({
+      ...command,
+      status: 'accepted',
+      result: { status: 'Accepted' },
+      completed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    });
+    expect(requests).toEqual([
+      {
+        commandUuid: command.command_uuid,
+        type: 'soft_reset',
+        parameters: {},
+        target: { targetType: 'controller' },
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
+    ]);
+    await eventually(
+      () => harness.statusesOf(command.command_uuid),
+      (statuses) => statuses.length === 3,
+    );
+    expect(harness.statusesOf(command.command_uuid)).toEqual(['pending', 'sent', 'accepted']);
+    gateway.unsubscribe();
+  });
+
+  it('turns each kind of final reply into its status and result', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const replies: OcppCallReply[] = [
+      {
+        outcome: 'answered',
+        action: 'Reset',
+        response: { status: 'Rejected' },
+        status: 'rejected',
+        resultStatus: 'Rejected',
+      },
+      {
+        outcome: 'call_error',
+        action: 'Reset',
+        code: 'NotImplemented',
+        description: '',
+        error: 'ocpp_not_implemented',
+      },
+      { outcome: 'timeout', action: 'Reset' },
+      { outcome: 'connection_lost', action: 'Reset' },
+      { outcome: 'invalid_response', action: 'Reset', description: 'no status' },
+      { outcome: 'invalid_command', error: 'invalid_target', description: 'no EVSE' },
+    ];
+    const expected = [
+      ['rejected', { status: 'Rejected' }],
+      ['failed', { error: 'ocpp_not_implemented' }],
+      ['timeout', {}],
+      ['failed', { error: 'connection_lost' }],
+      ['failed', { error: 'invalid_response' }],
+      ['failed', { error: 'invalid_target' }],
+    ];
+    let next = 0;
+    const gateway = harness.serveCalls(controllerUuid, () => replies[next++]);
+    for (const [status, result] of expected) {
+      const command = await resetOf(controllerUuid);
+      expect(await ended(command.command_uuid)).toMatchObject({ status, result });
+    }
+    gateway.unsubscribe();
+  });
+
+  it('tries again after a not_sent reply', async () => {
+    const controllerUuid = harness.addController(tenant);
+    let attempts = 0;
+    const gateway = harness.serveCalls(controllerUuid, () =>
+      ++attempts < 3 ? { outcome: 'not_sent', reason: 'charge_point_busy', description: 'busy' } : accepted,
+    );
+    const command = await resetOf(controllerUuid);
+    expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+    expect(attempts).toBe(3);
+    gateway.unsubscribe();
+  });
+});
+
+describe('offline charge points', () => {
+  it('fails a command without validity at once: charge_point_offline', async () => {
+    const command = await resetOf(harness.addController(tenant));
+    expect(await ended(command.command_uuid)).toMatchObject({
+      status: 'failed',
+      result: { error: 'charge_point_offline' },
+    });
+    await eventually(
+      () => harness.statusesOf(command.command_uuid),
+      (statuses) => statuses.length === 2,
+    );
+    expect(harness.statusesOf(command.command_uuid)).toEqual(['pending', 'failed']);
+  });
+
+  it('fails a waiting command when its validity ends', async () => {
+    const command = await resetOf(harness.addController(tenant), 1);
+    expect((await read(command.command_uuid)).status).toBe('pending');
+    expect(await ended(command.command_uuid)).toMatchObject({
+      status: 'failed',
+      result: { error: 'charge_point_offline' },
+    });
+  });
+
+  it('delivers waiting commands one at a time in creation order once the charge point connects', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const plugUuid = harness.addPlug(tenant, controllerUuid, 1);
+    const created: string[] = [];
+    for (let index = 0; index < 4; index++) {
+      const command =
+        index % 2 === 0
+          ? await resetOf(controllerUuid, 600)
+          : await create({
+              type: 'unlock',
+              target_type: 'connector',
+              target_uuid: plugUuid,
+              valid_for_seconds: 600,
+            });
+      created.push(command.command_uuid);
+    }
+    // A command without validity behind waiting ones still fails at once while the charge point is offline.
+    const impatient = await resetOf(controllerUuid);
+    expect(await ended(impatient.command_uuid)).toMatchObject({ result: { error: 'charge_point_offline' } });
+
+    const delivered: string[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    harness.serveCalls(controllerUuid, async (request) => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      delivered.push(request.commandUuid);
+      running -= 1;
+      return accepted;
+    });
+    await harness.publish(ChargePointEventSubjects.connected, tenant, {
+      controllerUuid,
+      ocppIdentity: 'CP',
+      protocol: 'ocpp1.6',
+      gatewayInstance: 'gw',
+      connectedAt: new Date().toISOString(),
+    });
+    for (const uuid of created) expect((await ended(uuid)).status).toBe('accepted');
+    expect(delivered).toEqual(created);
+    expect(mostAtOnce).toBe(1);
+  });
+});
+
+describe('outcomes from the event stream', () => {
+  it('takes sent and the outcome from the gateway events when no reply arrives, and keeps the first ending', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const gateway = harness.serveCalls(controllerUuid, () => undefined);
+    const command = await resetOf(controllerUuid);
+    const sentAt = new Date().toISOString();
+    await harness.publish(OcppCallEventSubjects.sent, tenant, {
+      commandUuid: command.command_uuid,
+      controllerUuid,
+      sentAt,
+    });
+    await eventually(
+      () => read(command.command_uuid),
+      (view) => view.status === 'sent',
+    );
+    const completed = { commandUuid: command.command_uuid, controllerUuid, sentAt, reply: accepted };
+    await harness.publish(OcppCallEventSubjects.completed, tenant, completed);
+    expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+    // A late or repeated event with another outcome, and a late sent, change nothing.
+    await harness.publish(OcppCallEventSubjects.completed, tenant, {
+      ...completed,
+      reply: { outcome: 'timeout', action: 'Reset' },
+    });
+    await harness.publish(OcppCallEventSubjects.sent, tenant, { commandUuid: command.command_uuid, sentAt });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await read(command.command_uuid)).toMatchObject({
+      status: 'accepted',
+      result: { status: 'Accepted' },
+    });
+    expect(harness.statusesOf(command.command_uuid)).toEqual(['pending', 'sent', 'accepted']);
+    gateway.unsubscribe();
+  });
+});
+
+describe('deleted targets', () => {
+  it("fails a deleted controller's waiting commands, and a connector command whose plug is gone", async () => {
+    const controllerUuid = harness.addController(tenant);
+    const plugUuid = harness.addPlug(tenant, controllerUuid, 1);
+    const waiting = await resetOf(controllerUuid, 600);
+    await harness.publish(AssetsSubjects.controllerDeleted, tenant, {
+      controllerUuid,
+      ocppIdentity: 'CP',
+      locationUuid: randomUUID(),
+      deletedAt: new Date().toISOString(),
+    });
+    expect(await ended(waiting.command_uuid)).toMatchObject({
+      status: 'failed',
+      result: { error: 'target_deleted' },
+    });
+
+    const other = harness.addController(tenant);
+    const otherPlug = harness.addPlug(tenant, other, 1);
+    const unlock = await create({
+      type: 'unlock',
+      target_type: 'connector',
+      target_uuid: otherPlug,
+      valid_for_seconds: 600,
+    });
+    harness.assets.plugs.delete(otherPlug);
+    const calls: string[] = [];
+    harness.serveCalls(other, (request) => {
+      calls.push(request.commandUuid);
+      return accepted;
+    });
+    await harness.publish(ChargePointEventSubjects.connected, tenant, {
+      controllerUuid: other,
+      ocppIdentity: 'CP',
+    });
+    expect(await ended(unlock.command_uuid)).toMatchObject({
+      status: 'failed',
+      result: { error: 'target_deleted' },
+    });
+    expect(calls).toEqual([]);
+    // Commands of deleted assets stay listed.
+    expect((await read(unlock.command_uuid)).target_uuid).toBe(otherPlug);
+    expect(plugUuid).toBeDefined();
+  });
+});
+
+describe('restarts and several instances', () => {
+  it('ends a command whose instance stopped while its call was in flight', async () => {
+    const controllerUuid = harness.addController(tenant);
+    // The gateway's at-most-once ledger: the first request is held (no reply), a repeat gets the recorded outcome.
+    const seen = new Map<string, number>();
+    const gateway = harness.serveCalls(controllerUuid, (request) => {
+      const count = (seen.get(request.commandUuid) ?? 0) + 1;
+      seen.set(request.commandUuid, count);
+      return count === 1 ? undefined : accepted;
+    });
+    const command = await resetOf(controllerUuid);
+    await eventually(
+      () => seen.get(command.command_uuid) ?? 0,
+      (count) => count === 1,
+    );
+    await harness.stopService();
+    await harness.startService();
+    expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+    expect(seen.get(command.command_uuid)).toBe(2);
+    gateway.unsubscribe();
+  });
+
+  it('with three instances, delivers each command exactly once and in order per charge point', async () => {
+    const others = await Promise.all([harness.launch(), harness.launch()]);
+    try {
+      const controllers = Array.from({ length: 5 }, () => harness.addController(tenant));
+      const deliveries = new Map<string, string[]>();
+      for (const controllerUuid of controllers) {
+        deliveries.set(controllerUuid, []);
+        harness.serveCalls(controllerUuid, (request) => {
+          deliveries.get(controllerUuid)!.push(request.commandUuid);
+          return accepted;
+        });
+      }
+      const created = new Map<string, string[]>(controllers.map((uuid) => [uuid, []]));
+      for (let round = 0; round < 6; round++) {
+        for (const controllerUuid of controllers) {
+          created.get(controllerUuid)!.push((await resetOf(controllerUuid, 600)).command_uuid);
+        }
+      }
+      for (const uuids of created.values()) {
+        for (const uuid of uuids) expect((await ended(uuid)).status).toBe('accepted');
+      }
+      expect(Object.fromEntries(deliveries)).toEqual(Object.fromEntries(created));
+    } finally {
+      await Promise.all(others.map((other) => other.app.close()));
+    }
+  });
+});

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import {
+  AssetsSubjects,
+  ErrorCode,
+  type OcppCallReply,
+  type Principal,
+  type TenantScopedRequest,
+} from '@cpc/contracts';
+import { DomainError } from '@cpc/errors';
+import { ServiceClient } from '@cpc/nats';
+import { CommandResultError } from '@cpc/ocpp-commands';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
+import { endingOf } from '../outcomes/call-outcome.js';
+import { CommandTransitions } from '../outcomes/command-transitions.js';
+import { type ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
+import { DispatchSignal } from './dispatch-signal.js';
+import { GatewayCallClient } from './gateway-call.client.js';
+
+/** Deliveries one instance runs at once (different charge points; one per charge point by the queue's rule). */
+const MAX_IN_FLIGHT = 500;
+const CLAIM_BATCH = 100;
+/** Retry delay when something between us and the charge point failed (NATS, assets-service, the database). */
+const RETRY_DELAY_MS = 1000;
+
+type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
+
+/**
+ * Delivers due commands to their charge points (see DeliveryQueue for the rules that make it safe with any number
+ * of instances and across SIGKILL). One attempt of a claimed command: a target deleted meanwhile fails it; otherwise
+ * the gateway is asked to deliver it, and its final reply ends the command. "No responders" means offline: a sent
+ * command then lost its connection; a pending one waits for the charge point within its validity, or fails
+ * `charge_point_offline`. `not_sent` replies are tried again. Outcomes also arrive as the gateway's durable
+ * call-completed events (GatewayCallEventsConsumer) when this instance died waiting.
+ */
+@Injectable()
+export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(CommandDispatcher.name);
+  /** Names this process's claims; a restarted process is another owner and waits for its old claims to lapse. */
+  private readonly owner = `command-service-${randomUUID()}`;
+  private readonly inFlight = new Set<string>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private running = false;
+  private runAgain = false;
+  private stopped = false;
+
+  constructor(
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
+    private readonly queue: DeliveryQueue,
+    private readonly transitions: CommandTransitions,
+    private readonly gateway: GatewayCallClient,
+    private readonly services: ServiceClient,
+    signal: DispatchSignal,
+  ) {
+    signal.listen(() => this.wake());
+  }
+
+  onApplicationBootstrap(): void {
+    this.pollTimer = setInterval(() => this.wake(), this.config.commandDispatchIntervalMs);
+    this.renewTimer = setInterval(() => void this.renewLeases(), Math.floor(this.config.commandLeaseMs / 3));
+    this.pollTimer.unref();
+    this.renewTimer.unref();
+    this.wake();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    clearInterval(this.renewTimer);
+    // Whoever runs next takes these up at once; the gateway answers a repeat with the first outcome.
+    await this.queue.releaseAll(this.owner, [...this.inFlight]).catch((error: unknown) => {
+      this.logger.warn(`claims not given back, they lapse instead: ${describe(error)}`);
+    });
+  }
+
+  /** Looks for due commands now (coalesced: a wake during a run makes one more run). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.runAgain = true;
+      return;
+    }
+    this.running = true;
+    void this.claimAndDeliver().finally(() => {
+      this.running = false;
+      if (this.runAgain) {
+        this.runAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async claimAndDeliver(): Promise<void> {
+    try {
+      for (;;) {
+        const room = Math.min(CLAIM_BATCH, MAX_IN_FLIGHT - this.inFlight.size);
+        if (room <= 0 || this.stopped) return;
+        const claimed = await this.queue.claimDue(this.owner, this.config.commandLeaseMs, room);
+        for (const command of claimed) {
+          this.inFlight.add(command.uuid);
+          void this.attempt(command).finally(() => {
+            this.inFlight.delete(command.uuid);
+            this.wake();
+          });
+        }
+        if (claimed.length < room) return;
+      }
+    } catch (error) {
+      this.logger.warn(`claiming due commands failed, next poll retries: ${describe(error)}`);
+    }
+  }
+
+  private async attempt(command: ClaimedCommand): Promise<void> {
+    try {
+      if (command.status === 'pending') {
+        const deleted = command.target_deleted_at !== null || (await this.plugDeleted(command));
+        if (deleted === undefined) return await this.retryLater(command);
+        if (deleted) {
+          await this.transitions.failPending([command.uuid], CommandResultError.TargetDeleted);
+          return;
+        }
+      }
+      const result = await this.gateway.call(
+        command.controller_uuid,
+        {
+          commandUuid: command.uuid,
+          type: command.type,
+          parameters: command.parameters,
+          target: command.target,
+          createdAt: command.created_at.toISOString(),
+        },
+        this.config.ocppCallTimeoutMs,
+      );
+      if (this.stopped) return;
+      if (result.kind === 'offline') return await this.offline(command);
+      if (result.kind === 'unanswered') {
+        this.logger.warn(`no answer about command ${command.uuid}, trying again: ${result.reason}`);
+        return await this.retryLater(command);
+      }
+      if (result.reply.outcome === 'not_sent') return await this.notSent(command, result.reply.reason);
+      const ending = endingOf(result.reply);
+      if (!ending) {
+        this.logger.error(`malformed gateway reply about command ${command.uuid}; trying again`);
+        return await this.retryLater(command);
+      }
+      await this.transitions.finish(command.uuid, ending);
+    } catch (error) {
+      if (this.stopped) return;
+      this.logger.warn(
+        `delivery attempt of command ${command.uuid} failed, trying again: ${describe(error)}`,
+      );
+      await this.retryLater(command).catch(() => undefined);
+    }
+  }
+
+  /** No gateway holds the charge point. */
+  private async offline(command: ClaimedCommand): Promise<void> {
+    if (command.status === 'sent') {
+      // The call went out and the connection it went out on is gone: its answer can no longer come.
+      await this.transitions.finish(command.uuid, {
+        status: 'failed',
+        result: { error: CommandResultError.ConnectionLost },
+        wasSent: true,
+      });
+      return;
+    }
+    await this.queue.awaitConnection(this.owner, command, this.config.commandOfflineRecheckMs);
+  }
+
+  private async notSent(command: ClaimedCommand, reason: NotSentReason): Promise<void> {
+    if (reason === 'charge_point_disconnected' || reason === 'gateway_shutting_down') {
+      return this.offline(command);
+    }
+    // Busy or not recorded: the charge point is there; give it two more call timeouts beyond the validity.
+    const patience = command.valid_until.getTime() + 2 * this.config.ocppCallTimeoutMs;
+    if (Date.now() < patience) return this.retryLater(command);
+    await this.transitions.failPending([command.uuid], CommandResultError.ChargePointOffline);
+  }
+
+  private retryLater(command: ClaimedCommand): Promise<void> {
+    return this.queue.release(this.owner, command.uuid, RETRY_DELAY_MS);
+  }
+
+  /**
+   * Whether a connector command's plug was deleted (assets-service publishes no event for plugs); undefined when
+   * assets-service cannot say right now.
+   */
+  private async plugDeleted(command: ClaimedCommand): Promise<boolean | undefined> {
+    if (command.target_type !== 'connector') return false;
+    const principal: Principal = {
+      tenantUuid: command.tenant_uuid,
+      tenantSlug: '',
+      subject: 'command-service',
+      subjectType: 'service',
+      scopes: [],
+    };
+    try {
+      await this.services.request<unknown, TenantScopedRequest<{ uuid: string }>>(AssetsSubjects.getPlug, {
+        principal,
+        payload: { uuid: command.target_uuid },
+      });
+      return false;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.NotFound) return true;
+      return undefined;
+    }
+  }
+
+  private async renewLeases(): Promise<void> {
+    try {
+      await this.queue.renew(this.owner, [...this.inFlight], this.config.commandLeaseMs);
+    } catch (error) {
+      this.logger.warn(`claims not renewed: ${describe(error)}`);
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import type { OcppCallTarget } from '@cpc/contracts';
+import { CommandResultError } from '@cpc/ocpp-commands';
+import { DataSource } from 'typeorm';
+import { type CommandRow, updatedRows } from '../command-record.js';
+import { CommandTransitions } from '../outcomes/command-transitions.js';
+
+const OPEN = `status IN ('pending', 'sent')`;
+
+/** A command this instance claimed for one delivery attempt. */
+export type ClaimedCommand = Pick<
+  CommandRow,
+  'uuid' | 'tenant_uuid' | 'controller_uuid' | 'type' | 'target_type' | 'target_uuid' | 'created_at'
+> & {
+  target: OcppCallTarget;
+  parameters: unknown;
+  status: 'pending' | 'sent';
+  valid_until: Date;
+  target_deleted_at: Date | null;
+};
+
+/**
+ * The delivery queue is the commands table itself: the database is the only truth, so a killed instance loses
+ * nothing. Each charge point's open commands form a lane, delivered strictly in creation order: only a lane's oldest
+ * open command (its head) is ever claimed, and only while no command of the lane is claimed, so at most one call per
+ * charge point is on its way. A claim is a lease (owner + expiry) that its instance renews while the call runs; a
+ * dead instance's leases lapse and another instance (or its restart) takes the command up again. Taking it up again
+ * is safe: the gateway delivers each command uuid at most once and answers repeats with the first outcome.
+ */
+@Injectable()
+export class DeliveryQueue {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transitions: CommandTransitions,
+  ) {}
+
+  /** Claims up to `limit` lane heads of lanes that have a due command; SKIP LOCKED keeps instances apart. */
+  claimDue(owner: string, leaseMs: number, limit: number): Promise<ClaimedCommand[]> {
+    return updatedRows<ClaimedCommand>(
+      this.dataSource,
+      `WITH due_lanes AS (
+         SELECT DISTINCT controller_uuid FROM control.commands
+          WHERE ${OPEN} AND next_attempt_at <= clock_timestamp()
+       ), heads AS (
+         SELECT (SELECT h.uuid FROM control.commands h
+                  WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN}
+                  ORDER BY h.created_at, h.uuid LIMIT 1) AS uuid
+           FROM due_lanes lane
+       ), claimable AS (
+         SELECT c.uuid FROM control.commands c
+          WHERE c.uuid IN (SELECT uuid FROM heads) AND c.${OPEN}
+            AND (c.lease_until IS NULL OR c.lease_until < clock_timestamp())
+            AND NOT EXISTS (
+              SELECT 1 FROM control.commands other
+               WHERE other.controller_uuid = c.controller_uuid AND other.${OPEN}
+                 AND other.lease_until >= clock_timestamp())
+          ORDER BY c.created_at
+          LIMIT $3
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE control.commands c
+          SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond',
+              attempts = c.attempts + 1
+         FROM claimable
+        WHERE c.uuid = claimable.uuid
+       RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
+                 c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at`,
+      [owner, leaseMs, limit],
+    );
+  }
+
+  /** Keeps this instance's claims alive while their calls run. */
+  async renew(owner: string, commandUuids: string[], leaseMs: number): Promise<void> {
+    if (commandUuids.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE control.commands SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN}`,
+      [owner, commandUuids, leaseMs],
+    );
+  }
+
+  /** Gives a claim back, to be tried again after `delayMs`. */
+  async release(owner: string, commandUuid: string, delayMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE control.commands
+          SET lease_owner = NULL, lease_until = NULL,
+              next_attempt_at = clock_timestamp() + $3 * interval '1 millisecond'
+        WHERE uuid = $2 AND lease_owner = $1 AND ${OPEN}`,
+      [owner, commandUuid, delayMs],
+    );
+  }
+
+  /** Gives back every claim of this instance at once (shutdown), due again now for whoever takes them. */
+  async releaseAll(owner: string, commandUuids: string[]): Promise<void> {
+    if (commandUuids.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE control.commands SET lease_owner = NULL, lease_until = NULL, next_attempt_at = clock_timestamp()
+        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN}`,
+      [owner, commandUuids],
+    );
+  }
+
+  /**
+   * The lane's charge point is not connected: its pending commands whose validity is over fail
+   * (`charge_point_offline`), the others wait for the connected event, looked at again after `recheckMs` at the
+   * latest and when the first validity ends. The head's claim is given back.
+   */
+  async awaitConnection(owner: string, head: ClaimedCommand, recheckMs: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const expired = await manager.query<{ uuid: string }[]>(
+        `SELECT uuid FROM control.commands
+          WHERE controller_uuid = $1 AND status = 'pending' AND valid_until <= clock_timestamp()
+            AND (lease_until IS NULL OR lease_until < clock_timestamp() OR (uuid = $2 AND lease_owner = $3))
+          FOR UPDATE`,
+        [head.controller_uuid, head.uuid, owner],
+      );
+      await this.transitions.failPending(
+        expired.map((row) => row.uuid),
+        CommandResultError.ChargePointOffline,
+        manager,
+      );
+      await manager.query(
+        `UPDATE control.commands
+            SET next_attempt_at = LEAST(valid_until, clock_timestamp() + $2 * interval '1 millisecond'),
+                lease_owner = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_owner END,
+                lease_until = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_until END
+          WHERE controller_uuid = $1 AND ${OPEN}`,
+        [head.controller_uuid, recheckMs, owner],
+      );
+    });
+  }
+
+  /** The charge point connected (or its lane moved on): every open command of it is due now. */
+  async wakeLane(controllerUuid: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE control.commands SET next_attempt_at = clock_timestamp()
+        WHERE controller_uuid = $1 AND ${OPEN} AND next_attempt_at > clock_timestamp()`,
+      [controllerUuid],
+    );
+  }
+
+  /**
+   * The controller was deleted: its open commands are marked, the pending ones nobody is delivering fail at once
+   * (`target_deleted`); one being delivered right now ends by its call, or fails when it finds the mark.
+   */
+  async controllerDeleted(tenantUuid: string, controllerUuid: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const idle = await manager.query<{ uuid: string }[]>(
+        `SELECT uuid FROM control.commands
+          WHERE tenant_uuid = $1 AND controller_uuid = $2 AND status = 'pending'
+            AND (lease_until IS NULL OR lease_until < clock_timestamp())
+          FOR UPDATE`,
+        [tenantUuid, controllerUuid],
+      );
+      await manager.query(
+        `UPDATE control.commands SET target_deleted_at = COALESCE(target_deleted_at, clock_timestamp())
+          WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ${OPEN}`,
+        [tenantUuid, controllerUuid],
+      );
+      await this.transitions.failPending(
+        idle.map((row) => row.uuid),
+        CommandResultError.TargetDeleted,
+        manager,
+      );
+    });
+  }
+}

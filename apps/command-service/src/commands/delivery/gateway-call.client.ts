@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { headers as natsHeaders, type NatsConnection, RequestError } from '@nats-io/transport-node';
+import {
+  type OcppCallReply,
+  type OcppCallRequest,
+  OcppGatewaySubjects,
+  REQUEST_ID_HEADER,
+} from '@cpc/contracts';
+import { NATS_CONNECTION } from '@cpc/nats';
+
+export type GatewayCallResult =
+  | { kind: 'reply'; reply: OcppCallReply }
+  /** No gateway instance holds the charge point's connection. */
+  | { kind: 'offline' }
+  /** No answer (NATS trouble, the gateway died meanwhile): whether the call went out is unknown. */
+  | { kind: 'unanswered'; reason: string };
+
+/** Margin over the gateway's longest reply time (waiting for the charge point's turn, then its answer). */
+const REPLY_MARGIN_MS = 5000;
+
+/**
+ * Asks the gateway instance holding a charge point to deliver a command (contract: ocpp-call.contract.ts), with the
+ * raw NATS client so that "no responders" (offline) stays distinguishable from no answer.
+ */
+@Injectable()
+export class GatewayCallClient {
+  constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
+
+  /** The longest a call takes; a claim on a command must be renewed at least this long. */
+  static replyTimeoutMs(callTimeoutMs: number): number {
+    return 2 * callTimeoutMs + REPLY_MARGIN_MS;
+  }
+
+  async call(
+    controllerUuid: string,
+    request: OcppCallRequest,
+    callTimeoutMs: number,
+  ): Promise<GatewayCallResult> {
+    const headers = natsHeaders();
+    headers.set(REQUEST_ID_HEADER, request.commandUuid);
+    try {
+      const message = await this.nats.request(
+        OcppGatewaySubjects.call(controllerUuid),
+        JSON.stringify(request),
+        { timeout: GatewayCallClient.replyTimeoutMs(callTimeoutMs), headers },
+      );
+      return { kind: 'reply', reply: message.json<OcppCallReply>() };
+    } catch (error) {
+      if (error instanceof RequestError && error.isNoResponders()) return { kind: 'offline' };
+      return { kind: 'unanswered', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type EventEnvelope, type OcppCallCompletedEvent, OcppCallEventSubjects } from '@cpc/contracts';
+import { JetStreamEventBus } from '@cpc/nats';
+import { endingOf } from './call-outcome.js';
+import { CommandTransitions } from './command-transitions.js';
+
+/** Durable names cannot hold dots. */
+export const GATEWAY_CALL_EVENTS_CONSUMER = 'command-service_ocpp-calls';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The gateway's durable call events: `call-sent` makes a pending command `sent`; `call-completed` ends it, which is
+ * how an outcome reaches the database when the instance that asked for the call died waiting for the reply. Both
+ * are idempotent through the guarded transitions (a repeat or a late event changes nothing).
+ */
+@Injectable()
+export class GatewayCallEventsConsumer implements OnApplicationBootstrap {
+  private readonly logger = new Logger(GatewayCallEventsConsumer.name);
+
+  constructor(
+    private readonly bus: JetStreamEventBus,
+    private readonly transitions: CommandTransitions,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.consume(
+      { durableName: GATEWAY_CALL_EVENTS_CONSUMER, filterSubject: 'events.ocpp-gateway.>' },
+      (subject, event) => this.handle(subject, event),
+    );
+  }
+
+  async handle(subject: string, event: EventEnvelope<unknown>): Promise<void> {
+    if (subject !== OcppCallEventSubjects.sent && subject !== OcppCallEventSubjects.completed) return;
+    const data = (event.data ?? {}) as { commandUuid?: unknown; sentAt?: unknown };
+    if (typeof data.commandUuid !== 'string' || !UUID_PATTERN.test(data.commandUuid)) {
+      this.logger.warn(`ignoring malformed event ${String(event.eventId)} on ${subject}`);
+      return;
+    }
+    const sentAt =
+      typeof data.sentAt === 'string' && !Number.isNaN(Date.parse(data.sentAt)) ? data.sentAt : null;
+    if (subject === OcppCallEventSubjects.sent) {
+      await this.transitions.markSent(data.commandUuid, sentAt);
+      return;
+    }
+    const ending = endingOf((event as OcppCallCompletedEvent).data.reply, sentAt);
+    if (!ending) {
+      this.logger.warn(`ignoring call-completed event ${String(event.eventId)} without a final reply`);
+      return;
+    }
+    await this.transitions.finish(data.commandUuid, ending);
+  }
+}

@@ -1,0 +1,543 @@
+import { randomUUID } from 'node:crypto';
+import type { CommandView, ControllerView, PlugView } from '@cpc/contracts';
+import { buildOcppCall, type CommandType, type ResolvedTarget } from '@cpc/ocpp-commands';
+import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
+import { eventually } from './support/eventually.js';
+import { type ChargePoint, createRpcError, ocppChargePoint } from './support/ocpp-charge-point.js';
+import { tenantWithUsers } from './support/tenant-users.js';
+
+type Protocol = 'ocpp1.6' | 'ocpp2.0.1';
+type TargetKind = 'controller' | 'connector' | 'charging_session';
+
+const COMMANDS = '/api/v1/control/commands';
+/** Short, so the timeout case does not hold the suite up; commands wait and are retried on the same scale. */
+const CALL_TIMEOUT_MS = 2000;
+
+/** One valid command per type, on a target it allows. */
+const COMMAND_CASES: { type: CommandType; target: TargetKind; parameters?: Record<string, unknown> }[] = [
+  { type: 'soft_reset', target: 'controller' },
+  { type: 'hard_reset', target: 'controller' },
+  { type: 'clear_cache', target: 'controller' },
+  { type: 'change_availability', target: 'connector', parameters: { availability: 'inoperative' } },
+  { type: 'unlock', target: 'connector' },
+  { type: 'identify', target: 'controller' },
+  {
+    type: 'update_firmware',
+    target: 'controller',
+    parameters: {
+      location: 'https://firmware.example/cp-2.1.bin',
+      retrieve_at: '2030-01-01T02:00:00Z',
+      retries: 3,
+    },
+  },
+  {
+    type: 'request_diagnostics',
+    target: 'controller',
+    parameters: { location: 'ftp://logs.example/upload' },
+  },
+  { type: 'refresh_configuration', target: 'controller' },
+  { type: 'remote_start', target: 'connector', parameters: { id_tag: 'RFID-START' } },
+  { type: 'remote_stop', target: 'charging_session' },
+  {
+    type: 'reserve',
+    target: 'connector',
+    parameters: { id_tag: 'RFID-RES', expires_at: '2030-06-01T12:00:00Z', reservation_id: 42 },
+  },
+  { type: 'cancel_reservation', target: 'controller', parameters: { reservation_id: 42 } },
+  {
+    type: 'set_charging_profile',
+    target: 'charging_session',
+    parameters: {
+      charging_profile: {
+        id: 7,
+        stack_level: 1,
+        purpose: 'tx_profile',
+        kind: 'relative',
+        schedule: { charging_rate_unit: 'A', periods: [{ start_period: 0, limit: 16 }] },
+      },
+    },
+  },
+  { type: 'clear_charging_profile', target: 'connector', parameters: { purpose: 'tx_default_profile' } },
+];
+
+/** What each charge point answers per action: accepting, and (where the action can be refused) refusing. */
+const ANSWERS: Record<Protocol, Record<string, { accept: [unknown, string]; reject?: [unknown, string] }>> = {
+  'ocpp1.6': {
+    Reset: { accept: [{ status: 'Accepted' }, 'Accepted'], reject: [{ status: 'Rejected' }, 'Rejected'] },
+    ClearCache: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    ChangeAvailability: {
+      accept: [{ status: 'Scheduled' }, 'Scheduled'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    UnlockConnector: {
+      accept: [{ status: 'Unlocked' }, 'Unlocked'],
+      reject: [{ status: 'UnlockFailed' }, 'UnlockFailed'],
+    },
+    TriggerMessage: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'NotImplemented' }, 'NotImplemented'],
+    },
+    // Any valid UpdateFirmware.conf accepts (stand-in Accepted); it cannot be refused.
+    UpdateFirmware: { accept: [{}, 'Accepted'] },
+    GetDiagnostics: { accept: [{ fileName: 'diag-1.zip' }, 'Accepted'], reject: [{}, 'Rejected'] },
+    GetConfiguration: { accept: [{ configurationKey: [], unknownKey: [] }, 'Accepted'] },
+    RemoteStartTransaction: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    RemoteStopTransaction: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    ReserveNow: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Occupied' }, 'Occupied'],
+    },
+    CancelReservation: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    SetChargingProfile: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'NotSupported' }, 'NotSupported'],
+    },
+    ClearChargingProfile: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Unknown' }, 'Unknown'],
+    },
+  },
+  'ocpp2.0.1': {
+    Reset: { accept: [{ status: 'Scheduled' }, 'Scheduled'], reject: [{ status: 'Rejected' }, 'Rejected'] },
+    ClearCache: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    ChangeAvailability: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    UnlockConnector: {
+      accept: [{ status: 'Unlocked' }, 'Unlocked'],
+      reject: [{ status: 'OngoingAuthorizedTransaction' }, 'OngoingAuthorizedTransaction'],
+    },
+    TriggerMessage: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    UpdateFirmware: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'InvalidCertificate' }, 'InvalidCertificate'],
+    },
+    GetLog: {
+      accept: [{ status: 'Accepted', filename: 'log-1.zip' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    GetBaseReport: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'NotSupported' }, 'NotSupported'],
+    },
+    RequestStartTransaction: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    RequestStopTransaction: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    ReserveNow: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Unavailable' }, 'Unavailable'],
+    },
+    CancelReservation: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    SetChargingProfile: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Rejected' }, 'Rejected'],
+    },
+    ClearChargingProfile: {
+      accept: [{ status: 'Accepted' }, 'Accepted'],
+      reject: [{ status: 'Unknown' }, 'Unknown'],
+    },
+  },
+};
+
+/** How the charge point behaves when the platform calls it. */
+type Behaviour = 'accept' | 'reject' | 'call_error' | 'no_answer' | 'drop_connection';
+
+interface Station {
+  controller: ControllerView;
+  plugs: PlugView[];
+  cp: ChargePoint;
+  sessionUuid: string;
+  transactionId: string;
+  received: { action: string; payload: unknown }[];
+  behaviour: Behaviour;
+}
+
+/**
+ * Commands delivered through the real platform to real, strict ocpp-rpc charge points (1.6 and 2.0.1): every type
+ * reaching the charge point with the right action and payload, accepted and refused answers, CALLERROR, timeout,
+ * dropped connection, offline charge points with and without validity, deleted targets. Every response is checked
+ * against the served OpenAPI document.
+ */
+describe('command delivery to charge points', () => {
+  let platform: PlatformUnderTest;
+  let api: ApiTestClient;
+  let token: string;
+  let data: AssetsTestData;
+
+  const create = async (body: Record<string, unknown>): Promise<CommandView> => {
+    const response = await api.call<{ command: CommandView }>('POST', COMMANDS, { token, body });
+    if (response.status !== 202)
+      throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
+    return response.body.command;
+  };
+
+  const read = async (uuid: string): Promise<CommandView> =>
+    (await api.call<{ command: CommandView }>('GET', `${COMMANDS}/${uuid}`, { token })).body.command;
+
+  const ended = (uuid: string) =>
+    eventually(
+      () => read(uuid),
+      (command) => command.completed_at !== null,
+    );
+
+  const chargePoint = (identity: string, protocol: Protocol): ChargePoint =>
+    ocppChargePoint({
+      ocppUrl: platform.ocppUrl,
+      tenantSlug: 'acme',
+      identity,
+      password: OCPP_PASSWORD,
+      protocol,
+    });
+
+  /** Connects the station's charge point and answers every action by the station's current behaviour. */
+  async function connect(station: Station, protocol: Protocol): Promise<void> {
+    station.cp = chargePoint(station.controller.ocpp_identity, protocol);
+    for (const action of Object.keys(ANSWERS[protocol])) {
+      station.cp.handle(action, async ({ params }) => {
+        station.received.push({ action, payload: params });
+        switch (station.behaviour) {
+          case 'call_error':
+            throw createRpcError('NotSupported', 'not on this model');
+          case 'no_answer':
+            return new Promise(() => undefined);
+          case 'drop_connection':
+            await station.cp.close({ force: true });
+            return new Promise(() => undefined);
+          default:
+            return (ANSWERS[protocol][action][station.behaviour] ?? ANSWERS[protocol][action].accept)[0];
+        }
+      });
+    }
+    await station.cp.connect();
+    await eventually(
+      () => api.call('GET', `/api/v1/assets/controllers/${station.controller.uuid}`, { token }),
+      (response) => response.body.controller?.connection_status === 'online',
+    );
+  }
+
+  beforeAll(async () => {
+    platform = await startPlatformUnderTest({
+      env: {
+        OCPP_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS),
+        COMMAND_LEASE_MS: '3000',
+        COMMAND_OFFLINE_RECHECK_MS: '1000',
+        COMMAND_DISPATCH_INTERVAL_MS: '200',
+      },
+    });
+    api = await ApiTestClient.connect(platform.apiUrl);
+    token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
+    data = new AssetsTestData(api, token);
+  }, 180_000);
+
+  afterAll(() => platform?.stop());
+
+  for (const protocol of ['ocpp1.6', 'ocpp2.0.1'] as const) {
+    describe(protocol, () => {
+      const station = { received: [], behaviour: 'accept' } as unknown as Station;
+
+      beforeAll(async () => {
+        const site = await data.site(2);
+        station.controller = site.controller;
+        station.plugs = site.plugs;
+        await connect(station, protocol);
+        station.transactionId = await startTransaction(station.cp, protocol);
+        const sessions = await eventually(
+          () =>
+            api.call(
+              'GET',
+              `/api/v1/control/charging-sessions?filter[controller_uuid]=${station.controller.uuid}`,
+              {
+                token,
+              },
+            ),
+          (response) => response.body.charging_sessions?.length === 1,
+        );
+        station.sessionUuid = sessions.body.charging_sessions[0].uuid as string;
+      }, 60_000);
+
+      afterAll(() => station.cp?.close({ force: true }));
+
+      /** The target as the charge point numbers it: plug 2 (EVSE 2; on 2.0.1 the first connector of that EVSE). */
+      const expectedTarget = (kind: TargetKind): ResolvedTarget => {
+        if (kind === 'controller') return { targetType: 'controller' };
+        if (kind === 'connector')
+          return { targetType: 'connector', connectorId: protocol === 'ocpp1.6' ? 2 : 1, evseId: 2 };
+        return protocol === 'ocpp1.6'
+          ? {
+              targetType: 'charging_session',
+              transactionId: station.transactionId,
+              connectorId: 2,
+              evseId: null,
+            }
+          : {
+              targetType: 'charging_session',
+              transactionId: station.transactionId,
+              connectorId: 1,
+              evseId: 2,
+            };
+      };
+
+      const targetUuid = (kind: TargetKind) =>
+        kind === 'controller'
+          ? station.controller.uuid
+          : kind === 'connector'
+            ? station.plugs[1].uuid
+            : station.sessionUuid;
+
+      async function run(behaviour: Behaviour, body: Record<string, unknown>) {
+        station.behaviour = behaviour;
+        station.received.length = 0;
+        const command = await create(body);
+        const done = await ended(command.command_uuid);
+        return { command, done, received: [...station.received] };
+      }
+
+      it('delivers each of the 15 types with the right action and payload, and records the accepting answer', async () => {
+        for (const { type, target, parameters } of COMMAND_CASES) {
+          const { command, done, received } = await run('accept', {
+            type,
+            target_type: target,
+            target_uuid: targetUuid(target),
+            parameters,
+          });
+          const expected = buildOcppCall(
+            protocol,
+            { commandUuid: command.command_uuid, type, parameters },
+            expectedTarget(target),
+          );
+          expect([type, received]).toEqual([type, [{ action: expected.action, payload: expected.payload }]]);
+          expect([type, done.status, done.result]).toEqual([
+            type,
+            'accepted',
+            { status: ANSWERS[protocol][expected.action].accept[1] },
+          ]);
+          expect(done.completed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+        }
+      });
+
+      it('numbers connectors and transactions as the protocol does', async () => {
+        const unlock = await run('accept', {
+          type: 'unlock',
+          target_type: 'connector',
+          target_uuid: station.plugs[1].uuid,
+        });
+        const stop = await run('accept', {
+          type: 'remote_stop',
+          target_type: 'charging_session',
+          target_uuid: station.sessionUuid,
+        });
+        if (protocol === 'ocpp1.6') {
+          expect(unlock.received[0].payload).toEqual({ connectorId: 2 });
+          expect(stop.received[0].payload).toEqual({ transactionId: Number(station.transactionId) });
+        } else {
+          expect(unlock.received[0].payload).toEqual({ evseId: 2, connectorId: 1 });
+          expect(stop.received[0].payload).toEqual({ transactionId: station.transactionId });
+        }
+      });
+
+      it('records refusing answers as rejected with the status the charge point sent', async () => {
+        for (const { type, target, parameters } of COMMAND_CASES) {
+          const { done, received } = await run('reject', {
+            type,
+            target_type: target,
+            target_uuid: targetUuid(target),
+            parameters,
+          });
+          const answer = ANSWERS[protocol][received[0].action];
+          const [status, resultStatus] = answer.reject
+            ? ['rejected', answer.reject[1]]
+            : ['accepted', answer.accept[1]];
+          expect([type, done.status, done.result]).toEqual([type, status, { status: resultStatus }]);
+        }
+      });
+
+      it('a CALLERROR fails the command with its code; no answer in time is a timeout', async () => {
+        const reset = { type: 'soft_reset', target_type: 'controller', target_uuid: station.controller.uuid };
+        const callError = await run('call_error', reset);
+        expect(callError.done).toMatchObject({ status: 'failed', result: { error: 'ocpp_not_supported' } });
+        const silent = await run('no_answer', reset);
+        expect(silent.done).toMatchObject({ status: 'timeout', result: {} });
+        expect(silent.received).toHaveLength(1);
+      });
+
+      it('a connection lost while the call is in flight fails the command', async () => {
+        const { done, received } = await run('drop_connection', {
+          type: 'clear_cache',
+          target_type: 'controller',
+          target_uuid: station.controller.uuid,
+        });
+        expect(received).toHaveLength(1);
+        expect(done).toMatchObject({ status: 'failed', result: { error: 'connection_lost' } });
+        station.behaviour = 'accept';
+        await eventually(
+          () => api.call('GET', `/api/v1/assets/controllers/${station.controller.uuid}`, { token }),
+          (response) => response.body.controller?.connection_status === 'offline',
+        );
+        await connect(station, protocol);
+      });
+    });
+  }
+
+  describe('offline charge points', () => {
+    it('fails a command without validity at once, and one whose validity ends before the charge point connects', async () => {
+      const { controller } = await data.site(0);
+      const reset = { type: 'soft_reset', target_type: 'controller', target_uuid: controller.uuid };
+      const now = await create(reset);
+      expect(now.status).toBe('pending');
+      expect(await ended(now.command_uuid)).toMatchObject({
+        status: 'failed',
+        result: { error: 'charge_point_offline' },
+      });
+      const brief = await create({ ...reset, valid_for_seconds: 2 });
+      expect((await read(brief.command_uuid)).status).toBe('pending');
+      expect(await ended(brief.command_uuid)).toMatchObject({
+        status: 'failed',
+        result: { error: 'charge_point_offline' },
+      });
+    });
+
+    it('delivers waiting commands in creation order when the charge point connects within their validity', async () => {
+      for (const protocol of ['ocpp1.6', 'ocpp2.0.1'] as const) {
+        const site = await data.site(1);
+        const created: CommandView[] = [];
+        for (const body of [
+          { type: 'clear_cache', target_type: 'controller', target_uuid: site.controller.uuid },
+          { type: 'unlock', target_type: 'connector', target_uuid: site.plugs[0].uuid },
+          { type: 'soft_reset', target_type: 'controller', target_uuid: site.controller.uuid },
+        ]) {
+          created.push(await create({ ...body, valid_for_seconds: 120 }));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        for (const command of created) expect((await read(command.command_uuid)).status).toBe('pending');
+        const station = {
+          controller: site.controller,
+          plugs: site.plugs,
+          received: [],
+          behaviour: 'accept',
+        } as unknown as Station;
+        await connect(station, protocol);
+        for (const command of created) expect((await ended(command.command_uuid)).status).toBe('accepted');
+        expect(station.received.map((call) => call.action)).toEqual([
+          'ClearCache',
+          'UnlockConnector',
+          'Reset',
+        ]);
+        await station.cp.close({ force: true });
+      }
+    });
+
+    it('fails waiting commands whose target is deleted: target_deleted, and they stay listed', async () => {
+      const site = await data.site(1);
+      const unlock = await create({
+        type: 'unlock',
+        target_type: 'connector',
+        target_uuid: site.plugs[0].uuid,
+        valid_for_seconds: 600,
+      });
+      expect((await api.call('DELETE', `/api/v1/assets/plugs/${site.plugs[0].uuid}`, { token })).status).toBe(
+        200,
+      );
+      expect(await ended(unlock.command_uuid)).toMatchObject({
+        status: 'failed',
+        result: { error: 'target_deleted' },
+      });
+
+      const reset = await create({
+        type: 'soft_reset',
+        target_type: 'controller',
+        target_uuid: site.controller.uuid,
+        valid_for_seconds: 600,
+      });
+      expect(
+        (await api.call('DELETE', `/api/v1/assets/controllers/${site.controller.uuid}`, { token })).status,
+      ).toBe(200);
+      expect(await ended(reset.command_uuid)).toMatchObject({
+        status: 'failed',
+        result: { error: 'target_deleted' },
+      });
+      const listed = await api.call('GET', `${COMMANDS}?filter[target_uuid]=${site.plugs[0].uuid}`, {
+        token,
+      });
+      expect(listed.body.commands.map((command: CommandView) => command.command_uuid)).toEqual([
+        unlock.command_uuid,
+      ]);
+    });
+  });
+
+  it('idempotency: a repeat with the same key does not deliver again', async () => {
+    const station = { received: [], behaviour: 'accept' } as unknown as Station;
+    const site = await data.site(0);
+    station.controller = site.controller;
+    await connect(station, 'ocpp1.6');
+    const key = randomUUID();
+    const body = { type: 'clear_cache', target_type: 'controller', target_uuid: site.controller.uuid };
+    const first = await api.call('POST', COMMANDS, { token, body, headers: { 'Idempotency-Key': key } });
+    await ended(first.body.command.command_uuid as string);
+    const repeat = await api.call('POST', COMMANDS, { token, body, headers: { 'Idempotency-Key': key } });
+    expect(repeat.status).toBe(202);
+    expect(repeat.body.command).toMatchObject({
+      command_uuid: first.body.command.command_uuid,
+      status: 'accepted',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(station.received).toHaveLength(1);
+    await station.cp.close({ force: true });
+  });
+});
+
+/** Starts a transaction on plug 2 (1.6 connector 2; 2.0.1 EVSE 2, connector 1); answers its OCPP transaction id. */
+async function startTransaction(cp: ChargePoint, protocol: Protocol): Promise<string> {
+  if (protocol === 'ocpp1.6') {
+    await cp.call('BootNotification', { chargePointVendor: 'ACME', chargePointModel: 'Wallbox 16' });
+    const { transactionId } = (await cp.call('StartTransaction', {
+      connectorId: 2,
+      idTag: 'RFID-16',
+      meterStart: 1000,
+      timestamp: new Date().toISOString(),
+    })) as { transactionId: number };
+    return String(transactionId);
+  }
+  await cp.call('BootNotification', {
+    reason: 'PowerUp',
+    chargingStation: { vendorName: 'ACME', model: 'Wallbox 201' },
+  });
+  const transactionId = randomUUID();
+  await cp.call('TransactionEvent', {
+    eventType: 'Started',
+    timestamp: new Date().toISOString(),
+    seqNo: 0,
+    triggerReason: 'Authorized',
+    transactionInfo: { transactionId },
+    evse: { id: 2, connectorId: 1 },
+    idToken: { idToken: 'RFID-201', type: 'ISO14443' },
+  });
+  return transactionId;
+}
