@@ -100,7 +100,7 @@ describe('commands API', () => {
         expect.arrayContaining([
           ['priority', 'unknown_field'],
           ['type', 'invalid_target_type'],
-          ['parameters.id_tag', 'too_long'],
+          ['parameters.id_tag', 'invalid_length'],
           ['parameters.expires_at', 'invalid_date_time'],
           ['parameters.colour', 'unknown_field'],
           ['target_uuid', 'invalid_value'],
@@ -118,7 +118,7 @@ describe('commands API', () => {
         );
         expect(notObject.status).toBe(422);
         expect(notObject.body.errors).toEqual([
-          { parameter: 'body', errorKey: 'invalid_data_type', message: 'the body must be a JSON object' },
+          { parameter: 'body', errorKey: 'invalid_type', message: 'the body must be a JSON object' },
         ]);
       }
     });

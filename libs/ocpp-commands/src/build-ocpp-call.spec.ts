@@ -645,7 +645,7 @@ describe('buildOcppCall', () => {
       );
       expect(error.errorKey).toBe('invalid_parameters');
       expect(error.issues).toEqual([
-        expect.objectContaining({ errorKey: 'too_long', parameter: 'parameters.id_tag' }),
+        expect.objectContaining({ errorKey: 'invalid_length', parameter: 'parameters.id_tag' }),
       ]);
     });
 

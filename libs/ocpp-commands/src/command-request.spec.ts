@@ -93,10 +93,7 @@ describe('validateCommandRequest', () => {
     it('reports a missing, unknown or non-string type and target_type', () => {
       expect(problems(undefined, null)).toEqual(['required@type', 'required@target_type']);
       expect(problems('reboot', 'plug')).toEqual(['invalid_value@type', 'invalid_value@target_type']);
-      expect(problems(3, ['controller'])).toEqual([
-        'invalid_data_type@type',
-        'invalid_data_type@target_type',
-      ]);
+      expect(problems(3, ['controller'])).toEqual(['invalid_type@type', 'invalid_type@target_type']);
       expect(problems('Soft_Reset', 'controller')).toEqual(['invalid_value@type']);
     });
 
@@ -116,7 +113,7 @@ describe('validateCommandRequest', () => {
     it.each([['a string'], [[1]], [3], [true]])(
       'refuses parameters that are not an object: %j',
       (parameters) => {
-        expect(problems('soft_reset', 'controller', parameters)).toEqual(['invalid_data_type@parameters']);
+        expect(problems('soft_reset', 'controller', parameters)).toEqual(['invalid_type@parameters']);
       },
     );
 
@@ -165,7 +162,7 @@ describe('validateCommandRequest', () => {
         'required@parameters.location',
         'invalid_date_time@parameters.retrieve_at',
         'out_of_range@parameters.retries',
-        'invalid_data_type@parameters.retry_interval',
+        'invalid_type@parameters.retry_interval',
       ]);
       for (const issue of issues) expect(issue.message).toContain(issue.parameter);
     });
@@ -188,12 +185,12 @@ describe('validateCommandRequest', () => {
       const base = type === 'reserve' ? { expires_at: '2030-05-01T09:00:00Z' } : {};
       const check = (id_tag: unknown) => problems(type, 'connector', { ...base, id_tag });
       expect(check('A'.repeat(20))).toEqual([]);
-      expect(check('A'.repeat(21))).toEqual(['too_long@parameters.id_tag']);
+      expect(check('A'.repeat(21))).toEqual(['invalid_length@parameters.id_tag']);
       expect(check(undefined)).toEqual(['required@parameters.id_tag']);
       expect(check('')).toEqual(['invalid_value@parameters.id_tag']);
       expect(check('   ')).toEqual(['invalid_value@parameters.id_tag']);
       expect(check('kärtchen')).toEqual(['invalid_value@parameters.id_tag']);
-      expect(check(12345)).toEqual(['invalid_data_type@parameters.id_tag']);
+      expect(check(12345)).toEqual(['invalid_type@parameters.id_tag']);
     });
   });
 
@@ -234,7 +231,7 @@ describe('validateCommandRequest', () => {
       expect(location).toHaveLength(512);
       expect(problems('request_diagnostics', 'controller', { location })).toEqual([]);
       expect(problems('request_diagnostics', 'controller', { location: `${location}b` })).toEqual([
-        'too_long@parameters.location',
+        'invalid_length@parameters.location',
       ]);
     });
   });
@@ -285,9 +282,7 @@ describe('validateCommandRequest', () => {
     });
 
     it('refuses a non-string date-time', () => {
-      expect(firmware(1714550400).issues).toEqual([
-        expect.objectContaining({ errorKey: 'invalid_data_type' }),
-      ]);
+      expect(firmware(1714550400).issues).toEqual([expect.objectContaining({ errorKey: 'invalid_type' })]);
     });
 
     it('refuses ranges that end before they start', () => {
@@ -326,8 +321,8 @@ describe('validateCommandRequest', () => {
       [2147483647, []],
       [-1, ['out_of_range@parameters.retries']],
       [2147483648, ['out_of_range@parameters.retries']],
-      [1.5, ['invalid_data_type@parameters.retries']],
-      ['3', ['invalid_data_type@parameters.retries']],
+      [1.5, ['invalid_type@parameters.retries']],
+      ['3', ['invalid_type@parameters.retries']],
     ])('retries %j → %j', (retries, expected) => {
       expect(problems('update_firmware', 'controller', { location: 'https://x.example/f', retries })).toEqual(
         expected,
@@ -342,7 +337,7 @@ describe('validateCommandRequest', () => {
         'out_of_range@parameters.reservation_id',
       ]);
       expect(problems('cancel_reservation', 'controller', { reservation_id: '5' })).toEqual([
-        'invalid_data_type@parameters.reservation_id',
+        'invalid_type@parameters.reservation_id',
       ]);
     });
   });
@@ -358,16 +353,16 @@ describe('validateCommandRequest', () => {
 
     it('checks every key', () => {
       expect(problems('refresh_configuration', 'controller', { keys: 'HeartbeatInterval' })).toEqual([
-        'invalid_data_type@parameters.keys',
+        'invalid_type@parameters.keys',
       ]);
       expect(
         problems('refresh_configuration', 'controller', {
           keys: ['K'.repeat(50), 'K'.repeat(51), 'a b', 7, null, ''],
         }),
       ).toEqual([
-        'too_long@parameters.keys[1]',
+        'invalid_length@parameters.keys[1]',
         'invalid_value@parameters.keys[2]',
-        'invalid_data_type@parameters.keys[3]',
+        'invalid_type@parameters.keys[3]',
         'required@parameters.keys[4]',
         'invalid_value@parameters.keys[5]',
       ]);
@@ -442,7 +437,7 @@ describe('validateCommandRequest', () => {
         'required@parameters.charging_profile',
       ]);
       expect(problems('set_charging_profile', 'connector', { charging_profile: 'max' })).toEqual([
-        `invalid_data_type@${P}`,
+        `invalid_type@${P}`,
       ]);
       expect(problems('set_charging_profile', 'connector', { charging_profile: {} })).toEqual([
         `required@${P}.id`,
@@ -515,7 +510,7 @@ describe('validateCommandRequest', () => {
       ]);
       expect(periods([{ limit: 1 }, 'x', null])).toEqual([
         `required@${P}.schedule.periods[0].start_period`,
-        `invalid_data_type@${P}.schedule.periods[1]`,
+        `invalid_type@${P}.schedule.periods[1]`,
         `required@${P}.schedule.periods[2]`,
       ]);
     });
@@ -526,7 +521,7 @@ describe('validateCommandRequest', () => {
       expect(limit(0)).toEqual([]);
       expect(limit(16.05)).toEqual([`invalid_value@${P}.schedule.periods[0].limit`]);
       expect(limit(-1)).toEqual([`out_of_range@${P}.schedule.periods[0].limit`]);
-      expect(limit('16')).toEqual([`invalid_data_type@${P}.schedule.periods[0].limit`]);
+      expect(limit('16')).toEqual([`invalid_type@${P}.schedule.periods[0].limit`]);
       expect(limit(undefined)).toEqual([`required@${P}.schedule.periods[0].limit`]);
       expect(setProfile({}, { min_charging_rate: 6.25 })).toEqual([
         `invalid_value@${P}.schedule.min_charging_rate`,
@@ -585,7 +580,7 @@ describe('validateCommandRequest', () => {
       ).toEqual([
         'out_of_range@parameters.id',
         'invalid_value@parameters.purpose',
-        'invalid_data_type@parameters.stack_level',
+        'invalid_type@parameters.stack_level',
       ]);
     });
   });

@@ -51,7 +51,7 @@ function checkEnumField<T extends string>(
   if (value === undefined || value === null)
     issues.push(issueOn(name, ErrorKey.Required, `${name} is required`));
   else if (typeof value !== 'string')
-    issues.push(issueOn(name, ErrorKey.InvalidDataType, `${name} must be a string`));
+    issues.push(issueOn(name, ErrorKey.InvalidType, `${name} must be a string`));
   else issues.push(issueOn(name, ErrorKey.InvalidValue, `${name} must be one of: ${values.join(', ')}`));
   return undefined;
 }

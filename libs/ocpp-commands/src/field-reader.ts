@@ -52,7 +52,7 @@ export class FieldReader {
   static of(value: unknown, path: string, issues: ValidationIssue[]): FieldReader | undefined {
     if (isJsonObject(value)) return new FieldReader(value, path, issues);
     issues.push({
-      errorKey: ErrorKey.InvalidDataType,
+      errorKey: ErrorKey.InvalidType,
       message: `${path} must be an object`,
       parameter: path,
     });
@@ -93,7 +93,7 @@ export class FieldReader {
     if (typeof value !== 'string') return this.invalidType(key, 'a string');
     if (value.trim() === '') return this.invalid(key, ErrorKey.InvalidValue, 'must not be empty');
     if (value.length > rule.maxLength) {
-      return this.invalid(key, ErrorKey.TooLong, `must be at most ${rule.maxLength} characters long`);
+      return this.invalid(key, ErrorKey.InvalidLength, `must be at most ${rule.maxLength} characters long`);
     }
     if (rule.pattern && !rule.pattern.test(value)) {
       return this.invalid(key, ErrorKey.InvalidValue, rule.patternMessage ?? 'has an invalid format');
@@ -208,7 +208,7 @@ export class FieldReader {
   }
 
   private invalidType(key: string, expected: string): undefined {
-    return this.invalid(key, ErrorKey.InvalidDataType, `must be ${expected}`);
+    return this.invalid(key, ErrorKey.InvalidType, `must be ${expected}`);
   }
 
   private invalid(key: string, errorKey: ErrorKey, message: string): undefined {

@@ -9,15 +9,15 @@ export const CommandValidationErrorKey = {
   /** A field this command type does not define (at any depth of `parameters`). */
   UnknownField: 'unknown_field',
   /** Wrong JSON type: a string where an object is expected, a float where an integer is expected, ... */
-  InvalidDataType: 'invalid_data_type',
+  InvalidType: 'invalid_type',
   /** Right JSON type, wrong value: not one of the allowed values, a bad format, an empty string, a bad sequence. */
   InvalidValue: 'invalid_value',
   /** The command `type` cannot address this `target_type` (reported on `type`). */
   InvalidTargetType: 'invalid_target_type',
   /** A valid value that this combination does not allow (e.g. a `tx_profile` on a controller). */
   NotAllowed: 'not_allowed',
-  /** A string longer than its limit. */
-  TooLong: 'too_long',
+  /** A string longer than its limit (the same key as the generic pipeline's length rules). */
+  InvalidLength: 'invalid_length',
   /** A number outside its range, or an array with too few or too many items. */
   OutOfRange: 'out_of_range',
   /** Not an absolute URI with an allowed scheme (see `ALLOWED_URI_SCHEMES`). */

@@ -109,7 +109,7 @@ describe('creating a command', () => {
     for (const body of [null, [], 'text']) {
       const notObject = await failureOf(create(body));
       expect(notObject.issues).toEqual([
-        { parameter: 'body', errorKey: 'invalid_data_type', message: 'the body must be a JSON object' },
+        { parameter: 'body', errorKey: 'invalid_type', message: 'the body must be a JSON object' },
       ]);
     }
     const missing = await failureOf(create({ valid_for_seconds: 1.5 }));
@@ -118,7 +118,7 @@ describe('creating a command', () => {
         ['target_type', 'required'],
         ['target_uuid', 'required'],
         ['type', 'required'],
-        ['valid_for_seconds', 'invalid_data_type'],
+        ['valid_for_seconds', 'invalid_type'],
       ].sort(),
     );
     const parameters = await failureOf(

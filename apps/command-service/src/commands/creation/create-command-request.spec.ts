@@ -40,10 +40,10 @@ describe('judgeCreateRequest', () => {
       ok: false,
       issues: [
         { parameter: 'extra', errorKey: 'unknown_field', message: 'extra is not a known field' },
-        { parameter: 'target_uuid', errorKey: 'invalid_data_type', message: 'target_uuid must be a string' },
+        { parameter: 'target_uuid', errorKey: 'invalid_type', message: 'target_uuid must be a string' },
         {
           parameter: 'valid_for_seconds',
-          errorKey: 'invalid_data_type',
+          errorKey: 'invalid_type',
           message: 'valid_for_seconds must be an integer',
         },
       ],
@@ -61,9 +61,7 @@ describe('judgeCreateRequest', () => {
     for (const body of [undefined, null, [], 'x', 1]) {
       expect(judgeCreateRequest(body, now)).toEqual({
         ok: false,
-        issues: [
-          { parameter: 'body', errorKey: 'invalid_data_type', message: 'the body must be a JSON object' },
-        ],
+        issues: [{ parameter: 'body', errorKey: 'invalid_type', message: 'the body must be a JSON object' }],
       });
     }
   });

@@ -51,7 +51,7 @@ export function judgeIdempotencyKey(key: unknown): ValidationIssue[] {
  */
 export function judgeCreateRequest(body: unknown, now: Date): JudgedCreateRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, issues: [issue('body', ErrorKey.InvalidDataType, 'the body must be a JSON object')] };
+    return { ok: false, issues: [issue('body', ErrorKey.InvalidType, 'the body must be a JSON object')] };
   }
   const fields = body as Record<string, unknown>;
   const issues: ValidationIssue[] = Object.keys(fields)
@@ -68,14 +68,14 @@ export function judgeCreateRequest(body: unknown, now: Date): JudgedCreateReques
   if (targetUuid === undefined || targetUuid === null) {
     issues.push(issue('target_uuid', ErrorKey.Required, 'target_uuid is required'));
   } else if (typeof targetUuid !== 'string') {
-    issues.push(issue('target_uuid', ErrorKey.InvalidDataType, 'target_uuid must be a string'));
+    issues.push(issue('target_uuid', ErrorKey.InvalidType, 'target_uuid must be a string'));
   } else if (!UUID_PATTERN.test(targetUuid)) {
     issues.push(issue('target_uuid', ErrorKey.InvalidValue, 'target_uuid must be a UUID'));
   }
 
   const validFor = fields.valid_for_seconds ?? 0;
   if (typeof validFor !== 'number' || !Number.isInteger(validFor)) {
-    issues.push(issue('valid_for_seconds', ErrorKey.InvalidDataType, 'valid_for_seconds must be an integer'));
+    issues.push(issue('valid_for_seconds', ErrorKey.InvalidType, 'valid_for_seconds must be an integer'));
   } else if (validFor < 0 || validFor > MAX_VALID_FOR_SECONDS) {
     issues.push(
       issue(
