@@ -81,14 +81,17 @@ export class CommandDriver {
   }
 }
 
-/** How many commands one sweep reads at once. */
+/** How many single commands one sweep reads at once. */
 const POLL_CONCURRENCY = 8;
 /** Terminal commands read again per sweep, to catch one that leaves its terminal state. */
 const TERMINAL_RECHECKS_PER_SWEEP = 10;
+const OPEN_STATUSES = ['pending', 'sent'] as const;
 
 /**
- * Reads every command that is not terminal yet with GET /commands/{uuid}, over and over, and feeds each answer to the
- * status history (which checks the lifecycle). Reads that fail during an outage are simply skipped.
+ * Watches every command until it is terminal and feeds each observation to the status history (which checks the
+ * lifecycle). A sweep lists the pending and the sent commands (50 a page: cheap however many are open), then reads
+ * with GET /commands/{uuid} the open ones the lists did not show (they became terminal, or moved between pages), and
+ * a few terminal ones again. A sweep that meets an outage is cut short; the next one starts over.
  */
 export class StatusPoller {
   readonly history = new StatusHistory();
@@ -132,17 +135,21 @@ export class StatusPoller {
 
   /** Reads every command of the tenant through the list endpoint; returns the uuids it found. */
   async readAll(): Promise<string[]> {
+    const found = await this.list('', Date.now() + 60_000);
+    if (!found) throw new Error('listing the commands failed for a minute');
+    return found;
+  }
+
+  /** Every page of the list with `filter` (a query string part); undefined when a page could not be read. */
+  private async list(filter: string, retryUntil?: number): Promise<string[] | undefined> {
     const found: string[] = [];
     for (let page = 1; ; page += 1) {
       const result = await this.api.request(
         'GET',
-        `${COMMANDS_PATH}?limit=50&page=${page}&order_by=%2Bcreated_at`,
-        {
-          retryUntil: Date.now() + 60_000,
-        },
+        `${COMMANDS_PATH}?limit=50&page=${page}&order_by=%2Bcreated_at${filter}`,
+        { retryUntil },
       );
-      if (!result.ok || result.answer.status !== 200)
-        throw new Error(`listing commands failed: ${result.ok ? result.answer.status : result.reason}`);
+      if (!result.ok || result.answer.status !== 200) return undefined;
       const body = result.answer.body as { commands: ObservedCommand[]; pagination: { has_more: boolean } };
       for (const command of body.commands) {
         this.observe(command);
@@ -163,12 +170,18 @@ export class StatusPoller {
   }
 
   private async sweep(): Promise<void> {
+    const listed = new Set<string>();
+    for (const status of OPEN_STATUSES) {
+      const found = await this.list(`&filter%5Bstatus%5D=${status}`);
+      if (!found) return;
+      for (const uuid of found) listed.add(uuid);
+    }
     const rechecks = this.done.slice(-TERMINAL_RECHECKS_PER_SWEEP * 20);
     const sample = Array.from(
       { length: Math.min(TERMINAL_RECHECKS_PER_SWEEP, rechecks.length) },
       () => rechecks[Math.floor(Math.random() * rechecks.length)],
     );
-    const queue = [...this.open, ...sample];
+    const queue = [...[...this.open].filter((uuid) => !listed.has(uuid)), ...sample];
     const worker = async (): Promise<void> => {
       for (let uuid = queue.shift(); uuid !== undefined; uuid = queue.shift()) await this.read(uuid);
     };

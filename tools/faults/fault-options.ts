@@ -148,7 +148,7 @@ export const DEFAULT_FAULT_OPTIONS: FaultOptions = {
   chargePoints: 10,
   rate: 25,
   faults: [...DEFAULT_FAULTS],
-  validForSeconds: 60,
+  validForSeconds: 120,
   callTimeoutMs: 10_000,
   downMs: 2_000,
   instanceLostMs: 15_000,

@@ -109,6 +109,7 @@ export interface FaultReport {
     statusProblems: StatusProblem[];
     wrongOutcome: { commandUuid: string; nonce: number; status: string | undefined; expected: string }[];
     answeredButNotReceived: { commandUuid: string; nonce: number; status: string | undefined }[];
+    offlineButDelivered: { commandUuid: string; nonce: number; receivedAt: number[]; terminalAt?: number }[];
     postsNotCreated: { nonce: number; reason: string }[];
     unannouncedCommands: string[];
     unexpectedExits: { name: string; at: number; how: string }[];
@@ -188,7 +189,7 @@ export function buildFaultReport(input: ReportInput): FaultReport {
 
   const wrongOutcome: FaultReport['samples']['wrongOutcome'] = [];
   const answeredButNotReceived: FaultReport['samples']['answeredButNotReceived'] = [];
-  let offlineButDelivered = 0;
+  const offlineButDelivered: FaultReport['samples']['offlineButDelivered'] = [];
   for (const command of input.created) {
     const state = input.finalStates.get(command.commandUuid);
     const calls = receivedByNonce.get(command.nonce) ?? [];
@@ -207,7 +208,13 @@ export function buildFaultReport(input: ReportInput): FaultReport {
           expected: calls[0].expected,
         });
     }
-    if (state?.resultError === 'charge_point_offline' && calls.length > 0) offlineButDelivered += 1;
+    if (state?.resultError === 'charge_point_offline' && calls.length > 0)
+      offlineButDelivered.push({
+        commandUuid: command.commandUuid,
+        nonce: command.nonce,
+        receivedAt: calls.map((call) => call.at),
+        terminalAt: state.terminalAt,
+      });
   }
 
   const terminalStates = input.created
@@ -230,7 +237,7 @@ export function buildFaultReport(input: ReportInput): FaultReport {
     wrongOutcome: wrongOutcome.length,
     answeredButNotReceived: answeredButNotReceived.length,
     receivedByWrongChargePoint: wrongChargePoint.length,
-    offlineButDelivered,
+    offlineButDelivered: offlineButDelivered.length,
     receivedWithoutCreation: receivedWithoutCreation.length,
     unannouncedCommands: input.unannouncedCommands.length,
     unexpectedExits: input.unexpectedExits.length,
@@ -288,6 +295,7 @@ export function buildFaultReport(input: ReportInput): FaultReport {
       statusProblems: input.statusProblems.slice(0, SAMPLE_SIZE),
       wrongOutcome: wrongOutcome.slice(0, SAMPLE_SIZE),
       answeredButNotReceived: answeredButNotReceived.slice(0, SAMPLE_SIZE),
+      offlineButDelivered: offlineButDelivered.slice(0, SAMPLE_SIZE),
       postsNotCreated: input.postsNotCreated.slice(0, SAMPLE_SIZE),
       unannouncedCommands: input.unannouncedCommands.slice(0, SAMPLE_SIZE),
       unexpectedExits: input.unexpectedExits.slice(0, SAMPLE_SIZE),

@@ -23,6 +23,13 @@ export type ApiResult =
   | { ok: true; answer: ApiAnswer; attempts: number }
   | { ok: false; reason: string; attempts: number; answer?: ApiAnswer };
 
+/** "503 {...} ×12, ECONNREFUSED ×3": what the attempts of a request met, for the report. */
+function summarise(reasons: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const reason of reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => `${reason} ×${count}`).join(', ');
+}
+
 const REQUEST_TIMEOUT_MS = 15_000;
 
 function isOutage(status: number): boolean {
@@ -44,21 +51,23 @@ export class PlatformApiClient {
   ) {}
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResult> {
-    let attempts = 0;
+    const startedAt = Date.now();
+    const reasons: string[] = [];
     let delayMs = 100;
-    let last: { reason: string; answer?: ApiAnswer } = { reason: 'not sent' };
+    let lastAnswer: ApiAnswer | undefined;
     for (;;) {
-      attempts += 1;
       try {
         const answer = await this.send(method, path, options, await this.currentToken(options.retryUntil));
-        if (!isOutage(answer.status)) return { ok: true, answer, attempts };
+        if (!isOutage(answer.status)) return { ok: true, answer, attempts: reasons.length + 1 };
         if (answer.status === 401) this.token = undefined;
-        last = { reason: `${answer.status} ${JSON.stringify(answer.body)}`, answer };
+        reasons.push(`${answer.status} ${JSON.stringify(answer.body)}`);
+        lastAnswer = answer;
       } catch (error) {
-        last = { reason: describeFetchError(error) };
+        reasons.push(describeFetchError(error));
       }
       if (options.retryUntil === undefined || Date.now() + delayMs > options.retryUntil) {
-        return { ok: false, attempts, ...last };
+        const reason = `${summarise(reasons)} over ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+        return { ok: false, attempts: reasons.length, reason, answer: lastAnswer };
       }
       await sleep(delayMs);
       delayMs = Math.min(delayMs * 2, 2000);
