@@ -44,6 +44,9 @@ interface Member {
   heldDown: boolean;
 }
 
+/** Starting a service takes 10 s on an idle 2-core machine and several times that on a busy one. */
+const SERVICE_READY_TIMEOUT_MS = 180_000;
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -143,6 +146,7 @@ export class FaultPlatform {
           service,
           env: { ...this.childEnv, HEALTH_PORT: String(healthPorts[index]), ...env },
           onLine: this.logTo(name),
+          readyTimeoutMs: SERVICE_READY_TIMEOUT_MS,
         });
         this.members.set(name, {
           name,
