@@ -36,7 +36,15 @@ describe('metrics', () => {
     platform = await startPlatformUnderTest();
     api = await ApiTestClient.connect(platform.apiUrl);
     await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin(['role:create', '--tenant', 'acme', '--name', 'operator', '--permissions', 'asset']);
+    await platform.admin([
+      'role:create',
+      '--tenant',
+      'acme',
+      '--name',
+      'operator',
+      '--permissions',
+      'asset,control',
+    ]);
     await platform.admin([
       ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
       ...['--password', PASSWORD, '--role', 'operator'],
@@ -146,5 +154,28 @@ describe('metrics', () => {
       await chargePoint.close({ force: true });
     }
     expect(await eventually(connected, (value) => value === 0)).toBe(0);
+  });
+
+  it('counts commands by status in command-service', async () => {
+    const total = async () => {
+      const metrics = await scrape('command-service');
+      return ['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed']
+        .map((status) => sampleValue(metrics, 'commands', { status }))
+        .reduce((sum, count) => sum + count, 0);
+    };
+    const before = await total();
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const response = await api.call('POST', '/api/v1/control/commands', {
+      token,
+      body: {
+        type: 'soft_reset',
+        target_type: 'controller',
+        target_uuid: controller.uuid,
+        valid_for_seconds: 60,
+      },
+    });
+    expect(response.status).toBe(202);
+    expect(await total()).toBe(before + 1);
   });
 });

