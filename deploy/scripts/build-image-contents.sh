@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The steps that make the container image's /app, shared by deploy/Dockerfile and CI (deploy/scripts/check-deploy.sh
 # runs them outside Docker), so a step that breaks shows in CI although CI cannot build images.
-#   install        npm ci of the lockfile (with the npm/cli#9846 fallback of .ci/run; the lockfile must not change)
+#   install        npm ci of the lockfile
 #   build          TypeScript to dist/
 #   prune          drop devDependencies from node_modules
 #   stage <dir>    copy what runs (package.json, dist/, node_modules/, deploy/docker/) to <dir>
@@ -11,16 +11,7 @@
 set -euo pipefail
 
 install_dependencies() {
-  local log
-  log=$(mktemp)
-  if ! npm ci --no-audit --no-fund 2>&1 | tee "$log"; then
-    grep -q 'Missing: .*@ from lock file' "$log" || { rm -f "$log"; exit 1; }
-    echo "npm ci hit npm/cli#9846: installing with npm install, the lockfile must stay as it is"
-    cp package-lock.json "$log"
-    npm install --no-audit --no-fund
-    cmp -s package-lock.json "$log" || { rm -f "$log"; echo "npm install changed package-lock.json"; exit 1; }
-  fi
-  rm -f "$log"
+  npm ci --no-audit --no-fund
 }
 
 stage() {
