@@ -4,12 +4,17 @@ import { ChargingSessionEntity } from './charging-sessions/charging-session.enti
 import { CONTROL_SCHEMA } from './command-service.config.js';
 import { CreateChargingSessions1763760000000 } from './migrations/1763760000000-create-charging-sessions.js';
 import { CreateCommands1763780000000 } from './migrations/1763780000000-create-commands.js';
+import { CreateCommandCounts1763790000000 } from './migrations/1763790000000-create-command-counts.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
 
 /** Every migration of the control schema, in order; listed explicitly, never globbed. */
-export const CONTROL_MIGRATIONS = [CreateChargingSessions1763760000000, CreateCommands1763780000000];
+export const CONTROL_MIGRATIONS = [
+  CreateChargingSessions1763760000000,
+  CreateCommands1763780000000,
+  CreateCommandCounts1763790000000,
+];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {
   return {

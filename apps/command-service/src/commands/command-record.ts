@@ -7,6 +7,7 @@ import {
 } from '@cpc/contracts';
 import type { TransactionalOutbox } from '@cpc/database';
 import type { DataSource, EntityManager } from 'typeorm';
+import { countStatusChanges } from './command-counts.js';
 
 /** The columns of control.commands a view and a status event need. */
 export interface CommandRow {
@@ -60,20 +61,25 @@ export function toCommandView(row: CommandRow): CommandView {
   };
 }
 
-/** Writes the status event of `row` (as it is now) into the outbox, in the transaction that changed it. */
-export function recordStatusChange(
+/**
+ * Writes the status events of commands that just changed (as they are now) into the outbox and moves the counts, in
+ * the transaction that changed them, after it changed the command rows.
+ */
+export async function recordStatusChanges(
   outbox: TransactionalOutbox,
   manager: EntityManager,
-  row: CommandRow,
-  previousStatus: string | null,
+  changes: { row: CommandRow; previousStatus: string | null }[],
 ): Promise<void> {
-  const event: CommandStatusChangedEvent = {
-    eventId: randomUUID(),
-    occurredAt: new Date().toISOString(),
-    tenantUuid: row.tenant_uuid,
-    data: { command: toCommandView(row), previousStatus, controllerUuid: row.controller_uuid },
-  };
-  return outbox.add(manager, CommandSubjects.statusChanged, event);
+  for (const { row, previousStatus } of changes) {
+    const event: CommandStatusChangedEvent = {
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      tenantUuid: row.tenant_uuid,
+      data: { command: toCommandView(row), previousStatus, controllerUuid: row.controller_uuid },
+    };
+    await outbox.add(manager, CommandSubjects.statusChanged, event);
+  }
+  await countStatusChanges(manager, changes);
 }
 
 /** The rows of an UPDATE … RETURNING (TypeORM answers UPDATE and DELETE as `[rows, affected count]` on PostgreSQL). */

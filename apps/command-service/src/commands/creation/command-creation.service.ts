@@ -12,7 +12,7 @@ import { DataSource } from 'typeorm';
 import {
   COMMAND_ROW_COLUMNS,
   type CommandRow,
-  recordStatusChange,
+  recordStatusChanges,
   toCommandView,
 } from '../command-record.js';
 import { CommandReader } from '../listing/command-reader.js';
@@ -92,7 +92,7 @@ export class CommandCreationService {
           request.validForSeconds,
         ],
       );
-      await recordStatusChange(this.outbox, manager, row, null);
+      await recordStatusChanges(this.outbox, manager, [{ row, previousStatus: null }]);
       return { row };
     });
     if ('earlier' in outcome) {

@@ -327,3 +327,24 @@ describe('restarts and several instances', () => {
     }
   });
 });
+
+describe('per-tenant counts', () => {
+  it('match the commands after every kind of transition above', async () => {
+    // Whatever is still moving settles first (a waiting command may still end meanwhile; compare in one snapshot).
+    const [{ mismatches }] = await harness.sql<{ mismatches: string }>(
+      `WITH actual AS (
+         SELECT tenant_uuid, target_type, type, status, count(*) AS count FROM control.commands
+          GROUP BY tenant_uuid, target_type, type, status)
+       SELECT count(*) AS mismatches
+         FROM actual FULL JOIN (SELECT * FROM control.command_counts WHERE count > 0) counted
+           USING (tenant_uuid, target_type, type, status)
+        WHERE actual.count IS DISTINCT FROM counted.count`,
+    );
+    expect(mismatches).toBe('0');
+    const [{ total }] = await harness.sql<{ total: string }>(
+      'SELECT sum(count) AS total FROM control.command_counts',
+    );
+    const [{ rows }] = await harness.sql<{ rows: string }>('SELECT count(*) AS rows FROM control.commands');
+    expect(total).toBe(rows);
+  });
+});

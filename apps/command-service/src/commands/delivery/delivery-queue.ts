@@ -34,13 +34,16 @@ export class DeliveryQueue {
     private readonly transitions: CommandTransitions,
   ) {}
 
-  /** Claims up to `limit` lane heads of lanes that have a due command; SKIP LOCKED keeps instances apart. */
+  /**
+   * Claims up to `limit` lane heads of lanes that have a due command; SKIP LOCKED keeps instances apart. Times are
+   * `now()` (the statement's start), not clock_timestamp(), so the due index can be searched by time.
+   */
   claimDue(owner: string, leaseMs: number, limit: number): Promise<ClaimedCommand[]> {
     return updatedRows<ClaimedCommand>(
       this.dataSource,
       `WITH due_lanes AS (
          SELECT DISTINCT controller_uuid FROM control.commands
-          WHERE ${OPEN} AND next_attempt_at <= clock_timestamp()
+          WHERE ${OPEN} AND next_attempt_at <= now()
        ), heads AS (
          SELECT (SELECT h.uuid FROM control.commands h
                   WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN}
@@ -49,11 +52,11 @@ export class DeliveryQueue {
        ), claimable AS (
          SELECT c.uuid FROM control.commands c
           WHERE c.uuid IN (SELECT uuid FROM heads) AND c.${OPEN}
-            AND (c.lease_until IS NULL OR c.lease_until < clock_timestamp())
+            AND (c.lease_until IS NULL OR c.lease_until < now())
             AND NOT EXISTS (
               SELECT 1 FROM control.commands other
                WHERE other.controller_uuid = c.controller_uuid AND other.${OPEN}
-                 AND other.lease_until >= clock_timestamp())
+                 AND other.lease_until >= now())
           ORDER BY c.created_at
           LIMIT $3
           FOR UPDATE SKIP LOCKED

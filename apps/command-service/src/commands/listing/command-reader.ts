@@ -3,6 +3,7 @@ import type { CommandFilter, CommandPage, CommandView, ListCommandsPayload } fro
 import { NotFoundError } from '@cpc/errors';
 import { buildPagination, MAX_PAGE_SIZE, pageOffset } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
+import { countCommands } from '../command-counts.js';
 import { COMMAND_ROW_COLUMNS, type CommandRow, toCommandView } from '../command-record.js';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,18 +50,33 @@ export class CommandReader {
     // Only created_at is sortable; the first entry decides (repeating the field cannot change the order).
     const direction = request.orderBy?.[0]?.direction === 'asc' ? 'ASC' : 'DESC';
     const where = conditions.join(' AND ');
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.dataSource.query<CommandRow[]>(
         `SELECT ${COMMAND_ROW_COLUMNS} FROM control.commands WHERE ${where}
           ORDER BY created_at ${direction}, uuid ${direction}
           LIMIT ${limit} OFFSET ${pageOffset({ page, limit })}`,
         values,
       ),
-      this.dataSource.query<{ total: string }[]>(
-        `SELECT count(*) AS total FROM control.commands WHERE ${where}`,
-        values,
-      ),
+      this.count(tenantUuid, request.filter ?? {}, where, values),
     ]);
-    return { items: rows.map(toCommandView), pagination: buildPagination({ page, limit }, Number(total)) };
+    return { items: rows.map(toCommandView), pagination: buildPagination({ page, limit }, total) };
+  }
+
+  /**
+   * A target's commands are counted in their index range; everything else comes from the per-tenant counts, so a
+   * tenant with millions of commands is not counted row by row on every page (see the README, Commands).
+   */
+  private async count(
+    tenantUuid: string,
+    filter: CommandFilter,
+    where: string,
+    values: unknown[],
+  ): Promise<number> {
+    if (filter.target_uuid === undefined) return countCommands(this.dataSource, tenantUuid, filter);
+    const [{ total }] = await this.dataSource.query<{ total: string }[]>(
+      `SELECT count(*) AS total FROM control.commands WHERE ${where}`,
+      values,
+    );
+    return Number(total);
   }
 }

@@ -7,7 +7,7 @@ import {
   COMMAND_ROW_COLUMNS,
   type CommandRow,
   commandRowColumns,
-  recordStatusChange,
+  recordStatusChanges,
   updatedRows,
 } from '../command-record.js';
 
@@ -40,7 +40,11 @@ export class CommandTransitions {
 
   /** pending → sent; false when the command was no longer pending. */
   async markSent(commandUuid: string, sentAt: string | null): Promise<boolean> {
-    const changed = await this.dataSource.transaction((manager) => this.sent(manager, commandUuid, sentAt));
+    const changed = await this.dataSource.transaction(async (manager) => {
+      const row = await this.sent(manager, commandUuid, sentAt);
+      if (row) await recordStatusChanges(this.outbox, manager, [{ row, previousStatus: 'pending' }]);
+      return row !== undefined;
+    });
     if (changed) void this.outbox.flush();
     return changed;
   }
@@ -48,7 +52,7 @@ export class CommandTransitions {
   /** pending/sent → terminal; false when it had ended already. The charge point's next command becomes due. */
   async finish(commandUuid: string, ending: CommandEnding): Promise<boolean> {
     const finished = await this.dataSource.transaction(async (manager) => {
-      if (ending.wasSent) await this.sent(manager, commandUuid, ending.sentAt ?? null);
+      const sent = ending.wasSent ? await this.sent(manager, commandUuid, ending.sentAt ?? null) : undefined;
       const rows = await updatedRows<EndedRow>(
         manager,
         `WITH old AS (SELECT uuid, status FROM control.commands WHERE uuid = $1 FOR UPDATE)
@@ -60,7 +64,7 @@ export class CommandTransitions {
           RETURNING old.status AS previous, ${commandRowColumns('c')}`,
         [commandUuid, ending.status, JSON.stringify(ending.result)],
       );
-      return this.recordEnded(manager, rows);
+      return this.recordEnded(manager, rows, sent ? [{ row: sent, previousStatus: 'pending' }] : []);
     });
     if (finished > 0) void this.outbox.flush();
     return finished > 0;
@@ -89,7 +93,12 @@ export class CommandTransitions {
     return ended;
   }
 
-  private async sent(manager: EntityManager, commandUuid: string, sentAt: string | null): Promise<boolean> {
+  /** pending → sent without recording it (the caller records it with whatever else its transaction changes). */
+  private async sent(
+    manager: EntityManager,
+    commandUuid: string,
+    sentAt: string | null,
+  ): Promise<CommandRow | undefined> {
     const rows = await updatedRows<CommandRow>(
       manager,
       `UPDATE control.commands SET status = 'sent', sent_at = COALESCE($2::timestamptz, clock_timestamp())
@@ -97,23 +106,29 @@ export class CommandTransitions {
         RETURNING ${COMMAND_ROW_COLUMNS}`,
       [commandUuid, sentAt],
     );
-    if (rows.length === 0) return false;
-    await recordStatusChange(this.outbox, manager, rows[0], 'pending');
-    return true;
+    return rows[0];
   }
 
   /**
    * Status events of commands that just ended, then their charge points' next commands made due at once (they may
    * have been waiting behind these, scheduled for later). Returns how many ended.
    */
-  private async recordEnded(manager: EntityManager, rows: EndedRow[]): Promise<number> {
+  private async recordEnded(
+    manager: EntityManager,
+    rows: EndedRow[],
+    earlier: { row: CommandRow; previousStatus: string }[] = [],
+  ): Promise<number> {
     if (rows.length === 0) return 0;
-    for (const row of rows) await recordStatusChange(this.outbox, manager, row, row.previous);
+    // Command rows first (the lane's next commands), counts last: see countStatusChanges.
     await manager.query(
       `UPDATE control.commands SET next_attempt_at = clock_timestamp()
         WHERE controller_uuid = ANY($1) AND ${OPEN} AND next_attempt_at > clock_timestamp()`,
       [[...new Set(rows.map((row) => row.controller_uuid))]],
     );
+    await recordStatusChanges(this.outbox, manager, [
+      ...earlier,
+      ...rows.map((row) => ({ row, previousStatus: row.previous })),
+    ]);
     return rows.length;
   }
 }

@@ -1,0 +1,74 @@
+import { COMMAND_STATUSES } from '@cpc/ocpp-commands';
+import type { CommandFilter } from '@cpc/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { CommandRow } from './command-record.js';
+
+/** A command entering `status`, leaving `previousStatus` (null when it was just created). */
+export interface CountedChange {
+  row: Pick<CommandRow, 'tenant_uuid' | 'target_type' | 'type' | 'status'>;
+  previousStatus: string | null;
+}
+
+const lifecycleIndex = (status: string) => (COMMAND_STATUSES as readonly string[]).indexOf(status);
+
+/**
+ * Moves the per-tenant counts (control.command_counts) along with status changes, in the caller's transaction and
+ * as its last step. Every transaction touches the count rows in one global order (tenant, target type, type, then
+ * lifecycle order of the status), and only after the command rows it changed, so two transactions never wait for
+ * each other in a circle.
+ */
+export async function countStatusChanges(manager: EntityManager, changes: CountedChange[]): Promise<void> {
+  const deltas = new Map<string, { key: [string, string, string, string]; delta: number }>();
+  const add = (row: CountedChange['row'], status: string, delta: number) => {
+    const key: [string, string, string, string] = [row.tenant_uuid, row.target_type, row.type, status];
+    const id = key.join('|');
+    deltas.set(id, { key, delta: (deltas.get(id)?.delta ?? 0) + delta });
+  };
+  for (const { row, previousStatus } of changes) {
+    if (previousStatus !== null) add(row, previousStatus, -1);
+    add(row, row.status, 1);
+  }
+  const ordered = [...deltas.values()]
+    .filter(({ delta }) => delta !== 0)
+    .sort(
+      (a, b) =>
+        a.key[0].localeCompare(b.key[0]) ||
+        a.key[1].localeCompare(b.key[1]) ||
+        a.key[2].localeCompare(b.key[2]) ||
+        lifecycleIndex(a.key[3]) - lifecycleIndex(b.key[3]),
+    );
+  for (const { key, delta } of ordered) {
+    // A decrement always finds its row (the status it leaves was counted when entered); an upsert would check the
+    // negative count of the row it proposes.
+    await manager.query(
+      delta < 0
+        ? `UPDATE control.command_counts SET count = count + $5
+            WHERE tenant_uuid = $1 AND target_type = $2 AND type = $3 AND status = $4`
+        : `INSERT INTO control.command_counts AS c (tenant_uuid, target_type, type, status, count)
+           VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (tenant_uuid, target_type, type, status) DO UPDATE SET count = c.count + EXCLUDED.count`,
+      [...key, delta],
+    );
+  }
+}
+
+/** How many of the tenant's commands match a filter without a target (the target filter counts its index range). */
+export async function countCommands(
+  dataSource: DataSource,
+  tenantUuid: string,
+  filter: Omit<CommandFilter, 'target_uuid'>,
+): Promise<number> {
+  const conditions = ['tenant_uuid = $1'];
+  const values: unknown[] = [tenantUuid];
+  for (const column of ['target_type', 'type', 'status'] as const) {
+    const value = filter[column];
+    if (value === undefined) continue;
+    values.push(value);
+    conditions.push(`${column} = $${values.length}`);
+  }
+  const [{ total }] = await dataSource.query<{ total: string }[]>(
+    `SELECT COALESCE(sum(count), 0) AS total FROM control.command_counts WHERE ${conditions.join(' AND ')}`,
+    values,
+  );
+  return Number(total);
+}
