@@ -130,6 +130,31 @@ describe('ocpp-gateway: garbage from a charge point', () => {
       socket.close();
     });
 
+    it('answers a schema-invalid payload with a CALLERROR that does not echo the payload', async () => {
+      const { socket } = await misbehaving(protocol);
+      // Found by the OCPP fuzz tests: ocpp-rpc echoed the payload in the details, and one nested deeper than
+      // JSON.stringify recurses made it close the socket (1000) instead of answering.
+      const deep = '['.repeat(1500) + ']'.repeat(1500);
+      socket.send(`[2,"m-deep","DataTransfer",{"vendorId":5,"data":${deep}}]`);
+      const answer = (await socket.message(0)) as unknown[];
+      expect(answer.slice(0, 2)).toEqual([4, 'm-deep']);
+      expect(answer[4]).not.toHaveProperty('data');
+      await stillServed(socket);
+      socket.close();
+    });
+
+    it('answers a missing required field with OccurrenceConstraintViolation, spelled as the protocol spells it', async () => {
+      const { socket } = await misbehaving(protocol);
+      // Found by the OCPP fuzz tests: ocpp-rpc answered 2.0.1 with 1.6's misspelling "OccurenceConstraintViolation".
+      socket.send(JSON.stringify([2, 'm-missing', 'BootNotification', {}]));
+      expect(((await socket.message(0)) as unknown[]).slice(0, 3)).toEqual([
+        4,
+        'm-missing',
+        'OccurrenceConstraintViolation',
+      ]);
+      socket.close();
+    });
+
     it('ignores replies to calls it never made and empty frames', async () => {
       const { socket } = await misbehaving(protocol);
       socket.send(JSON.stringify([3, 'never-sent', { status: 'Accepted' }]));

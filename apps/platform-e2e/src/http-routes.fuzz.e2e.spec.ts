@@ -5,20 +5,12 @@ import {
   ApiTestClient,
   OpenApiResponseValidator,
   type PlatformUnderTest,
-  type ServiceName,
   startPlatformUnderTest,
 } from '@cpc/testing';
 import { AssetsTestData, fullLocationBody, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { expectServicesSurvived, fuzzParameters, fuzzTimeoutMs } from './support/fuzzing.js';
+import { expectServicesSurvived, FUZZED_SERVICES, fuzzParameters, fuzzTimeoutMs } from './support/fuzzing.js';
 
 const PASSWORD = 'correct-horse-9';
-const SERVICES: ServiceName[] = [
-  'auth-service',
-  'assets-service',
-  'command-service',
-  'api-gateway',
-  'ocpp-gateway',
-];
 const RUNS = 120;
 const RAW_RUNS = 40;
 /** Just over the gateway's default body limit (1 MiB). */
@@ -355,7 +347,7 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
 
   beforeAll(async () => {
     platform = await startPlatformUnderTest({
-      services: SERVICES,
+      services: FUZZED_SERVICES,
       env: {
         API_RATE_LIMIT_PER_SUBJECT: '1000000',
         TOKEN_RATE_LIMIT_PER_ADDRESS: '1000000',
@@ -575,7 +567,7 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
         ),
         fuzzParameters(RUNS),
       );
-      await expectServicesSurvived(platform, SERVICES);
+      await expectServicesSurvived(platform, FUZZED_SERVICES);
     },
     fuzzTimeoutMs(RUNS, 250),
   );
@@ -630,7 +622,7 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
         }),
         fuzzParameters(RAW_RUNS),
       );
-      await expectServicesSurvived(platform, SERVICES);
+      await expectServicesSurvived(platform, FUZZED_SERVICES);
     },
     fuzzTimeoutMs(RAW_RUNS, 2500),
   );

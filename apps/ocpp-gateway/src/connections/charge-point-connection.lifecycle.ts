@@ -183,9 +183,26 @@ export class ChargePointConnectionLifecycle {
       // Ours failing the schema is a bug in the gateway; theirs is the charge point's.
       if (outbound) this.logger.error(`${who}: ${what} failed the OCPP schema: ${error.message}`);
       else this.logger.warn(`${who}: ${what} failed the OCPP schema: ${error.message}`);
+      // ocpp-rpc's CALLERROR details would echo the whole invalid payload back: up to the frame limit of garbage,
+      // and one nested deeper than JSON.stringify can recurse makes it close the socket instead of answering.
+      if (!outbound) answerableInProtocol(error, connection.protocol);
     });
     connection.socket.on('socketError', (error) => {
       this.logger.warn(`${who}: socket error: ${error.message}`);
     });
+  }
+}
+
+/**
+ * Shapes a strict-validation error before ocpp-rpc answers with it: without the offending payload in its details (the
+ * schema errors stay), and with 2.0.1's spelling of OccurrenceConstraintViolation (ocpp-rpc uses 1.6's for both).
+ */
+function answerableInProtocol(error: Error, protocol: string): void {
+  const rpcError = error as { details?: unknown; rpcErrorCode?: unknown };
+  if (typeof rpcError.details === 'object' && rpcError.details !== null) {
+    delete (rpcError.details as { data?: unknown }).data;
+  }
+  if (protocol === 'ocpp2.0.1' && rpcError.rpcErrorCode === 'OccurenceConstraintViolation') {
+    rpcError.rpcErrorCode = 'OccurrenceConstraintViolation';
   }
 }

@@ -13,6 +13,15 @@ export function fuzzParameters<T>(defaultRuns: number): Parameters<T> {
   return { numRuns: runs, seed, verbose: 0 };
 }
 
+/** The fuzz tests run the whole platform: every service must survive what they send. */
+export const FUZZED_SERVICES: ServiceName[] = [
+  'auth-service',
+  'assets-service',
+  'command-service',
+  'api-gateway',
+  'ocpp-gateway',
+];
+
 /** How long a fuzz test may take: its count at a generous pace per run, and at least a minute. */
 export function fuzzTimeoutMs(defaultRuns: number, perRunMs: number): number {
   const runs = Number(process.env.FUZZ_RUNS ?? defaultRuns);
