@@ -32,7 +32,8 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, ACCESS_TOKEN
         keys.publicKeyFor(kid).then(
           (key) =>
             key
-              ? done(null, key)
+              ? // passport-jwt's types predate KeyObject; jsonwebtoken 9, which it hands the key to, takes one.
+                done(null, key as unknown as string)
               : done(new UnauthorizedError('access token signed with an unknown or revoked key')),
           (error: unknown) => done(error),
         );
