@@ -1,0 +1,96 @@
+import { parseArgs } from 'node:util';
+
+export const PHASES = ['idle', 'location', 'commands-list', 'commands'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export interface BenchOptions {
+  phases: Phase[];
+  /** A running platform to measure instead of starting one (all four URLs needed). */
+  external?: { apiUrl: string; ocppUrl: string; databaseUrl: string; natsUrl: string };
+  idleCount: number;
+  heartbeatSeconds: number;
+  connectsPerSecond: number;
+  idleHoldSeconds: number;
+  httpSeconds: number;
+  httpConnections: number;
+  commandsSeed: number;
+  commandChargePoints: number;
+  commandRates: number[];
+  commandSeconds: number;
+  out: string;
+}
+
+export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<NAME> in the environment)
+  --phases idle,location,commands-list,commands   which phases, in this order (default: all)
+  --api-url, --ocpp-url, --database-url, --nats-url   measure a running platform instead of starting one
+  --idle-count 20000         idle charge points for one gateway (capped by its open-file limit)
+  --heartbeat-seconds 30     their Heartbeat interval
+  --connect-rate 500         new connections per second
+  --idle-hold-seconds 30     how long they are held once connected
+  --http-seconds 15          duration of each HTTP load
+  --http-connections 50      autocannon connections
+  --commands-seed 1000000    commands written to control.commands before GET /control/commands
+  --command-charge-points 200   OCPP-J charge points (half 1.6, half 2.0.1) answering the commands
+  --command-rates 500,1000   commands per second, one step each
+  --command-seconds 20       duration of each step
+  --out <file>               JSON results (default bench-results/bench-<time>.json)`;
+
+export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(
+      [
+        'phases',
+        'api-url',
+        'ocpp-url',
+        'database-url',
+        'nats-url',
+        'idle-count',
+        'heartbeat-seconds',
+        'connect-rate',
+        'idle-hold-seconds',
+        'http-seconds',
+        'http-connections',
+        'commands-seed',
+        'command-charge-points',
+        'command-rates',
+        'command-seconds',
+        'out',
+      ].map((name) => [name, { type: 'string' as const }]),
+    ),
+  });
+  const value = (name: string): string | undefined =>
+    (values as Record<string, string | undefined>)[name] ??
+    env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
+  const number = (name: string, fallback: number): number => {
+    const raw = value(name);
+    const parsed = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(parsed) || parsed <= 0)
+      throw new Error(`--${name} must be a positive number, not "${raw}"`);
+    return parsed;
+  };
+  const phases = (value('phases') ?? PHASES.join(',')).split(',') as Phase[];
+  const unknown = phases.filter((phase) => !PHASES.includes(phase));
+  if (unknown.length > 0)
+    throw new Error(`unknown phases: ${unknown.join(', ')} (known: ${PHASES.join(', ')})`);
+  const urls = ['api-url', 'ocpp-url', 'database-url', 'nats-url'].map(value);
+  if (urls.some(Boolean) && !urls.every(Boolean)) {
+    throw new Error('a running platform needs all of --api-url, --ocpp-url, --database-url and --nats-url');
+  }
+  const [apiUrl, ocppUrl, databaseUrl, natsUrl] = urls as string[];
+  return {
+    phases,
+    ...(apiUrl ? { external: { apiUrl, ocppUrl, databaseUrl, natsUrl } } : {}),
+    idleCount: number('idle-count', 20_000),
+    heartbeatSeconds: number('heartbeat-seconds', 30),
+    connectsPerSecond: number('connect-rate', 500),
+    idleHoldSeconds: number('idle-hold-seconds', 30),
+    httpSeconds: number('http-seconds', 15),
+    httpConnections: number('http-connections', 50),
+    commandsSeed: number('commands-seed', 1_000_000),
+    commandChargePoints: number('command-charge-points', 200),
+    commandRates: (value('command-rates') ?? '500,1000').split(',').map(Number),
+    commandSeconds: number('command-seconds', 20),
+    out: value('out') ?? `bench-results/bench-${new Date().toISOString().replaceAll(':', '-')}.json`,
+  };
+}

@@ -1,0 +1,89 @@
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { PLATFORM_SERVICES, type ServiceName } from '@cpc/platform-launcher';
+import { healthPortVariable, Platform } from '../platform/platform.js';
+import type { BenchTarget } from './bench-setup.js';
+
+export const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Limits that protect a production API from one client would throttle the load generator itself. */
+const BENCH_ENV = {
+  NODE_ENV: 'development',
+  LOG_LEVEL: 'warn',
+  API_RATE_LIMIT_PER_SUBJECT: '100000000',
+  TOKEN_RATE_LIMIT_PER_ADDRESS: '100000',
+  TOKEN_RATE_LIMIT_PER_ACCOUNT: '100000',
+};
+
+/**
+ * The whole platform as `npm start` runs it, on free ports, a database of its own on the local PostgreSQL
+ * (`cpc_bench_<time>`, dropped afterwards) and a NATS server of its own; the services' output is kept, not printed.
+ */
+export async function startBenchPlatform(log: (line: string) => void): Promise<{
+  target: BenchTarget;
+  output: (service: ServiceName) => string[];
+  stop: () => Promise<void>;
+}> {
+  const [apiPort, ocppPort, natsPort, ...healthPorts] = await Promise.all(
+    Array.from({ length: 3 + PLATFORM_SERVICES.length }, freePort),
+  );
+  const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const databaseName = `cpc_bench_${Date.now()}`;
+  const databaseUrl = new URL(server);
+  databaseUrl.pathname = `/${databaseName}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...BENCH_ENV,
+    DATABASE_URL: databaseUrl.toString(),
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    API_PORT: String(apiPort),
+    OCPP_PORT: String(ocppPort),
+    ...Object.fromEntries(
+      PLATFORM_SERVICES.map((service, index) => [healthPortVariable(service), String(healthPorts[index])]),
+    ),
+  };
+  const lines = new Map<string, string[]>();
+  const platform = new Platform({
+    rootDir: repositoryRoot,
+    env,
+    log,
+    output: (name) => (line) => {
+      const kept = lines.get(name) ?? [];
+      kept.push(line);
+      if (kept.length > 200) kept.shift();
+      lines.set(name, kept);
+    },
+  });
+  await platform.start();
+  const gatewayHealthPort = healthPorts[PLATFORM_SERVICES.indexOf('ocpp-gateway')];
+  return {
+    target: {
+      apiUrl: `http://127.0.0.1:${apiPort}`,
+      ocppUrl: `ws://127.0.0.1:${ocppPort}`,
+      databaseUrl: databaseUrl.toString(),
+      natsUrl: env.NATS_URL!,
+      apiPort,
+      ocppGatewayMetricsUrl: `http://127.0.0.1:${gatewayHealthPort}/metrics`,
+    },
+    output: (service) => lines.get(service) ?? [],
+    stop: async () => {
+      await platform.stop();
+      const client = new pg.Client({ connectionString: server.toString() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { adminCliEntryPath } from '@cpc/platform-launcher';
+
+/** Where the platform under measurement answers. */
+export interface BenchTarget {
+  apiUrl: string;
+  ocppUrl: string;
+  databaseUrl: string;
+  natsUrl: string;
+  apiPort: number;
+  /** GET /metrics of the ocpp-gateway (heap figures), when known. */
+  ocppGatewayMetricsUrl?: string;
+}
+
+/** The bench's own tenant: every run makes a new one, so runs on one database never meet. */
+export interface BenchTenant {
+  slug: string;
+  uuid: string;
+  token: string;
+}
+
+function admin(rootDir: string, target: BenchTarget, args: string[]): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [adminCliEntryPath(rootDir), ...args],
+      { env: { ...process.env, DATABASE_URL: target.databaseUrl, NATS_URL: target.natsUrl }, cwd: rootDir },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`admin ${args[0]} failed: ${stderr || error.message}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>);
+      },
+    );
+  });
+}
+
+export async function createBenchTenant(rootDir: string, target: BenchTarget): Promise<BenchTenant> {
+  const slug = `bench-${Date.now().toString(36)}`;
+  const password = `bench-password-${process.pid}`;
+  const tenant = await admin(rootDir, target, ['tenant:create', '--slug', slug, '--name', 'Bench']);
+  await admin(rootDir, target, ['role:create', '--tenant', slug, '--name', 'bench', '--permissions', '*']);
+  await admin(rootDir, target, [
+    ...['user:create', '--tenant', slug, '--email', `bench@${slug}.example`],
+    ...['--password', password, '--role', 'bench'],
+  ]);
+  const response = await fetch(`${target.apiUrl}/api/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: `bench@${slug}.example`, password, tenant: slug }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`no token for the bench user: ${JSON.stringify(body)}`);
+  const uuid = (tenant.uuid ?? (tenant.tenant as { uuid?: string } | undefined)?.uuid) as string;
+  return { slug, uuid, token: body.access_token };
+}
+
+/** POST/GET on the API as the bench user; a refusal stops the bench with the API's answer. */
+export async function apiCall<T>(
+  target: BenchTarget,
+  tenant: BenchTenant,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${target.apiUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tenant.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}

@@ -1,0 +1,224 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import { PLATFORM_SERVICES } from '@cpc/platform-launcher';
+import { parseBenchOptions, USAGE, type BenchOptions, type Phase } from './bench-options.js';
+import { startBenchPlatform } from './bench-platform.js';
+import { apiCall, type BenchTarget, type BenchTenant, createBenchTenant } from './bench-setup.js';
+import { repositoryRoot } from './bench-platform.js';
+import { CommandsBench } from './commands-phase.js';
+import { seedCommands } from './commands-seed.js';
+import { httpLoad } from './http-load.js';
+import { runIdlePhase } from './idle-phase.js';
+import { findServicePids, ProcessUsageSampler, type UsageSummary } from './process-usage.js';
+import { Progress } from './progress.js';
+
+interface PhaseReport {
+  phase: Phase;
+  result: unknown;
+  usage: Record<string, UsageSummary>;
+}
+
+async function runPhase(
+  phase: Phase,
+  options: BenchOptions,
+  target: BenchTarget,
+  tenant: BenchTenant,
+  pids: Map<string, number>,
+  progress: Progress,
+): Promise<unknown> {
+  const token = tenant.token;
+  switch (phase) {
+    case 'idle': {
+      const gatewayPid = pids.get('ocpp-gateway');
+      if (gatewayPid === undefined) throw new Error('no ocpp-gateway process found on this machine');
+      return runIdlePhase(
+        target,
+        tenant,
+        gatewayPid,
+        {
+          count: options.idleCount,
+          heartbeatSeconds: options.heartbeatSeconds,
+          connectsPerSecond: options.connectsPerSecond,
+          holdSeconds: options.idleHoldSeconds,
+        },
+        progress,
+      );
+    }
+    case 'location': {
+      const { location } = await apiCall<{ location: { uuid: string } }>(
+        target,
+        tenant,
+        'POST',
+        '/assets/locations',
+        {
+          name: 'Bench location',
+          city: 'Hamburg',
+          latitude: '53.5436',
+          longitude: '9.9883',
+        },
+      );
+      return httpLoad(
+        'GET location',
+        {
+          baseUrl: target.apiUrl,
+          token,
+          paths: [`/api/v1/assets/locations/${location.uuid}`],
+          connections: options.httpConnections,
+          seconds: options.httpSeconds,
+        },
+        progress,
+      );
+    }
+    case 'commands-list': {
+      progress.update(`commands list: writing ${options.commandsSeed} commands`);
+      const seeded = await seedCommands(target.databaseUrl, tenant.uuid, options.commandsSeed, 1000);
+      const base = '/api/v1/control/commands?limit=50';
+      const paths = [
+        `${base}`,
+        `${base}&filter[status]=accepted`,
+        `${base}&filter[type]=clear_cache&filter[status]=failed`,
+        `${base}&filter[target_uuid]=${seeded.sampleTarget}`,
+        `${base}&filter[target_type]=controller&order_by=%2Bcreated_at&page=20`,
+      ];
+      const load = await httpLoad(
+        'GET commands',
+        {
+          baseUrl: target.apiUrl,
+          token,
+          paths,
+          connections: options.httpConnections,
+          seconds: options.httpSeconds,
+        },
+        progress,
+      );
+      return { seededCommands: options.commandsSeed, seedSeconds: seeded.seconds, paths, ...load };
+    }
+    case 'commands': {
+      progress.update(`commands: connecting ${options.commandChargePoints} charge points`);
+      const bench = await CommandsBench.start(target, tenant, options.commandChargePoints);
+      try {
+        const steps = [];
+        for (const rate of options.commandRates) {
+          steps.push(await bench.step(rate, options.commandSeconds, progress));
+        }
+        return { chargePoints: options.commandChargePoints, steps };
+      } finally {
+        await bench.stop();
+      }
+    }
+  }
+}
+
+function printTable(reports: PhaseReport[]): void {
+  const rows: string[][] = [['phase', 'figure', 'value']];
+  for (const { phase, result } of reports) {
+    const r = result as Record<string, unknown>;
+    if (phase === 'idle') {
+      rows.push([
+        phase,
+        'charge points held (of attempted)',
+        `${String(r.connected)} (${String(r.attempted)})`,
+      ]);
+      rows.push([phase, 'gateway RSS per connection', `${String(r.rssPerConnectionKiB)} KiB`]);
+      rows.push([
+        phase,
+        'gateway heap per connection',
+        `${r.heapPerConnectionKiB === null ? 'n/a' : String(r.heapPerConnectionKiB)} KiB`,
+      ]);
+      rows.push([phase, 'heartbeats answered', String(r.heartbeatsAnswered)]);
+    } else if (phase === 'location' || phase === 'commands-list') {
+      const latency = r.latencyMs as Record<string, number>;
+      rows.push([phase, 'requests/s', `${String(r.requestsPerSecond)} (${String(r.non2xx)} non-2xx)`]);
+      rows.push([phase, 'latency p50/p97.5/p99', `${latency.p50}/${latency.p97_5}/${latency.p99} ms`]);
+    } else {
+      for (const step of r.steps as Record<string, unknown>[]) {
+        const label = `${phase} @${String(step.targetPerSecond)}/s`;
+        const ms = (key: string) => {
+          const s = step[key] as Record<string, number | null>;
+          return `${s.p50}/${s.p95}/${s.p99} ms`;
+        };
+        rows.push([
+          label,
+          'created/s, terminal/s end to end',
+          `${String(step.createdPerSecond)}, ${String(step.endToEndPerSecond)}`,
+        ]);
+        rows.push([
+          label,
+          'terminal (by status)',
+          `${String(step.terminal)} ${JSON.stringify(step.byStatus)}`,
+        ]);
+        rows.push([label, 'POST p50/p95/p99', ms('postMs')]);
+        rows.push([label, 'POST → received p50/p95/p99', ms('postToReceivedMs')]);
+        rows.push([label, 'POST → terminal p50/p95/p99', ms('postToTerminalMs')]);
+      }
+    }
+  }
+  for (const { phase, usage } of reports) {
+    for (const [service, figures] of Object.entries(usage)) {
+      rows.push([phase, `${service} CPU / max RSS`, `${figures.cpuPercent}% / ${figures.maxRssMiB} MiB`]);
+    }
+  }
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    console.log(USAGE);
+    return;
+  }
+  const options = parseBenchOptions(process.argv.slice(2), process.env);
+  const progress = new Progress();
+  const started = options.external ? undefined : await startBenchPlatform((line) => progress.done(line));
+  const target: BenchTarget = started?.target ?? {
+    ...options.external!,
+    apiPort: Number(new URL(options.external!.apiUrl).port || 80),
+  };
+  const stopAll = async () => {
+    progress.done('stopping');
+    await started?.stop();
+  };
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  try {
+    const tenant = await createBenchTenant(repositoryRoot, target);
+    const pids = findServicePids(PLATFORM_SERVICES, target.apiPort);
+    pids.set('bench (load generator)', process.pid);
+    const sampler = new ProcessUsageSampler(pids);
+    const reports: PhaseReport[] = [];
+    for (const phase of options.phases) {
+      sampler.begin();
+      const result = await runPhase(phase, options, target, tenant, pids, progress);
+      reports.push({ phase, result, usage: sampler.summary() });
+      progress.done(`${phase}: done`);
+    }
+    sampler.stop();
+    const machine = {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 1024 ** 3),
+      node: process.version,
+      startedPlatform: !options.external,
+    };
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(
+      options.out,
+      `${JSON.stringify({ at: new Date().toISOString(), machine, options, reports }, null, 2)}\n`,
+    );
+    printTable(reports);
+    console.log(`\nresults: ${options.out}`);
+  } catch (error) {
+    for (const service of PLATFORM_SERVICES) {
+      const lines = started?.output(service).slice(-10) ?? [];
+      if (lines.length > 0) console.error(`--- ${service}, last lines:\n${lines.join('\n')}`);
+    }
+    throw error;
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

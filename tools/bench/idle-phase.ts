@@ -1,0 +1,164 @@
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { BenchTarget, BenchTenant } from './bench-setup.js';
+import { apiCall } from './bench-setup.js';
+import type { IdleFleetReport } from './idle-fleet.js';
+import { readProcess } from './process-usage.js';
+import type { Progress } from './progress.js';
+
+const PER_PROCESS = 5000;
+
+export interface IdleOptions {
+  count: number;
+  heartbeatSeconds: number;
+  connectsPerSecond: number;
+  holdSeconds: number;
+}
+
+export interface IdleResult {
+  requested: number;
+  attempted: number;
+  cappedBy?: string;
+  connected: number;
+  failed: number;
+  connectSeconds: number;
+  heartbeatsAnswered: number;
+  gatewayRssBeforeMiB: number;
+  gatewayRssAfterMiB: number;
+  rssPerConnectionKiB: number;
+  heapPerConnectionKiB: number | null;
+}
+
+/** The soft open-file limit of a process: one socket each, so the most charge points it can hold. */
+export function openFileLimit(pid: number | 'self'): number {
+  const line = readFileSync(`/proc/${pid}/limits`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('Max open files'));
+  return Number(line?.split(/\s{2,}/)[1] ?? Infinity);
+}
+
+async function heapUsedBytes(target: BenchTarget): Promise<number | undefined> {
+  if (!target.ocppGatewayMetricsUrl) return undefined;
+  const text = await (await fetch(target.ocppGatewayMetricsUrl)).text();
+  const value = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text)?.[1];
+  return value === undefined ? undefined : Number(value);
+}
+
+/** Registers `count` controllers of security profile 0 straight in the assets schema: seconds instead of minutes. */
+async function seedControllers(target: BenchTarget, tenant: BenchTenant, count: number): Promise<string[]> {
+  const location = await apiCall<{ location: { uuid: string } }>(
+    target,
+    tenant,
+    'POST',
+    '/assets/locations',
+    {
+      name: 'Bench idle fleet',
+    },
+  );
+  const client = new pg.Client({ connectionString: target.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO assets.controllers (uuid, tenant_uuid, location_uuid, name, ocpp_identity, security_profile)
+       SELECT gen_random_uuid(), $1, $2, 'Idle ' || i, 'IDLE-' || i, 0 FROM generate_series(1, $3) AS i`,
+      [tenant.uuid, location.location.uuid, count],
+    );
+  } finally {
+    await client.end();
+  }
+  return Array.from({ length: count }, (_, index) => `IDLE-${index + 1}`);
+}
+
+const mib = (bytes: number) => Math.round(bytes / 1024 / 102.4) / 10;
+
+export async function runIdlePhase(
+  target: BenchTarget,
+  tenant: BenchTenant,
+  gatewayPid: number,
+  options: IdleOptions,
+  progress: Progress,
+): Promise<IdleResult> {
+  // The gateway needs a descriptor per socket plus its own few dozen (NATS, listeners, logs).
+  const limit = openFileLimit(gatewayPid) - 100;
+  const attempted = Math.min(options.count, limit);
+  const identities = await seedControllers(target, tenant, attempted);
+  const rssBefore = readProcess(gatewayPid)?.rssBytes ?? 0;
+  const heapBefore = await heapUsedBytes(target);
+
+  const fleetEntry = fileURLToPath(new URL('./idle-fleet.js', import.meta.url));
+  const reports: IdleFleetReport[] = [];
+  const children = [];
+  const processes = Math.ceil(identities.length / PER_PROCESS);
+  for (let index = 0; index < processes; index += 1) {
+    const child = fork(fleetEntry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child.on('message', (report: IdleFleetReport) => (reports[index] = report));
+    child.send({
+      start: {
+        ocppUrl: target.ocppUrl,
+        tenant: tenant.slug,
+        identities: identities.slice(index * PER_PROCESS, (index + 1) * PER_PROCESS),
+        heartbeatSeconds: options.heartbeatSeconds,
+        connectsPerSecond: options.connectsPerSecond / processes,
+      },
+    });
+    children.push(child);
+  }
+  const totals = () =>
+    reports.reduce(
+      (sum, report) => ({
+        connected: sum.connected + (report?.connected ?? 0),
+        failed: sum.failed + (report?.failed ?? 0),
+        heartbeatsAnswered: sum.heartbeatsAnswered + (report?.heartbeatsAnswered ?? 0),
+      }),
+      { connected: 0, failed: 0, heartbeatsAnswered: 0 },
+    );
+
+  const started = performance.now();
+  let lastChange = started;
+  let last = -1;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = totals();
+    const rss = mib(readProcess(gatewayPid)?.rssBytes ?? 0);
+    progress.update(
+      `idle: ${now.connected}/${attempted} connected, ${now.failed} refused, gateway RSS ${rss} MiB`,
+    );
+    if (now.connected + now.failed !== last) {
+      last = now.connected + now.failed;
+      lastChange = performance.now();
+    }
+    if (last >= attempted || performance.now() - lastChange > 30_000) break;
+  }
+  const connectSeconds = Math.round((performance.now() - started) / 100) / 10;
+  const holdUntil = performance.now() + options.holdSeconds * 1000;
+  while (performance.now() < holdUntil) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = totals();
+    progress.update(
+      `idle: holding ${now.connected} charge points, ${now.heartbeatsAnswered} heartbeats answered, ` +
+        `${Math.ceil((holdUntil - performance.now()) / 1000)} s left`,
+    );
+  }
+  const final = totals();
+  const rssAfter = readProcess(gatewayPid)?.rssBytes ?? 0;
+  const heapAfter = await heapUsedBytes(target);
+  for (const child of children) child.send({ stop: true });
+  const perConnection = (bytes: number) =>
+    final.connected === 0 ? 0 : Math.round((bytes / final.connected / 1024) * 10) / 10;
+  return {
+    requested: options.count,
+    attempted,
+    ...(attempted < options.count ? { cappedBy: `the gateway's open-file limit (${limit + 100})` } : {}),
+    connected: final.connected,
+    failed: final.failed,
+    connectSeconds,
+    heartbeatsAnswered: final.heartbeatsAnswered,
+    gatewayRssBeforeMiB: mib(rssBefore),
+    gatewayRssAfterMiB: mib(rssAfter),
+    rssPerConnectionKiB: perConnection(rssAfter - rssBefore),
+    heapPerConnectionKiB:
+      heapBefore === undefined || heapAfter === undefined ? null : perConnection(heapAfter - heapBefore),
+  };
+}

@@ -1,0 +1,104 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, seconds) and resident memory (bytes) of a process, from /proc. */
+export interface ProcessReading {
+  cpuSeconds: number;
+  rssBytes: number;
+}
+
+export function readProcess(pid: number, proc = '/proc'): ProcessReading | undefined {
+  try {
+    const stat = readFileSync(`${proc}/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses; the fields after its closing parenthesis do not.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuTicks = Number(fields[11]) + Number(fields[12]);
+    const rssKb = Number(
+      /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`${proc}/${pid}/status`, 'utf8'))?.[1] ?? 0,
+    );
+    return { cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes: rssKb * 1024 };
+  } catch {
+    return undefined; // it exited
+  }
+}
+
+/**
+ * The process of each platform service listening on the given ports: the one whose command line runs the service's
+ * `main.js` and whose environment has that API_PORT (several platforms may run on one machine).
+ */
+export function findServicePids(
+  services: readonly string[],
+  apiPort: number,
+  proc = '/proc',
+): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const entry of readdirSync(proc)) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const commandLine = readFileSync(`${proc}/${entry}/cmdline`, 'utf8');
+      const service = services.find((name) => commandLine.includes(`/apps/${name}/src/main.js`));
+      if (!service) continue;
+      const environment = readFileSync(`${proc}/${entry}/environ`, 'utf8').split('\0');
+      if (environment.includes(`API_PORT=${apiPort}`)) found.set(service, Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+export interface UsageSummary {
+  /** Average CPU over the phase, percent of one core. */
+  cpuPercent: number;
+  /** Highest resident memory seen during the phase, MiB. */
+  maxRssMiB: number;
+}
+
+/** Samples the given processes once a second; `summary()` gives CPU and memory of each since the last `reset()`. */
+export class ProcessUsageSampler {
+  private start = new Map<string, { at: number; reading: ProcessReading }>();
+  private maxRss = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly pids: Map<string, number>) {}
+
+  begin(): void {
+    this.start.clear();
+    this.maxRss.clear();
+    for (const [name, pid] of this.pids) {
+      const reading = readProcess(pid);
+      if (reading) this.start.set(name, { at: performance.now(), reading });
+    }
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.sample(), 1000);
+    this.timer.unref();
+  }
+
+  summary(): Record<string, UsageSummary> {
+    this.sample();
+    const result: Record<string, UsageSummary> = {};
+    for (const [name, pid] of this.pids) {
+      const first = this.start.get(name);
+      const now = readProcess(pid);
+      if (!first || !now) continue;
+      const seconds = (performance.now() - first.at) / 1000;
+      result[name] = {
+        cpuPercent: Math.round(((now.cpuSeconds - first.reading.cpuSeconds) / seconds) * 1000) / 10,
+        maxRssMiB: Math.round((this.maxRss.get(name) ?? now.rssBytes) / 1024 / 102.4) / 10,
+      };
+    }
+    return result;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private sample(): void {
+    for (const [name, pid] of this.pids) {
+      const reading = readProcess(pid);
+      if (reading) this.maxRss.set(name, Math.max(this.maxRss.get(name) ?? 0, reading.rssBytes));
+    }
+  }
+}
