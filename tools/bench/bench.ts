@@ -124,7 +124,7 @@ function printTable(reports: PhaseReport[]): void {
       rows.push([
         phase,
         'gateway heap per connection',
-        `${r.heapPerConnectionKiB === null ? 'n/a' : String(r.heapPerConnectionKiB)} KiB`,
+        `${(r.heapPerConnectionKiB as number | null) ?? 'n/a'} KiB`,
       ]);
       rows.push([phase, 'heartbeats answered', String(r.heartbeatsAnswered)]);
     } else if (phase === 'location' || phase === 'commands-list') {
