@@ -11,19 +11,17 @@ import {
   type ManagedProcess,
   natsAnswers,
   PLATFORM_SERVICES,
+  postgresLoginCheck,
   probeReadyCheck,
   runMigrations,
   runToCompletion,
   SERVICES_WITH_MIGRATIONS,
   type ServiceName,
   ServiceProcess,
-  waitForReady,
-} from '@cpc/platform-launcher';
-import {
-  postgresLoginCheck,
   startEmbeddedPostgres,
   startLocalNats,
-} from '../platform/local-infrastructure.js';
+  waitForReady,
+} from '@cpc/platform-launcher';
 
 /** The processes a fault can hit: the services (ocpp-gateway twice) and the two servers. */
 export type MemberName =

@@ -6,6 +6,7 @@ import {
   DEFAULT_HEALTH_PORTS,
   DEFAULT_OCPP_PORT,
   describeExit,
+  isLoopbackUrl,
   type LineListener,
   natsAnswers,
   PLATFORM_SERVICES,
@@ -14,8 +15,9 @@ import {
   SERVICES_WITH_MIGRATIONS,
   type ServiceName,
   ServiceProcess,
+  startEmbeddedPostgres,
+  startLocalNats,
 } from '@cpc/platform-launcher';
-import { isLoopbackUrl, startEmbeddedPostgres, startLocalNats } from './local-infrastructure.js';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/cpc';
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';

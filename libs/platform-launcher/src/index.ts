@@ -3,3 +3,5 @@ export * from './managed-process.js';
 export * from './readiness.js';
 export * from './probes.js';
 export * from './platform-services.js';
+export * from './local-infrastructure.js';
+export * from './free-port.js';

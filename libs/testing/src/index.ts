@@ -1,4 +1,4 @@
-export * from './free-port.js';
+export { findFreePort } from '@cpc/platform-launcher';
 export * from './nats-test-server.js';
 export * from './test-database.js';
 export * from './platform-under-test.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from './free-port.js';
+import { findFreePort } from '@cpc/platform-launcher';
 
 export interface NatsTestServer {
   url: string;

@@ -11,7 +11,7 @@ import {
   type ServiceName,
   ServiceProcess,
 } from '@cpc/platform-launcher';
-import { findFreePort } from './free-port.js';
+import { findFreePort } from '@cpc/platform-launcher';
 import { type NatsTestServer, startNatsTestServer } from './nats-test-server.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 

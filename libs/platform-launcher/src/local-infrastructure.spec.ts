@@ -3,8 +3,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { natsAnswers, postgresAnswers } from '@cpc/platform-launcher';
-import { findFreePort } from '@cpc/testing';
+import { natsAnswers, postgresAnswers } from './probes.js';
+import { findFreePort } from './free-port.js';
 import {
   findNatsServerBinary,
   isLoopbackUrl,

@@ -3,16 +3,10 @@ import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import pg from 'pg';
-import {
-  type LineListener,
-  ManagedProcess,
-  natsAnswers,
-  probeReadyCheck,
-  type ReadinessCheck,
-  runToCompletion,
-  waitForReady,
-  type WaitForReadyOptions,
-} from '@cpc/platform-launcher';
+import type { LineListener } from './captured-output.js';
+import { ManagedProcess, runToCompletion } from './managed-process.js';
+import { natsAnswers, probeReadyCheck } from './probes.js';
+import { type ReadinessCheck, waitForReady, type WaitForReadyOptions } from './readiness.js';
 
 /** Whether `url` points at this machine, where the launcher may start the server itself. */
 export function isLoopbackUrl(url: string): boolean {
