@@ -5,6 +5,7 @@ import { CONTROL_SCHEMA } from './command-service.config.js';
 import { CreateChargingSessions1763760000000 } from './migrations/1763760000000-create-charging-sessions.js';
 import { CreateCommands1763780000000 } from './migrations/1763780000000-create-commands.js';
 import { CreateCommandCounts1763790000000 } from './migrations/1763790000000-create-command-counts.js';
+import { AddCommandDeliveryUnconfirmed1763800000000 } from './migrations/1763800000000-add-command-delivery-unconfirmed.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -14,6 +15,7 @@ export const CONTROL_MIGRATIONS = [
   CreateChargingSessions1763760000000,
   CreateCommands1763780000000,
   CreateCommandCounts1763790000000,
+  AddCommandDeliveryUnconfirmed1763800000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

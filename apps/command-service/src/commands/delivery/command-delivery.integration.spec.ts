@@ -199,6 +199,25 @@ describe('offline charge points', () => {
   });
 });
 
+describe('unanswered requests', () => {
+  it('never calls a command offline after a request that may have delivered it went unanswered', async () => {
+    const controllerUuid = harness.addController(tenant);
+    let requests = 0;
+    // The gateway takes the request and dies with it: no reply; afterwards the charge point stays away.
+    const gateway = harness.serveCalls(controllerUuid, () => {
+      requests += 1;
+      gateway.unsubscribe();
+      return undefined;
+    });
+    const command = await resetOf(controllerUuid, 1);
+    expect(await ended(command.command_uuid)).toMatchObject({
+      status: 'failed',
+      result: { error: 'connection_lost' },
+    });
+    expect(requests).toBe(1);
+  });
+});
+
 describe('outcomes from the event stream', () => {
   it('takes sent and the outcome from the gateway events when no reply arrives, and keeps the first ending', async () => {
     const controllerUuid = harness.addController(tenant);

@@ -143,7 +143,7 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
       if (result.kind === 'offline') return await this.offline(command);
       if (result.kind === 'unanswered') {
         this.logger.warn(`no answer about command ${command.uuid}, trying again: ${result.reason}`);
-        return await this.retryLater(command);
+        return await this.queue.release(this.owner, command.uuid, RETRY_DELAY_MS, true);
       }
       if (result.reply.outcome === 'not_sent') return await this.notSent(command, result.reply.reason);
       const ending = endingOf(result.reply);

@@ -82,14 +82,19 @@ export class DeliveryQueue {
     );
   }
 
-  /** Gives a claim back, to be tried again after `delayMs`. */
-  async release(owner: string, commandUuid: string, delayMs: number): Promise<void> {
+  /**
+   * Gives a claim back, to be tried again after `delayMs`. `unconfirmed`: the request went unanswered, so the call
+   * may have gone out (see awaitConnection).
+   */
+  async release(owner: string, commandUuid: string, delayMs: number, unconfirmed = false): Promise<void> {
     await this.dataSource.query(
       `UPDATE control.commands
           SET lease_owner = NULL, lease_until = NULL,
-              next_attempt_at = clock_timestamp() + $3 * interval '1 millisecond'
+              next_attempt_at = clock_timestamp() + $3 * interval '1 millisecond',
+              delivery_unconfirmed_at = CASE WHEN $4 THEN COALESCE(delivery_unconfirmed_at, clock_timestamp())
+                                             ELSE delivery_unconfirmed_at END
         WHERE uuid = $2 AND lease_owner = $1 AND ${OPEN}`,
-      [owner, commandUuid, delayMs],
+      [owner, commandUuid, delayMs, unconfirmed],
     );
   }
 
@@ -105,23 +110,29 @@ export class DeliveryQueue {
 
   /**
    * The lane's charge point is not connected: its pending commands whose validity is over fail
-   * (`charge_point_offline`), the others wait for the connected event, looked at again after `recheckMs` at the
+   * (`charge_point_offline`, or `connection_lost` when an unanswered request may have delivered it), the others wait for the connected event, looked at again after `recheckMs` at the
    * latest and when the first validity ends. The head's claim is given back.
    */
   async awaitConnection(owner: string, head: ClaimedCommand, recheckMs: number): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const expired = await manager.query<{ uuid: string }[]>(
-        `SELECT uuid FROM control.commands
+      const expired = await manager.query<{ uuid: string; unconfirmed: boolean }[]>(
+        `SELECT uuid, delivery_unconfirmed_at IS NOT NULL AS unconfirmed FROM control.commands
           WHERE controller_uuid = $1 AND status = 'pending' AND valid_until <= clock_timestamp()
             AND (lease_until IS NULL OR lease_until < clock_timestamp() OR (uuid = $2 AND lease_owner = $3))
           FOR UPDATE`,
         [head.controller_uuid, head.uuid, owner],
       );
-      await this.transitions.failPending(
-        expired.map((row) => row.uuid),
-        CommandResultError.ChargePointOffline,
-        manager,
-      );
+      // A call that may have gone out before the charge point went away is not "offline": its connection was lost.
+      for (const [unconfirmed, error] of [
+        [false, CommandResultError.ChargePointOffline],
+        [true, CommandResultError.ConnectionLost],
+      ] as const) {
+        await this.transitions.failPending(
+          expired.filter((row) => row.unconfirmed === unconfirmed).map((row) => row.uuid),
+          error,
+          manager,
+        );
+      }
       await manager.query(
         `UPDATE control.commands
             SET next_attempt_at = LEAST(valid_until, clock_timestamp() + $2 * interval '1 millisecond'),
