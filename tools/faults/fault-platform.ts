@@ -7,6 +7,7 @@ import { ensureDatabaseExists } from '@cpc/database';
 import {
   adminCliEntryPath,
   assertEntriesBuilt,
+  describeExit,
   type LineListener,
   type ManagedProcess,
   natsAnswers,
@@ -188,7 +189,11 @@ export class FaultPlatform {
     await member.start();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * SIGTERM to the services (together), then NATS, then PostgreSQL. Resolves with the services that did not shut
+   * down cleanly (exit code 0) — not part of the verdict, but a crash on shutdown is a bug worth seeing.
+   */
+  async stop(): Promise<string[]> {
     this.stopping = true;
     const order: MemberName[] = [
       'api-gateway',
@@ -198,15 +203,18 @@ export class FaultPlatform {
       'assets-service',
       'auth-service',
     ];
-    await Promise.all(
-      order.flatMap((name) => {
+    const unclean = await Promise.all(
+      order.map(async (name) => {
         const member = this.members.get(name);
-        return member ? [member.process.stop()] : [];
+        if (!member?.process.isRunning) return [];
+        const exit = await member.process.stop();
+        return exit?.code === 0 ? [] : [`${name} ${exit ? describeExit(exit) : 'did not stop'} on SIGTERM`];
       }),
     );
     await this.members.get('nats')?.process.stop();
     await this.members.get('postgres')?.process.stop();
     await Promise.all(this.logs.map((stream) => new Promise((resolve) => stream.end(resolve))));
+    return unclean.flat();
   }
 
   removeWorkDir(): void {
@@ -238,7 +246,7 @@ export class FaultPlatform {
     const run = member.process.waitForExit();
     void run.then(async (exit) => {
       if (this.stopping || member.heldDown) return;
-      const how = exit.signal ? `ended by ${exit.signal}` : `exited with code ${exit.code}`;
+      const how = describeExit(exit);
       this.unexpectedExits.push({ name, at: Date.now(), how });
       this.options.log(`${name} ${how} on its own; starting it again (see logs/${name}.log)`);
       await sleep(1000);

@@ -217,7 +217,7 @@ async function main(): Promise<number> {
   } finally {
     await Promise.all(chargePoints.map((chargePoint) => chargePoint.stop()));
     await balancer?.close();
-    await platform.stop();
+    for (const problem of await platform.stop()) log(`WARNING: ${problem} (see its log)`);
     if (passed && !options.keep) platform.removeWorkDir();
     else log(`work directory kept: ${platform.workDir} (service logs in logs/)`);
   }
