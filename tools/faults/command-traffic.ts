@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlannedCommand } from './command-plan.js';
-import type { CreatedCommand, FinalState } from './fault-report.js';
+import type { CreatedCommand, FinalState, PostNotCreated } from './fault-report.js';
 import type { PlatformApiClient } from './platform-api-client.js';
 import { isTerminalStatus, type ObservedCommand, StatusHistory } from './status-history.js';
 
@@ -21,7 +21,7 @@ export interface DriverOptions {
  */
 export class CommandDriver {
   readonly created: CreatedCommand[] = [];
-  readonly postsNotCreated: { nonce: number; reason: string }[] = [];
+  readonly postsNotCreated: PostNotCreated[] = [];
   posted = 0;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -58,6 +58,7 @@ export class CommandDriver {
     if (!result.ok) {
       this.postsNotCreated.push({
         nonce: planned.nonce,
+        gaveUp: true,
         reason: `${result.reason} (${result.attempts} attempts)`,
       });
       return;
@@ -65,7 +66,11 @@ export class CommandDriver {
     const { status, body } = result.answer;
     const commandUuid = (body as { command?: { command_uuid?: unknown } })?.command?.command_uuid;
     if (status !== 202 || typeof commandUuid !== 'string') {
-      this.postsNotCreated.push({ nonce: planned.nonce, reason: `${status} ${JSON.stringify(body)}` });
+      this.postsNotCreated.push({
+        nonce: planned.nonce,
+        gaveUp: false,
+        reason: `${status} ${JSON.stringify(body)}`,
+      });
       return;
     }
     const command: CreatedCommand = {

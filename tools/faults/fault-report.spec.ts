@@ -165,19 +165,53 @@ describe('buildFaultReport', () => {
     expect(report.passed).toBe(true);
   });
 
-  it('fails on POSTs never created, unannounced commands and status problems, and when nothing was created', () => {
+  it('fails on refused POSTs, unexplained commands and status problems, and when nothing was created', () => {
     expect(buildFaultReport(input({})).failures).toEqual(['no command was created at all']);
     const report = buildFaultReport(
       input({
+        posted: 2,
         created: [created(1)],
         received: [received(1)],
         finalStates: new Map([['cmd-1', terminal('accepted')]]),
-        postsNotCreated: [{ nonce: 2, reason: '422' }],
+        postsNotCreated: [{ nonce: 2, gaveUp: false, reason: '422' }],
         unannouncedCommands: ['cmd-x'],
         statusProblems: [{ commandUuid: 'cmd-1', kind: 'went_backwards', detail: 'sent → pending', at: 1 }],
       }),
     );
     expect(report.failures).toHaveLength(3);
+  });
+
+  it('lets a few POSTs give up during outages, with as many commands no 202 announced, but not many', () => {
+    const base = {
+      created: Array.from({ length: 19 }, (_, index) => created(index + 1)),
+      received: Array.from({ length: 19 }, (_, index) => received(index + 1)),
+      finalStates: new Map(
+        Array.from({ length: 19 }, (_, index) => [`cmd-${index + 1}`, terminal('accepted')]),
+      ),
+    };
+    const fine = buildFaultReport(
+      input({
+        ...base,
+        posted: 20,
+        postsNotCreated: [{ nonce: 20, gaveUp: true, reason: '503 ×30' }],
+        unannouncedCommands: ['cmd-20'],
+      }),
+    );
+    expect(fine.failures).toEqual([]);
+    expect(fine.counts).toMatchObject({ postsGivenUp: 1, postsRefused: 0, unannouncedCommands: 1 });
+
+    const tooMany = buildFaultReport(
+      input({
+        ...base,
+        posted: 22,
+        postsNotCreated: [20, 21, 22].map((nonce) => ({ nonce, gaveUp: true, reason: '503 ×30' })),
+        unannouncedCommands: ['cmd-20', 'cmd-21', 'cmd-22', 'cmd-23'],
+      }),
+    );
+    expect(tooMany.failures).toEqual([
+      '3 POSTs met only outages until their retry window closed',
+      '4 commands exist that no 202 announced, more than the 3 POSTs given up',
+    ]);
   });
 
   it('formats the counts, the recovery times and the failures', () => {

@@ -13,6 +13,17 @@ export interface CreatedCommand {
   attempts: number;
 }
 
+/** A POST that never got its 202. */
+export interface PostNotCreated {
+  nonce: number;
+  /** True when it met only outages until the retry window closed; false when the API refused it outright. */
+  gaveUp: boolean;
+  reason: string;
+}
+
+/** More POSTs than this share giving up means the platform did not recover, whatever else the run shows. */
+export const MAX_GIVEN_UP_SHARE = 0.1;
+
 /** A call a simulated charge point received. */
 export interface ReceivedCall {
   /** Undefined for calls no planned command explains. */
@@ -53,7 +64,7 @@ export interface ReportInput {
   posted: number;
   created: readonly CreatedCommand[];
   /** POSTs that never got a 202 (retries exhausted or an unexpected status). */
-  postsNotCreated: readonly { nonce: number; reason: string }[];
+  postsNotCreated: readonly PostNotCreated[];
   finalStates: ReadonlyMap<string, FinalState>;
   statusProblems: readonly StatusProblem[];
   received: readonly ReceivedCall[];
@@ -85,7 +96,8 @@ export interface FaultReport {
     terminal: number;
     lost: number;
     deliveredTwice: number;
-    postsNotCreated: number;
+    postsGivenUp: number;
+    postsRefused: number;
     statusProblems: number;
     wrongOutcome: number;
     answeredButNotReceived: number;
@@ -110,7 +122,7 @@ export interface FaultReport {
     wrongOutcome: { commandUuid: string; nonce: number; status: string | undefined; expected: string }[];
     answeredButNotReceived: { commandUuid: string; nonce: number; status: string | undefined }[];
     offlineButDelivered: { commandUuid: string; nonce: number; receivedAt: number[]; terminalAt?: number }[];
-    postsNotCreated: { nonce: number; reason: string }[];
+    postsNotCreated: PostNotCreated[];
     unannouncedCommands: string[];
     unexpectedExits: { name: string; at: number; how: string }[];
   };
@@ -232,7 +244,8 @@ export function buildFaultReport(input: ReportInput): FaultReport {
     terminal: terminalStates.length,
     lost: lost.length,
     deliveredTwice: duplicates.length,
-    postsNotCreated: input.postsNotCreated.length,
+    postsGivenUp: input.postsNotCreated.filter((post) => post.gaveUp).length,
+    postsRefused: input.postsNotCreated.filter((post) => !post.gaveUp).length,
     statusProblems: input.statusProblems.length,
     wrongOutcome: wrongOutcome.length,
     answeredButNotReceived: answeredButNotReceived.length,
@@ -255,12 +268,19 @@ export function buildFaultReport(input: ReportInput): FaultReport {
     ['answeredButNotReceived', 'commands accepted/rejected that no charge point received'],
     ['receivedByWrongChargePoint', 'calls reached another charge point than the command addressed'],
     ['offlineButDelivered', 'commands failed as charge_point_offline although a charge point received them'],
-    ['postsNotCreated', 'POSTs never got a 202 despite retries with the same Idempotency-Key'],
-    ['unannouncedCommands', 'commands exist that no 202 announced (a retried POST made a second one?)'],
+    ['postsRefused', 'POSTs were refused (an answer other than 202 that is no outage)'],
   ];
   for (const [key, meaning] of mustBeZero) {
     if (counts[key] > 0) failures.push(`${counts[key]} ${meaning}`);
   }
+  if (counts.postsGivenUp > MAX_GIVEN_UP_SHARE * counts.posted)
+    failures.push(`${counts.postsGivenUp} POSTs met only outages until their retry window closed`);
+  // A POST given up may still have created its command (its 202 was lost): more unannounced commands than that
+  // means one request made two.
+  if (counts.unannouncedCommands > counts.postsGivenUp)
+    failures.push(
+      `${counts.unannouncedCommands} commands exist that no 202 announced, more than the ${counts.postsGivenUp} POSTs given up`,
+    );
   if (counts.created === 0) failures.push('no command was created at all');
 
   return {
@@ -323,7 +343,7 @@ export function formatFaultReport(report: FaultReport): string[] {
   lines.push(
     `  status problems ${counts.statusProblems}, wrong outcome ${counts.wrongOutcome}, answered but not received ${counts.answeredButNotReceived}, ` +
       `wrong charge point ${counts.receivedByWrongChargePoint}, offline but delivered ${counts.offlineButDelivered}`,
-    `  POSTs without 202 ${counts.postsNotCreated}, received without 202 ${counts.receivedWithoutCreation}, ` +
+    `  POSTs given up ${counts.postsGivenUp}, refused ${counts.postsRefused}, received without 202 ${counts.receivedWithoutCreation}, ` +
       `unannounced commands ${counts.unannouncedCommands}, unexpected process exits ${counts.unexpectedExits}`,
   );
   if (report.recovery.length > 0) {

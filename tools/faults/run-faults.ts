@@ -139,7 +139,7 @@ async function main(): Promise<number> {
     poller.start(1000);
     const driver = new CommandDriver(
       api,
-      { rate: options.rate, maxInFlight: 200, retryForMs: 180_000 },
+      { rate: options.rate, maxInFlight: 200, retryForMs: 300_000 },
       (command) => poller.track(command.commandUuid),
     );
     const runId = startedAt.toString(36);
