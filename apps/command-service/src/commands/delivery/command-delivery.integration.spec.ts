@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   AssetsSubjects,
   ChargePointEventSubjects,
@@ -317,6 +318,24 @@ describe('restarts and several instances', () => {
     expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
     expect(seen.get(command.command_uuid)).toBe(2);
     gateway.unsubscribe();
+  });
+
+  it('takes up at start-up the claims a killed process on this host left, without waiting for them to lapse', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const command = await resetOf(controllerUuid, 600);
+    // What SIGKILL leaves: a claim of a process that is gone, valid for an hour.
+    await harness.sql(
+      `UPDATE control.commands SET lease_owner = $2, lease_until = now() + interval '1 hour' WHERE uuid = $1`,
+      [command.command_uuid, `${hostname()}/killed-process`],
+    );
+    const gateway = harness.serveCalls(controllerUuid, () => accepted);
+    const restarted = await harness.launch();
+    try {
+      expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+    } finally {
+      gateway.unsubscribe();
+      await restarted.app.close();
+    }
   });
 
   it('with three instances, delivers each command exactly once and in order per charge point', async () => {

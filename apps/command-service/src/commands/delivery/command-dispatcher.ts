@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   type BeforeApplicationShutdown,
   Inject,
@@ -43,8 +44,8 @@ type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
 @Injectable()
 export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CommandDispatcher.name);
-  /** Names this process's claims; a restarted process is another owner and waits for its old claims to lapse. */
-  private readonly owner = `command-service-${randomUUID()}`;
+  /** Names this process's claims: the host, then this process's own id. */
+  private readonly owner = `${hostname()}/${randomUUID()}`;
   private readonly inFlight = new Set<string>();
   private pollTimer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
@@ -63,7 +64,13 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
     signal.listen(() => this.wake());
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    // An earlier process on this host that was killed holds claims nobody renews; take them up now instead of
+    // waiting for them to lapse. Were it still alive after all, its calls are only asked for again, and the gateway
+    // answers a repeated command with the first outcome.
+    await this.queue.releaseHost(`${hostname()}/`, this.owner).catch((error: unknown) => {
+      this.logger.warn(`claims of earlier processes not taken up, they lapse instead: ${describe(error)}`);
+    });
     this.pollTimer = setInterval(() => this.wake(), this.config.commandDispatchIntervalMs);
     this.renewTimer = setInterval(() => void this.renewLeases(), Math.floor(this.config.commandLeaseMs / 3));
     this.pollTimer.unref();

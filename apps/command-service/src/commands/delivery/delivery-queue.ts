@@ -108,6 +108,15 @@ export class DeliveryQueue {
     );
   }
 
+  /** Gives back the claims of every other owner whose name starts with `prefix` (earlier processes on this host). */
+  async releaseHost(prefix: string, owner: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE control.commands SET lease_owner = NULL, lease_until = NULL, next_attempt_at = clock_timestamp()
+        WHERE ${OPEN} AND lease_until IS NOT NULL AND starts_with(lease_owner, $1) AND lease_owner <> $2`,
+      [prefix, owner],
+    );
+  }
+
   /**
    * The lane's charge point is not connected: its pending commands whose validity is over fail
    * (`charge_point_offline`, or `connection_lost` when an unanswered request may have delivered it), the others wait for the connected event, looked at again after `recheckMs` at the
