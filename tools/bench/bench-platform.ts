@@ -1,8 +1,7 @@
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { PLATFORM_SERVICES, type ServiceName } from '@cpc/platform-launcher';
-import { healthPortVariable, Platform } from '../platform/platform.js';
+import { healthPortVariable, Platform, PLATFORM_SERVICES, type ServiceName } from '@cpc/platform-launcher';
 import type { BenchTarget } from './bench-setup.js';
 
 export const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,4 +1,4 @@
-import { type PlatformSummary, redact } from './platform.js';
+import { type PlatformSummary, redact } from '@cpc/platform-launcher';
 
 /** What `npm start` prints once every service is ready: where things listen and how to get a first token. */
 export function platformBanner(summary: PlatformSummary): string {

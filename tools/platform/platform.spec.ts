@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OutputStream } from '@cpc/platform-launcher';
+import { type OutputStream, Platform, type PlatformOptions } from '@cpc/platform-launcher';
 import {
   createTestDatabase,
   findFreePort,
@@ -10,7 +10,6 @@ import {
 } from '@cpc/testing';
 // The stand-in dist/ of the harness tests; libs/testing does not export it because only tests of launchers need it.
 import { writeFakePlatformBuild } from '../../libs/testing/src/fake-platform-build.js';
-import { Platform, type PlatformOptions } from './platform.js';
 
 describe('Platform (npm start) with stand-in services', () => {
   let rootDir: string;

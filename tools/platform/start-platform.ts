@@ -3,9 +3,8 @@
  * dist/tools/platform/start-platform.js, so the repository root is three directories up.
  */
 import { fileURLToPath } from 'node:url';
-import { PLATFORM_SERVICES, prefixedLineWriter } from '@cpc/platform-launcher';
+import { Platform, PLATFORM_SERVICES, prefixedLineWriter } from '@cpc/platform-launcher';
 import { platformBanner } from './banner.js';
-import { Platform } from './platform.js';
 
 const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
 const names = ['launcher', 'postgres', 'nats-server', ...PLATFORM_SERVICES];

@@ -5,3 +5,4 @@ export * from './probes.js';
 export * from './platform-services.js';
 export * from './local-infrastructure.js';
 export * from './free-port.js';
+export * from './platform.js';

@@ -1,23 +1,20 @@
 import { join } from 'node:path';
 import { ensureDatabaseExists } from '@cpc/database';
+import type { LineListener } from './captured-output.js';
+import { isLoopbackUrl, startEmbeddedPostgres, startLocalNats } from './local-infrastructure.js';
+import { describeExit } from './managed-process.js';
 import {
   assertEntriesBuilt,
   DEFAULT_API_PORT,
   DEFAULT_HEALTH_PORTS,
   DEFAULT_OCPP_PORT,
-  describeExit,
-  isLoopbackUrl,
-  type LineListener,
-  natsAnswers,
   PLATFORM_SERVICES,
-  postgresAnswers,
   runMigrations,
   SERVICES_WITH_MIGRATIONS,
   type ServiceName,
   ServiceProcess,
-  startEmbeddedPostgres,
-  startLocalNats,
-} from '@cpc/platform-launcher';
+} from './platform-services.js';
+import { natsAnswers, postgresAnswers } from './probes.js';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/cpc';
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
