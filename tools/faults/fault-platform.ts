@@ -191,7 +191,7 @@ export class FaultPlatform {
 
   /**
    * SIGTERM to the services (together), then NATS, then PostgreSQL. Resolves with the services that did not shut
-   * down cleanly (exit code 0) — not part of the verdict, but a crash on shutdown is a bug worth seeing.
+   * down cleanly (exit code 0, or ended by the SIGTERM) — not part of the verdict, but a crash on shutdown is a bug worth seeing.
    */
   async stop(): Promise<string[]> {
     this.stopping = true;
@@ -208,7 +208,9 @@ export class FaultPlatform {
         const member = this.members.get(name);
         if (!member?.process.isRunning) return [];
         const exit = await member.process.stop();
-        return exit?.code === 0 ? [] : [`${name} ${exit ? describeExit(exit) : 'did not stop'} on SIGTERM`];
+        // Ending by the signal itself is how some services finish their shutdown; a crash exits with a code.
+        const clean = exit?.code === 0 || exit?.signal === 'SIGTERM';
+        return clean ? [] : [`${name} ${exit ? describeExit(exit) : 'did not stop'} on SIGTERM`];
       }),
     );
     await this.members.get('nats')?.process.stop();
