@@ -36,6 +36,7 @@ export class JetStreamEventBus implements OnApplicationShutdown {
   private readonly client: JetStreamClient;
   private readonly running: ConsumerMessages[] = [];
   private streamReady: Promise<void> | undefined;
+  private stopping = false;
 
   constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {
     this.client = jetstream(connection);
@@ -90,29 +91,38 @@ export class JetStreamEventBus implements OnApplicationShutdown {
     this.running.push(messages);
     const retryDelayMs = options.retryDelayMs ?? 1000;
     void (async () => {
-      for await (const message of messages) {
-        let event: EventEnvelope<unknown>;
-        try {
-          event = message.json<EventEnvelope<unknown>>();
-        } catch {
-          this.logger.error(`dropping an event on ${message.subject} that is not JSON`);
-          message.term();
-          continue;
+      try {
+        for await (const message of messages) {
+          let event: EventEnvelope<unknown>;
+          try {
+            event = message.json<EventEnvelope<unknown>>();
+          } catch {
+            this.logger.error(`dropping an event on ${message.subject} that is not JSON`);
+            message.term();
+            continue;
+          }
+          try {
+            await runWithRequestId(event.eventId, () => handler(message.subject, event));
+            message.ack();
+          } catch (error) {
+            this.logger.error(
+              `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${error instanceof Error ? error.message : String(error)}`,
+            );
+            message.nak(retryDelayMs);
+          }
         }
-        try {
-          await runWithRequestId(event.eventId, () => handler(message.subject, event));
-          message.ack();
-        } catch (error) {
-          this.logger.error(
-            `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${error instanceof Error ? error.message : String(error)}`,
-          );
-          message.nak(retryDelayMs);
-        }
+      } catch (error) {
+        // Draining the connection at shutdown ends the loop with an error; that is the expected end, not a crash.
+        if (this.stopping || this.connection.isClosed() || this.connection.isDraining()) return;
+        this.logger.error(
+          `consumer ${options.durableName} stopped: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     })();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await Promise.all(this.running.map((messages) => messages.close()));
   }
 }
