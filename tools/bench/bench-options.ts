@@ -25,7 +25,7 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --api-url, --ocpp-url, --database-url, --nats-url   measure a running platform instead of starting one
   --idle-count 20000         idle charge points for one gateway (capped by its open-file limit)
   --heartbeat-seconds 30     their Heartbeat interval
-  --connect-rate 500         new connections per second
+  --connect-rate 200         new connections per second
   --idle-hold-seconds 30     how long they are held once connected
   --http-seconds 15          duration of each HTTP load
   --http-connections 50      autocannon connections
@@ -83,7 +83,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     ...(apiUrl ? { external: { apiUrl, ocppUrl, databaseUrl, natsUrl } } : {}),
     idleCount: number('idle-count', 20_000),
     heartbeatSeconds: number('heartbeat-seconds', 30),
-    connectsPerSecond: number('connect-rate', 500),
+    connectsPerSecond: number('connect-rate', 200),
     idleHoldSeconds: number('idle-hold-seconds', 30),
     httpSeconds: number('http-seconds', 15),
     httpConnections: number('http-connections', 50),

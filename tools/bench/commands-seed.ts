@@ -30,6 +30,14 @@ export async function seedCommands(
             LATERAL (SELECT now() - (i * (interval '30 days' / $2)) AS at) c`,
       [tenantUuid, count, targets, TYPES, TERMINAL],
     );
+    // total_pages comes from these per-tenant counts, which command-service keeps with every status change.
+    await client.query(
+      `INSERT INTO control.command_counts (tenant_uuid, target_type, type, status, count)
+       SELECT tenant_uuid, target_type, type, status, count(*) FROM control.commands WHERE tenant_uuid = $1
+        GROUP BY tenant_uuid, target_type, type, status
+       ON CONFLICT (tenant_uuid, target_type, type, status) DO UPDATE SET count = EXCLUDED.count`,
+      [tenantUuid],
+    );
     await client.query('ANALYZE control.commands');
     const sample = await client.query<{ target_uuid: string }>(
       'SELECT target_uuid FROM control.commands WHERE tenant_uuid = $1 LIMIT 1',

@@ -18,9 +18,13 @@ export interface IdleFleetReport {
   connected: number;
   failed: number;
   closed: number;
+  /** Connects tried again after a refusal or failure. */
+  retries: number;
   heartbeatsAnswered: number;
   lastError?: string;
 }
+
+const MAX_ATTEMPTS = 5;
 
 const BOOT = {
   'ocpp1.6': { chargePointVendor: 'Bench', chargePointModel: 'Idle 16' },
@@ -28,11 +32,11 @@ const BOOT = {
 } as const;
 
 function runFleet(order: IdleFleetOrder, report: (state: IdleFleetReport) => void): () => void {
-  const state: IdleFleetReport = { connected: 0, failed: 0, closed: 0, heartbeatsAnswered: 0 };
+  const state: IdleFleetReport = { connected: 0, failed: 0, closed: 0, retries: 0, heartbeatsAnswered: 0 };
   const sockets: WebSocket[] = [];
   const timers: NodeJS.Timeout[] = [];
 
-  const connect = (identity: string, index: number) => {
+  const connect = (identity: string, index: number, attempt = 1): void => {
     const protocol = index % 2 === 0 ? 'ocpp1.6' : 'ocpp2.0.1';
     const socket = new WebSocket(`${order.ocppUrl}/ocpp/${order.tenant}/${identity}`, [protocol], {
       perMessageDeflate: false,
@@ -59,11 +63,21 @@ function runFleet(order: IdleFleetOrder, report: (state: IdleFleetReport) => voi
       }
       if (message[0] === 2) socket.send(JSON.stringify([4, message[1], 'NotImplemented', '', {}]));
     });
+    socket.on('unexpected-response', (_request, response) => {
+      state.lastError = `upgrade answered ${response.statusCode}`;
+      socket.terminate();
+    });
     socket.on('error', (error) => (state.lastError = error.message));
     socket.on('close', () => {
       if (open) {
         state.connected -= 1;
         state.closed += 1;
+      } else if (attempt < MAX_ATTEMPTS) {
+        // A refused or failed connect is tried again later, as a charge point's firmware does.
+        state.retries += 1;
+        timers.push(
+          setTimeout(() => connect(identity, index, attempt + 1), 2000 + Math.random() * 3000 * attempt),
+        );
       } else state.failed += 1;
     });
   };

@@ -23,6 +23,8 @@ export interface IdleResult {
   cappedBy?: string;
   connected: number;
   failed: number;
+  retries: number;
+  lastError?: string;
   connectSeconds: number;
   heartbeatsAnswered: number;
   gatewayRssBeforeMiB: number;
@@ -110,9 +112,10 @@ export async function runIdlePhase(
       (sum, report) => ({
         connected: sum.connected + (report?.connected ?? 0),
         failed: sum.failed + (report?.failed ?? 0),
+        retries: sum.retries + (report?.retries ?? 0),
         heartbeatsAnswered: sum.heartbeatsAnswered + (report?.heartbeatsAnswered ?? 0),
       }),
-      { connected: 0, failed: 0, heartbeatsAnswered: 0 },
+      { connected: 0, failed: 0, retries: 0, heartbeatsAnswered: 0 },
     );
 
   const started = performance.now();
@@ -123,13 +126,14 @@ export async function runIdlePhase(
     const now = totals();
     const rss = mib(readProcess(gatewayPid)?.rssBytes ?? 0);
     progress.update(
-      `idle: ${now.connected}/${attempted} connected, ${now.failed} refused, gateway RSS ${rss} MiB`,
+      `idle: ${now.connected}/${attempted} connected, ${now.retries} retried, ${now.failed} gave up, ` +
+        `gateway RSS ${rss} MiB`,
     );
     if (now.connected + now.failed !== last) {
       last = now.connected + now.failed;
       lastChange = performance.now();
     }
-    if (last >= attempted || performance.now() - lastChange > 30_000) break;
+    if (last >= attempted || performance.now() - lastChange > 60_000) break;
   }
   const connectSeconds = Math.round((performance.now() - started) / 100) / 10;
   const holdUntil = performance.now() + options.holdSeconds * 1000;
@@ -153,6 +157,10 @@ export async function runIdlePhase(
     ...(attempted < options.count ? { cappedBy: `the gateway's open-file limit (${limit + 100})` } : {}),
     connected: final.connected,
     failed: final.failed,
+    retries: final.retries,
+    ...(reports.find((report) => report?.lastError)
+      ? { lastError: reports.find((r) => r?.lastError)?.lastError }
+      : {}),
     connectSeconds,
     heartbeatsAnswered: final.heartbeatsAnswered,
     gatewayRssBeforeMiB: mib(rssBefore),
