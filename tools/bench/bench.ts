@@ -186,13 +186,6 @@ async function main(): Promise<void> {
     pids.set('bench (load generator)', process.pid);
     const sampler = new ProcessUsageSampler(pids);
     const reports: PhaseReport[] = [];
-    for (const phase of options.phases) {
-      sampler.begin();
-      const result = await runPhase(phase, options, target, tenant, pids, progress);
-      reports.push({ phase, result, usage: sampler.summary() });
-      progress.done(`${phase}: done`);
-    }
-    sampler.stop();
     const machine = {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model,
@@ -201,10 +194,16 @@ async function main(): Promise<void> {
       startedPlatform: !options.external,
     };
     mkdirSync(dirname(options.out), { recursive: true });
-    writeFileSync(
-      options.out,
-      `${JSON.stringify({ at: new Date().toISOString(), machine, options, reports }, null, 2)}\n`,
-    );
+    for (const phase of options.phases) {
+      sampler.begin();
+      const result = await runPhase(phase, options, target, tenant, pids, progress);
+      reports.push({ phase, result, usage: sampler.summary() });
+      // Written after every phase, so an interrupted run keeps what it measured.
+      const results = { at: new Date().toISOString(), machine, options, reports };
+      writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
+      progress.done(`${phase}: done`);
+    }
+    sampler.stop();
     printTable(reports);
     console.log(`\nresults: ${options.out}`);
   } catch (error) {
