@@ -9,7 +9,7 @@ import type { Progress } from './progress.js';
 
 interface RpcClient {
   connect(): Promise<unknown>;
-  handle(action: string, handler: () => unknown): void;
+  handle(action: string, handler: (call: { params: RemoteStartParams }) => unknown): void;
   close(options?: { force?: boolean }): Promise<unknown>;
 }
 const RPCClient = (ocppRpc as unknown as { RPCClient: new (options: Record<string, unknown>) => RpcClient })
@@ -35,12 +35,19 @@ export interface CommandStepResult {
   postToTerminalMs: LatencySummary;
 }
 
-/** A real OCPP-J charge point (ocpp-rpc, strict) that accepts ClearCache and notes when each call arrived. */
+/**
+ * A real OCPP-J charge point (ocpp-rpc, strict) that accepts remote starts and notes when each call arrived, by the
+ * id tag that names the command (so a call is matched to its own POST, whatever the order and whichever step).
+ */
 interface CommandChargePoint {
   uuid: string;
   client: RpcClient;
-  received: number[];
-  sent: number[];
+}
+
+/** Remote start's id tag: the 1.6 RemoteStartTransaction carries it as `idTag`, 2.0.1 as `idToken.idToken`. */
+interface RemoteStartParams {
+  idTag?: string;
+  idToken?: { idToken?: string };
 }
 
 async function seedFleet(target: BenchTarget, tenant: BenchTenant, count: number) {
@@ -73,10 +80,21 @@ export class CommandsBench {
     private readonly target: BenchTarget,
     private readonly tenant: BenchTenant,
     private readonly chargePoints: CommandChargePoint[],
+    /** When each call arrived, by the id tag of its command. */
+    private readonly receivedAt: Map<string, number>,
   ) {}
+
+  /** Numbers every POST of the run; its id tag (`B<n>`, within 1.6's 20 characters) names it at the charge point. */
+  private posted = 0;
 
   static async start(target: BenchTarget, tenant: BenchTenant, count: number): Promise<CommandsBench> {
     const controllers = await seedFleet(target, tenant, count);
+    const receivedAt = new Map<string, number>();
+    const noteArrival = ({ params }: { params: RemoteStartParams }) => {
+      const idTag = params.idTag ?? params.idToken?.idToken;
+      if (idTag !== undefined) receivedAt.set(idTag, performance.now());
+      return { status: 'Accepted' };
+    };
     const chargePoints = controllers.map((controller, index) => {
       const client = new RPCClient({
         endpoint: `${target.ocppUrl}/ocpp/${tenant.slug}`,
@@ -85,19 +103,16 @@ export class CommandsBench {
         strictMode: true,
         reconnect: false,
       });
-      const chargePoint: CommandChargePoint = { uuid: controller.uuid, client, received: [], sent: [] };
-      client.handle('ClearCache', () => {
-        chargePoint.received.push(performance.now());
-        return { status: 'Accepted' };
-      });
-      return chargePoint;
+      client.handle('RemoteStartTransaction', noteArrival);
+      client.handle('RequestStartTransaction', noteArrival);
+      return { uuid: controller.uuid, client };
     });
     for (let index = 0; index < chargePoints.length; index += 20) {
       await Promise.all(
         chargePoints.slice(index, index + 20).map((chargePoint) => chargePoint.client.connect()),
       );
     }
-    return new CommandsBench(target, tenant, chargePoints);
+    return new CommandsBench(target, tenant, chargePoints, receivedAt);
   }
 
   /** Creates commands at `perSecond` for `seconds` (open loop), then waits until every one is terminal. */
@@ -116,10 +131,8 @@ export class CommandsBench {
       },
     });
     await nats.flush();
-    for (const chargePoint of this.chargePoints) {
-      chargePoint.received.length = 0;
-      chargePoint.sent.length = 0;
-    }
+    /** When each POST of this step began, by its command's id tag. */
+    const postedAt = new Map<string, number>();
 
     const post = new LatencyRecorder();
     let refused = 0;
@@ -128,14 +141,17 @@ export class CommandsBench {
     const inFlight = new Set<Promise<void>>();
     const create = (chargePoint: CommandChargePoint) => {
       const begin = performance.now();
-      chargePoint.sent.push(begin);
+      this.posted += 1;
+      const idTag = `B${this.posted}`;
+      postedAt.set(idTag, begin);
       const request = fetch(`${this.target.apiUrl}/api/v1/control/commands`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.tenant.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({
-          type: 'clear_cache',
+          type: 'remote_start',
           target_type: 'controller',
           target_uuid: chargePoint.uuid,
+          parameters: { id_tag: idTag },
         }),
       })
         .then(async (response) => {
@@ -176,26 +192,33 @@ export class CommandsBench {
     });
     const sendSeconds = (performance.now() - sendStart) / 1000;
     await Promise.all(inFlight);
-    const deadline = performance.now() + 60_000;
-    while ([...startedAt.keys()].some((uuid) => !terminalAt.has(uuid)) && performance.now() < deadline) {
+    // Wait for every command of the step while they still move (so the next step starts on an empty queue), but
+    // give up after 30 s without a single one ending.
+    let lastMoved = performance.now();
+    let lastTerminal = terminalAt.size;
+    while (
+      [...startedAt.keys()].some((uuid) => !terminalAt.has(uuid)) &&
+      performance.now() - lastMoved < 30_000
+    ) {
       progress.update(`commands @${perSecond}/s: waiting, ${terminalAt.size}/${startedAt.size} terminal`);
       await new Promise((resolve) => setTimeout(resolve, 200));
+      if (terminalAt.size > lastTerminal) [lastTerminal, lastMoved] = [terminalAt.size, performance.now()];
     }
     subscription.unsubscribe();
     await nats.close();
 
     const postToTerminal = new LatencyRecorder();
-    let lastTerminal = sendStart;
+    let lastEnded = sendStart;
     for (const [uuid, begin] of startedAt) {
       const end = terminalAt.get(uuid);
       if (end === undefined) continue;
       postToTerminal.record(end - begin);
-      lastTerminal = Math.max(lastTerminal, end);
+      lastEnded = Math.max(lastEnded, end);
     }
-    // Each charge point gets its commands one at a time, oldest first: the n-th call it received is its n-th POST.
     const postToReceived = new LatencyRecorder();
-    for (const chargePoint of this.chargePoints) {
-      chargePoint.received.forEach((at, index) => postToReceived.record(at - chargePoint.sent[index]));
+    for (const [idTag, begin] of postedAt) {
+      const arrived = this.receivedAt.get(idTag);
+      if (arrived !== undefined) postToReceived.record(arrived - begin);
     }
     const terminal = postToTerminal.count;
     return {
@@ -207,7 +230,7 @@ export class CommandsBench {
       terminal,
       byStatus,
       createdPerSecond: Math.round(startedAt.size / sendSeconds),
-      endToEndPerSecond: Math.round(terminal / ((lastTerminal - sendStart) / 1000)),
+      endToEndPerSecond: Math.round(terminal / ((lastEnded - sendStart) / 1000)),
       postMs: post.summary(),
       postToReceivedMs: postToReceived.summary(),
       postToTerminalMs: postToTerminal.summary(),
