@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   AssetsSubjects,
   ChargePointEventSubjects,
@@ -13,46 +11,23 @@ import {
   type LocationView,
   type PlugView,
   type SensorView,
-  type TenantScopedRequest,
 } from '@cpc/contracts';
 import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
-import { JetStreamEventBus, ServiceClient } from '@cpc/nats';
-import type { RunningService } from '@cpc/service-runtime';
-import {
-  createTestDatabase,
-  type NatsTestServer,
-  startNatsTestServer,
-  type TestDatabase,
-} from '@cpc/testing';
+import { eventually, ServiceTestRig } from '@cpc/testing';
 import { loadAssetsServiceConfig } from './assets-service.config.js';
 import { createAssetsDataSource } from './data-source.js';
 import { startAssetsService } from './start-assets-service.js';
 
 jest.setTimeout(60_000);
 
-let nats: NatsTestServer;
-let database: TestDatabase;
-let service: RunningService;
-let client: ServiceClient;
-let connection: NatsConnection;
-let eventBus: JetStreamEventBus;
+let rig: ServiceTestRig;
 
 const tenantA = randomUUID();
 const tenantB = randomUUID();
 
 function call<T>(subject: string, payload: unknown, tenantUuid = tenantA): Promise<T> {
-  const request: TenantScopedRequest<unknown> = {
-    principal: {
-      tenantUuid,
-      tenantSlug: 'tenant',
-      subject: randomUUID(),
-      subjectType: 'user',
-      scopes: ['*'],
-    },
-    payload,
-  };
-  return client.request<T>(subject, request);
+  return rig.call<T>(subject, payload, tenantUuid);
 }
 
 async function failure(promise: Promise<unknown>): Promise<DomainError> {
@@ -63,21 +38,6 @@ async function failure(promise: Promise<unknown>): Promise<DomainError> {
     throw error;
   }
   throw new Error('expected the request to fail');
-}
-
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const listAll = { page: 1, limit: 50, orderBy: [], filter: {} };
@@ -141,31 +101,22 @@ function envelope<T>(
 }
 
 beforeAll(async () => {
-  [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
-  const config = loadAssetsServiceConfig({
-    NATS_URL: nats.url,
-    DATABASE_URL: database.url,
-    HEALTH_PORT: '0',
-    LOG_LEVEL: 'warn',
-    OUTBOX_RELAY_INTERVAL_MS: '200',
+  rig = await ServiceTestRig.start({
+    migrate: (databaseUrl) => migrateServiceSchema(createAssetsDataSource(databaseUrl)),
+    start: ({ natsUrl, databaseUrl }) =>
+      startAssetsService(
+        loadAssetsServiceConfig({
+          NATS_URL: natsUrl,
+          DATABASE_URL: databaseUrl,
+          HEALTH_PORT: '0',
+          LOG_LEVEL: 'warn',
+          OUTBOX_RELAY_INTERVAL_MS: '200',
+        }),
+      ),
   });
-  await migrateServiceSchema(createAssetsDataSource(database.url));
-  service = await startAssetsService(config);
-  client = new ServiceClient(
-    ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [nats.url] } }),
-    5000,
-  );
-  connection = await connect({ servers: nats.url });
-  eventBus = new JetStreamEventBus(connection);
 });
 
-afterAll(async () => {
-  await eventBus?.onApplicationShutdown();
-  await connection?.drain();
-  await client?.onApplicationShutdown();
-  await service?.app.close();
-  await Promise.all([nats?.stop(), database?.drop()]);
-});
+afterAll(() => rig?.stop());
 
 describe('locations', () => {
   it('creates, reads, updates and lists a location with facility types', async () => {
@@ -266,7 +217,7 @@ describe('deletes', () => {
 
   it('deletes a controller with its plugs and sensors and publishes controller-deleted durably', async () => {
     const received: ControllerDeletedEvent[] = [];
-    await eventBus.consume(
+    await rig.eventBus.consume(
       {
         durableName: `test-controller-deleted-${randomUUID()}`,
         filterSubject: AssetsSubjects.controllerDeleted,
@@ -397,7 +348,7 @@ describe('controllers and plugs', () => {
   it('authenticates charge points by identity and password, indistinguishably when either is wrong', async () => {
     const location = await createLocation('Auth');
     const controller = await createController(location.uuid, 'AUTH-1');
-    const ok = await client.request(AssetsSubjects.authenticateChargePoint, {
+    const ok = await rig.client.request(AssetsSubjects.authenticateChargePoint, {
       tenantUuid: tenantA,
       ocppIdentity: 'auth-1',
       password: 'secret-password-123',
@@ -411,7 +362,7 @@ describe('controllers and plugs', () => {
       { tenantUuid: 'not-a-uuid', ocppIdentity: 'AUTH-1', password: 'secret-password-123' },
     ];
     for (const attempt of attempts) {
-      const error = await failure(client.request(AssetsSubjects.authenticateChargePoint, attempt));
+      const error = await failure(rig.client.request(AssetsSubjects.authenticateChargePoint, attempt));
       expect(error.toPayload()).toEqual({
         code: ErrorCode.InvalidCredentials,
         message: 'invalid charge point credentials',
@@ -424,7 +375,7 @@ describe('controllers and plugs', () => {
       security_profile: 3,
     });
     await expect(
-      client.request(AssetsSubjects.authenticateChargePoint, {
+      rig.client.request(AssetsSubjects.authenticateChargePoint, {
         tenantUuid: tenantA,
         ocppIdentity: 'AUTH-TLS',
       }),
@@ -440,7 +391,7 @@ describe('controllers and plugs', () => {
     const at = (seconds: number): Date => new Date(t0 + seconds * 1000);
     const atSeconds = (seconds: number): string => toSecondsPrecision(at(seconds));
     const emit = (subject: string, seconds: number, data: object, tenantUuid = tenantA): Promise<void> =>
-      eventBus.publish(subject, envelope(controller, data, at(seconds), tenantUuid));
+      rig.eventBus.publish(subject, envelope(controller, data, at(seconds), tenantUuid));
     const status = (seconds: number, connectorId: number, evseId: number | null, value: string) => ({
       connectorId,
       evseId,

@@ -1,6 +1,6 @@
 import ocppRpc from 'ocpp-rpc';
 import type { ControllerView, PlugView } from '@cpc/contracts';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
 import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
 
 const PASSWORD = 'correct-horse-9';
@@ -29,16 +29,6 @@ describe('assets with real charge points', () => {
     const response = await api.call('GET', `/api/v1/assets/${path}`, { token });
     return { status: response.status, value: response.body?.[key] as T };
   };
-
-  async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await probe();
-      if (accept(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   const chargePoint = (identity: string, protocol: string, password = OCPP_PASSWORD): ChargePoint =>
     new RPCClient({

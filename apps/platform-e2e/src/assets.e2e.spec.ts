@@ -9,7 +9,7 @@ import {
   type PlugView,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
 import { AssetsTestData, fullLocationBody, OCPP_PASSWORD, unique } from './support/assets-test-data.js';
 
 const PASSWORD = 'correct-horse-9';
@@ -53,16 +53,6 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       role,
     ]);
     return tokenFor(tenant, email);
-  }
-
-  async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await probe();
-      if (accept(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   }
 
   beforeAll(async () => {

@@ -1,14 +1,14 @@
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import {
-  ApiTestClient,
   type ApiResponse,
+  ApiTestClient,
+  eventually,
   type PlatformUnderTest,
   startPlatformUnderTest,
 } from '@cpc/testing';
 import { jest } from '@jest/globals';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import { eventually } from './support/eventually.js';
 
 // Several tests run admin CLI commands one after the other, each a process of its own.
 jest.setTimeout(180_000);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
 import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { eventually } from './support/eventually.js';
 import { type ChargePoint, ocppChargePoint } from './support/ocpp-charge-point.js';
 
 const PASSWORD = 'correct-horse-9';

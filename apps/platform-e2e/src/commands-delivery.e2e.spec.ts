@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandView, ControllerView, PlugView } from '@cpc/contracts';
 import { buildOcppCall, type CommandType, type ResolvedTarget } from '@cpc/ocpp-commands';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
 import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { eventually } from './support/eventually.js';
 import { type ChargePoint, createRpcError, ocppChargePoint } from './support/ocpp-charge-point.js';
 import { tenantWithUsers } from './support/tenant-users.js';
 

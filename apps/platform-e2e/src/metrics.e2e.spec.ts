@@ -1,8 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type OcppCallReply, type OcppCallRequest, OcppGatewaySubjects } from '@cpc/contracts';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
 import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { eventually } from './support/eventually.js';
 import { ocppChargePoint } from './support/ocpp-charge-point.js';
 import { sampleValue } from './support/prometheus-text.js';
 

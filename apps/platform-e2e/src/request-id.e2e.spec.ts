@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { eventually } from './support/eventually.js';
+import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
 
 const PASSWORD = 'correct-horse-9';
 

@@ -1,7 +1,5 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import {
   AssetsSubjects,
   ChargePointEventSubjects,
@@ -12,28 +10,15 @@ import {
   type EventEnvelope,
   type ListChargingSessionsPayload,
   type PlugFilter,
-  type TenantScopedRequest,
 } from '@cpc/contracts';
 import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
-import { JetStreamEventBus, ServiceClient } from '@cpc/nats';
-import type { RunningService } from '@cpc/service-runtime';
-import {
-  createTestDatabase,
-  type NatsTestServer,
-  startNatsTestServer,
-  type TestDatabase,
-} from '@cpc/testing';
+import { eventually, serveAsNestService, ServiceTestRig } from '@cpc/testing';
 import { loadCommandServiceConfig } from '../command-service.config.js';
 import { createControlDataSource } from '../data-source.js';
 import { startCommandService } from '../start-command-service.js';
 
-let nats: NatsTestServer;
-let database: TestDatabase;
-let service: RunningService;
-let client: ServiceClient;
-let connection: NatsConnection;
-let eventBus: JetStreamEventBus;
+let rig: ServiceTestRig;
 
 const tenantA: string = randomUUID();
 const tenantB: string = randomUUID();
@@ -41,17 +26,7 @@ const tenantB: string = randomUUID();
 const plugs = new Map<string, { uuid: string; connector_id: number; evse_id: number }[]>();
 
 function call<T>(subject: string, payload: unknown, tenantUuid = tenantA): Promise<T> {
-  const request: TenantScopedRequest<unknown> = {
-    principal: {
-      tenantUuid,
-      tenantSlug: 'tenant',
-      subject: randomUUID(),
-      subjectType: 'user',
-      scopes: ['*'],
-    },
-    payload,
-  };
-  return client.request<T>(subject, request);
+  return rig.call<T>(subject, payload, tenantUuid);
 }
 
 function list(
@@ -78,22 +53,7 @@ async function publish(
     tenantUuid,
     data: { controllerUuid, ocppIdentity: 'CP', ...data },
   };
-  await eventBus.publish(subject, event);
-}
-
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await rig.eventBus.publish(subject, event);
 }
 
 const sessionOf = (controllerUuid: string, transactionId: string) => (page: ChargingSessionPage) =>
@@ -102,45 +62,33 @@ const sessionOf = (controllerUuid: string, transactionId: string) => (page: Char
   );
 
 beforeAll(async () => {
-  [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
-  await migrateServiceSchema(createControlDataSource(database.url));
-  connection = await connect({ servers: nats.url });
-  // assets-service, as far as plug look-ups go (Nest's NATS envelope).
-  connection.subscribe(AssetsSubjects.listPlugs, {
-    callback: (_error, message: Msg) => {
-      const { id, data } = message.json<{ id: string; data: TenantScopedRequest<{ filter: PlugFilter }> }>();
-      const filter = data.payload.filter;
-      const items = (plugs.get(filter.controller_uuid ?? '') ?? []).filter(
-        (plug) =>
-          (filter.connector_id === undefined || plug.connector_id === filter.connector_id) &&
-          (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
-      );
-      const page = { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
-      message.respond(JSON.stringify({ id, response: page, isDisposed: true }));
+  rig = await ServiceTestRig.start({
+    migrate: (databaseUrl) => migrateServiceSchema(createControlDataSource(databaseUrl)),
+    // assets-service, as far as plug look-ups go.
+    beforeStart: (connection) => {
+      serveAsNestService<{ filter: PlugFilter }>(connection, AssetsSubjects.listPlugs, ({ payload }) => {
+        const { filter } = payload;
+        const items = (plugs.get(filter.controller_uuid ?? '') ?? []).filter(
+          (plug) =>
+            (filter.connector_id === undefined || plug.connector_id === filter.connector_id) &&
+            (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
+        );
+        return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
+      });
     },
+    start: ({ natsUrl, databaseUrl }) =>
+      startCommandService(
+        loadCommandServiceConfig({
+          NATS_URL: natsUrl,
+          DATABASE_URL: databaseUrl,
+          HEALTH_PORT: '0',
+          LOG_LEVEL: 'warn',
+        }),
+      ),
   });
-  service = await startCommandService(
-    loadCommandServiceConfig({
-      NATS_URL: nats.url,
-      DATABASE_URL: database.url,
-      HEALTH_PORT: '0',
-      LOG_LEVEL: 'warn',
-    }),
-  );
-  client = new ServiceClient(
-    ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [nats.url] } }),
-    5000,
-  );
-  eventBus = new JetStreamEventBus(connection);
 });
 
-afterAll(async () => {
-  await eventBus?.onApplicationShutdown();
-  await connection?.drain();
-  await client?.onApplicationShutdown();
-  await service?.app.close();
-  await Promise.all([nats?.stop(), database?.drop()]);
-});
+afterAll(() => rig?.stop());
 
 describe('charging sessions from transaction events', () => {
   it('1.6: started → updated → ended becomes one completed session with its plug and energy', async () => {

@@ -9,7 +9,8 @@ import {
   type ListCommandsPayload,
 } from '@cpc/contracts';
 import { DomainError } from '@cpc/errors';
-import { CommandServiceHarness, eventually } from '../testing/command-service-harness.js';
+import { eventually } from '@cpc/testing';
+import { CommandServiceHarness } from '../testing/command-service-harness.js';
 
 const harness = new CommandServiceHarness();
 const tenantA: string = randomUUID();

@@ -11,7 +11,8 @@ import {
   type OcppCallReply,
   type OcppCallRequest,
 } from '@cpc/contracts';
-import { CommandServiceHarness, eventually } from '../testing/command-service-harness.js';
+import { eventually } from '@cpc/testing';
+import { CommandServiceHarness } from '../testing/command-service-harness.js';
 
 const harness = new CommandServiceHarness();
 const tenant: string = randomUUID();

@@ -1,28 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
   AssetsSubjects,
   type CommandStatusChangedEvent,
   CommandSubjects,
   type ControllerView,
-  ErrorCode,
   type OcppCallReply,
   type OcppCallRequest,
   OcppGatewaySubjects,
   type PlugFilter,
   type PlugView,
-  type TenantScopedRequest,
 } from '@cpc/contracts';
 import { migrateServiceSchema } from '@cpc/database';
-import { JetStreamEventBus, ServiceClient } from '@cpc/nats';
 import type { RunningService } from '@cpc/service-runtime';
-import {
-  createTestDatabase,
-  type NatsTestServer,
-  startNatsTestServer,
-  type TestDatabase,
-} from '@cpc/testing';
+import { serveAsNestService, ServiceTestRig } from '@cpc/testing';
 import { DataSource } from 'typeorm';
 import { loadCommandServiceConfig } from '../../command-service.config.js';
 import { createControlDataSource } from '../../data-source.js';
@@ -38,53 +29,48 @@ export interface StandInAssets {
 }
 
 /**
- * command-service in-process on a private NATS server and a fresh database, with a stand-in assets-service (Nest's
- * NATS envelope) and a client that calls it as the api-gateway does. For the commands' integration tests.
+ * command-service in-process on a private NATS server and a fresh database (a ServiceTestRig), with a stand-in
+ * assets-service, the status events it publishes collected, and short intervals. For the commands' integration tests.
  */
 export class CommandServiceHarness {
   readonly assets: StandInAssets = { controllers: new Map(), plugs: new Map() };
   readonly statusEvents: CommandStatusChangedEvent[] = [];
-  nats!: NatsTestServer;
-  database!: TestDatabase;
-  connection!: NatsConnection;
-  service: RunningService | undefined;
-  eventBus!: JetStreamEventBus;
-  private client!: ServiceClient;
+  private rig!: ServiceTestRig;
+  private urls = { natsUrl: '', databaseUrl: '' };
   private dataSource: DataSource | undefined;
 
   private env: Record<string, string> = {};
 
   async start(env: Record<string, string> = {}): Promise<void> {
     this.env = env;
-    [this.nats, this.database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
-    await migrateServiceSchema(createControlDataSource(this.database.url));
-    this.connection = await connect({ servers: this.nats.url });
-    this.serveAssets();
-    this.eventBus = new JetStreamEventBus(this.connection);
-    await this.eventBus.consume(
+    this.rig = await ServiceTestRig.start({
+      migrate: (databaseUrl) => migrateServiceSchema(createControlDataSource(databaseUrl)),
+      beforeStart: (connection) => this.serveAssets(connection),
+      start: (urls) => {
+        this.urls = urls;
+        return this.launch();
+      },
+      requestTimeoutMs: 10_000,
+    });
+    await this.rig.eventBus.consume(
       { durableName: 'test_command-status', filterSubject: CommandSubjects.statusChanged },
       (_subject, event) => {
         this.statusEvents.push(event as CommandStatusChangedEvent);
         return Promise.resolve();
       },
     );
-    await this.startService();
-    this.client = new ServiceClient(
-      ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [this.nats.url] } }),
-      10_000,
-    );
   }
 
-  async startService(env: Record<string, string> = {}): Promise<void> {
-    this.service = await this.launch(env);
+  startService(): Promise<void> {
+    return this.rig.startService();
   }
 
   /** Another command-service instance on the same database and NATS (the caller closes it). */
   launch(env: Record<string, string> = {}): Promise<RunningService> {
     return startCommandService(
       loadCommandServiceConfig({
-        NATS_URL: this.nats.url,
-        DATABASE_URL: this.database.url,
+        NATS_URL: this.urls.natsUrl,
+        DATABASE_URL: this.urls.databaseUrl,
         HEALTH_PORT: '0',
         LOG_LEVEL: 'error',
         COMMAND_DISPATCH_INTERVAL_MS: '100',
@@ -98,38 +84,23 @@ export class CommandServiceHarness {
     );
   }
 
-  async stopService(): Promise<void> {
-    await this.service?.app.close();
-    this.service = undefined;
+  stopService(): Promise<void> {
+    return this.rig.stopService();
   }
 
   async stop(): Promise<void> {
-    await this.eventBus?.onApplicationShutdown();
-    await this.connection?.drain();
-    await this.client?.onApplicationShutdown();
-    await this.stopService();
     await this.dataSource?.destroy();
-    await Promise.all([this.nats?.stop(), this.database?.drop()]);
+    await this.rig?.stop();
   }
 
   /** Direct SQL on the service's database, for seeding and for looking behind the API. */
   async sql<T>(query: string, parameters: unknown[] = []): Promise<T[]> {
-    this.dataSource ??= await new DataSource({ type: 'postgres', url: this.database.url }).initialize();
+    this.dataSource ??= await new DataSource({ type: 'postgres', url: this.urls.databaseUrl }).initialize();
     return this.dataSource.query<T[]>(query, parameters);
   }
 
   call<T>(subject: string, payload: unknown, tenantUuid: string): Promise<T> {
-    const request: TenantScopedRequest<unknown> = {
-      principal: {
-        tenantUuid,
-        tenantSlug: 'tenant',
-        subject: randomUUID(),
-        subjectType: 'user',
-        scopes: ['*'],
-      },
-      payload,
-    };
-    return this.client.request<T>(subject, request);
+    return this.rig.call<T>(subject, payload, tenantUuid);
   }
 
   /**
@@ -140,7 +111,7 @@ export class CommandServiceHarness {
     controllerUuid: string,
     answer: (request: OcppCallRequest) => Promise<OcppCallReply | undefined> | OcppCallReply | undefined,
   ): Subscription {
-    return this.connection.subscribe(OcppGatewaySubjects.call(controllerUuid), {
+    return this.rig.connection.subscribe(OcppGatewaySubjects.call(controllerUuid), {
       callback: (_error, message: Msg) => {
         void Promise.resolve(answer(message.json<OcppCallRequest>())).then((reply) => {
           if (reply) message.respond(JSON.stringify(reply));
@@ -151,7 +122,7 @@ export class CommandServiceHarness {
 
   /** Publishes a durable event as the gateway or assets-service would. */
   async publish(subject: string, tenantUuid: string, data: Record<string, unknown>): Promise<void> {
-    await this.eventBus.publish(subject, {
+    await this.rig.eventBus.publish(subject, {
       eventId: randomUUID(),
       occurredAt: new Date().toISOString(),
       tenantUuid,
@@ -180,63 +151,37 @@ export class CommandServiceHarness {
     return uuid;
   }
 
-  private serveAssets(): void {
-    const serve = (
-      subject: string,
-      answer: (request: TenantScopedRequest<Record<string, unknown>>) => unknown,
-    ) =>
-      this.connection.subscribe(subject, {
-        callback: (_error, message: Msg) => {
-          const { id, data } = message.json<{
-            id: string;
-            data: TenantScopedRequest<Record<string, unknown>>;
-          }>();
-          const response = answer(data);
-          const body =
-            response === undefined
-              ? { id, err: { code: ErrorCode.NotFound, message: 'not found' }, isDisposed: true }
-              : { id, response, isDisposed: true };
-          message.respond(JSON.stringify(body));
-        },
-      });
-    serve(AssetsSubjects.getController, ({ principal, payload }) => {
-      const controller = this.assets.controllers.get(payload.uuid as string);
-      if (controller?.tenantUuid !== principal.tenantUuid) return undefined;
-      const view: Partial<ControllerView> = { uuid: payload.uuid as string };
-      return view;
-    });
-    serve(AssetsSubjects.getPlug, ({ principal, payload }) => {
-      const plug = this.assets.plugs.get(payload.uuid as string);
+  private serveAssets(connection: NatsConnection): void {
+    serveAsNestService<{ uuid: string }>(
+      connection,
+      AssetsSubjects.getController,
+      ({ principal, payload }) => {
+        const controller = this.assets.controllers.get(payload.uuid);
+        if (controller?.tenantUuid !== principal.tenantUuid) return undefined;
+        const view: Partial<ControllerView> = { uuid: payload.uuid };
+        return view;
+      },
+    );
+    serveAsNestService<{ uuid: string }>(connection, AssetsSubjects.getPlug, ({ principal, payload }) => {
+      const plug = this.assets.plugs.get(payload.uuid);
       return plug?.tenantUuid === principal.tenantUuid ? plug.plug : undefined;
     });
-    serve(AssetsSubjects.listPlugs, ({ principal, payload }) => {
-      const filter = payload.filter as PlugFilter;
-      const items = [...this.assets.plugs.values()]
-        .filter(
-          ({ tenantUuid, plug }) =>
-            tenantUuid === principal.tenantUuid &&
-            plug.controller_uuid === filter.controller_uuid &&
-            (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
-        )
-        .map(({ plug }) => plug)
-        .sort((a, b) => a.connector_id - b.connector_id);
-      return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
-    });
-  }
-}
-
-/** Probes until `accept` holds (every 50 ms, `timeoutMs` at most). */
-export async function eventually<T>(
-  probe: () => Promise<T> | T,
-  accept: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    serveAsNestService<{ filter: PlugFilter }>(
+      connection,
+      AssetsSubjects.listPlugs,
+      ({ principal, payload }) => {
+        const { filter } = payload;
+        const items = [...this.assets.plugs.values()]
+          .filter(
+            ({ tenantUuid, plug }) =>
+              tenantUuid === principal.tenantUuid &&
+              plug.controller_uuid === filter.controller_uuid &&
+              (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
+          )
+          .map(({ plug }) => plug)
+          .sort((a, b) => a.connector_id - b.connector_id);
+        return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
+      },
+    );
   }
 }
