@@ -32,10 +32,11 @@ export async function seedCommands(
     );
     // total_pages comes from these per-tenant counts, which command-service keeps with every status change.
     await client.query(
-      `INSERT INTO control.command_counts (tenant_uuid, target_type, type, status, count)
-       SELECT tenant_uuid, target_type, type, status, count(*) FROM control.commands WHERE tenant_uuid = $1
-        GROUP BY tenant_uuid, target_type, type, status
-       ON CONFLICT (tenant_uuid, target_type, type, status) DO UPDATE SET count = EXCLUDED.count`,
+      `INSERT INTO control.command_counts (tenant_uuid, target_type, type, status, slot, count)
+       SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid), count(*)
+         FROM control.commands WHERE tenant_uuid = $1
+        GROUP BY tenant_uuid, target_type, type, status, control.command_count_slot(uuid)
+       ON CONFLICT (tenant_uuid, target_type, type, status, slot) DO UPDATE SET count = EXCLUDED.count`,
       [tenantUuid],
     );
     await client.query('ANALYZE control.commands');

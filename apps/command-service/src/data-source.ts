@@ -6,6 +6,7 @@ import { CreateChargingSessions1763760000000 } from './migrations/1763760000000-
 import { CreateCommands1763780000000 } from './migrations/1763780000000-create-commands.js';
 import { CreateCommandCounts1763790000000 } from './migrations/1763790000000-create-command-counts.js';
 import { AddCommandDeliveryUnconfirmed1763800000000 } from './migrations/1763800000000-add-command-delivery-unconfirmed.js';
+import { ShardCommandCounts1763815000000 } from './migrations/1763815000000-shard-command-counts.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -16,6 +17,7 @@ export const CONTROL_MIGRATIONS = [
   CreateCommands1763780000000,
   CreateCommandCounts1763790000000,
   AddCommandDeliveryUnconfirmed1763800000000,
+  ShardCommandCounts1763815000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -5,22 +5,35 @@ import type { CommandRow } from './command-record.js';
 
 /** A command entering `status`, leaving `previousStatus` (null when it was just created). */
 export interface CountedChange {
-  row: Pick<CommandRow, 'tenant_uuid' | 'target_type' | 'type' | 'status'>;
+  row: Pick<CommandRow, 'uuid' | 'tenant_uuid' | 'target_type' | 'type' | 'status'>;
   previousStatus: string | null;
 }
+
+/** Rows each count is spread over, so that a tenant's writers rarely wait for each other's commits. */
+export const COMMAND_COUNT_SLOTS = 32;
+
+/**
+ * The count row (slot) of a command: its uuid's last byte modulo the slots, as control.command_count_slot(uuid)
+ * computes it in SQL (the migration that introduced slots counted the existing commands with it).
+ */
+export function commandCountSlot(commandUuid: string): number {
+  return Number.parseInt(commandUuid.slice(-2), 16) % COMMAND_COUNT_SLOTS;
+}
+
+type CountKey = [tenantUuid: string, targetType: string, type: string, status: string, slot: number];
 
 const lifecycleIndex = (status: string) => (COMMAND_STATUSES as readonly string[]).indexOf(status);
 
 /**
  * Moves the per-tenant counts (control.command_counts) along with status changes, in the caller's transaction and
- * as its last step. Every transaction touches the count rows in one global order (tenant, target type, type, then
- * lifecycle order of the status), and only after the command rows it changed, so two transactions never wait for
- * each other in a circle.
+ * as its last step. A command is counted in its own slot. Every transaction touches the count rows in one global
+ * order (tenant, target type, type, lifecycle order of the status, then slot), and only after the command rows it
+ * changed, so two transactions never wait for each other in a circle.
  */
 export async function countStatusChanges(manager: EntityManager, changes: CountedChange[]): Promise<void> {
-  const deltas = new Map<string, { key: [string, string, string, string]; delta: number }>();
+  const deltas = new Map<string, { key: CountKey; delta: number }>();
   const add = (row: CountedChange['row'], status: string, delta: number) => {
-    const key: [string, string, string, string] = [row.tenant_uuid, row.target_type, row.type, status];
+    const key: CountKey = [row.tenant_uuid, row.target_type, row.type, status, commandCountSlot(row.uuid)];
     const id = key.join('|');
     deltas.set(id, { key, delta: (deltas.get(id)?.delta ?? 0) + delta });
   };
@@ -35,24 +48,28 @@ export async function countStatusChanges(manager: EntityManager, changes: Counte
         a.key[0].localeCompare(b.key[0]) ||
         a.key[1].localeCompare(b.key[1]) ||
         a.key[2].localeCompare(b.key[2]) ||
-        lifecycleIndex(a.key[3]) - lifecycleIndex(b.key[3]),
+        lifecycleIndex(a.key[3]) - lifecycleIndex(b.key[3]) ||
+        a.key[4] - b.key[4],
     );
   for (const { key, delta } of ordered) {
-    // A decrement always finds its row (the status it leaves was counted when entered); an upsert would check the
-    // negative count of the row it proposes.
+    // A decrement always finds its row (the status it leaves was counted in this slot when entered); an upsert
+    // would check the negative count of the row it proposes.
     await manager.query(
       delta < 0
-        ? `UPDATE control.command_counts SET count = count + $5
-            WHERE tenant_uuid = $1 AND target_type = $2 AND type = $3 AND status = $4`
-        : `INSERT INTO control.command_counts AS c (tenant_uuid, target_type, type, status, count)
-           VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (tenant_uuid, target_type, type, status) DO UPDATE SET count = c.count + EXCLUDED.count`,
+        ? `UPDATE control.command_counts SET count = count + $6
+            WHERE tenant_uuid = $1 AND target_type = $2 AND type = $3 AND status = $4 AND slot = $5`
+        : `INSERT INTO control.command_counts AS c (tenant_uuid, target_type, type, status, slot, count)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (tenant_uuid, target_type, type, status, slot) DO UPDATE SET count = c.count + EXCLUDED.count`,
       [...key, delta],
     );
   }
 }
 
-/** How many of the tenant's commands match a filter without a target (the target filter counts its index range). */
+/**
+ * How many of the tenant's commands match a filter without a target (the target filter counts its index range): the
+ * sum over the matching keys' slots.
+ */
 export async function countCommands(
   dataSource: DataSource,
   tenantUuid: string,

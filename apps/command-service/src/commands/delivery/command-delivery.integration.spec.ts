@@ -368,15 +368,16 @@ describe('restarts and several instances', () => {
 });
 
 describe('per-tenant counts', () => {
-  it('match the commands after every kind of transition above', async () => {
+  it('match the commands, slot by slot, after every kind of transition above', async () => {
     // Whatever is still moving settles first (a waiting command may still end meanwhile; compare in one snapshot).
     const [{ mismatches }] = await harness.sql<{ mismatches: string }>(
       `WITH actual AS (
-         SELECT tenant_uuid, target_type, type, status, count(*) AS count FROM control.commands
-          GROUP BY tenant_uuid, target_type, type, status)
+         SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, count(*) AS count
+           FROM control.commands
+          GROUP BY tenant_uuid, target_type, type, status, slot)
        SELECT count(*) AS mismatches
          FROM actual FULL JOIN (SELECT * FROM control.command_counts WHERE count > 0) counted
-           USING (tenant_uuid, target_type, type, status)
+           USING (tenant_uuid, target_type, type, status, slot)
         WHERE actual.count IS DISTINCT FROM counted.count`,
     );
     expect(mismatches).toBe('0');

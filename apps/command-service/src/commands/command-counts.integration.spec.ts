@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
+import { createTestDatabase, type TestDatabase } from '@cpc/testing';
+import type { DataSource } from 'typeorm';
+import { CONTROL_MIGRATIONS, controlDataSourceOptions } from '../data-source.js';
+import { ShardCommandCounts1763815000000 } from '../migrations/1763815000000-shard-command-counts.js';
+import { commandCountSlot, countCommands, type CountedChange, countStatusChanges } from './command-counts.js';
+
+let database: TestDatabase;
+let dataSource: DataSource;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataSource = createServiceDataSource({ ...controlDataSourceOptions(database.url), poolSize: 20 });
+  await migrateServiceSchema(dataSource);
+  await dataSource.initialize();
+});
+
+afterAll(async () => {
+  await dataSource?.destroy();
+  await database?.drop();
+});
+
+/** Fills control.commands with `count` commands of the tenant, statuses taken in turn (a terminal one has a result). */
+const INSERT_COMMANDS = `
+  INSERT INTO control.commands (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters,
+                                status, result, valid_until, created_at, completed_at)
+  SELECT gen_random_uuid(), $1, 'soft_reset', 'controller', t, t, '{}', '{}', s.status,
+         CASE WHEN s.status IN ('pending', 'sent') THEN NULL ELSE '{}'::jsonb END, now(), now(),
+         CASE WHEN s.status IN ('pending', 'sent') THEN NULL ELSE now() END
+    FROM generate_series(1, $2) AS i, gen_random_uuid() AS t,
+         LATERAL (SELECT (ARRAY['pending', 'sent', 'accepted'])[1 + i % 3] AS status) s`;
+
+/** Count rows that differ from the commands, per (tenant, target type, type, status, slot). */
+async function mismatches(source: DataSource): Promise<number> {
+  const [{ count }] = await source.query<{ count: string }[]>(
+    `WITH actual AS (
+       SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, count(*) AS count
+         FROM control.commands GROUP BY tenant_uuid, target_type, type, status, slot)
+     SELECT count(*) FROM actual FULL JOIN (SELECT * FROM control.command_counts WHERE count > 0) counted
+       USING (tenant_uuid, target_type, type, status, slot)
+      WHERE actual.count IS DISTINCT FROM counted.count`,
+  );
+  return Number(count);
+}
+
+describe('per-tenant command counts', () => {
+  it('choose the same slot in TypeScript as in SQL', async () => {
+    const uuids = Array.from({ length: 300 }, () => randomUUID());
+    const rows = await dataSource.query<{ slot: number }[]>(
+      'SELECT control.command_count_slot(u) AS slot FROM unnest($1::uuid[]) WITH ORDINALITY AS x(u, n) ORDER BY n',
+      [uuids],
+    );
+    expect(rows.map((row) => row.slot)).toEqual(uuids.map(commandCountSlot));
+    expect(new Set(uuids.map(commandCountSlot)).size).toBeGreaterThan(16);
+  });
+
+  it('stay exact under concurrent transactions that each move many commands, in any order, without deadlocks', async () => {
+    const tenantUuid = randomUUID();
+    const row = (uuid: string, type: string, status: string) => ({
+      uuid,
+      tenant_uuid: tenantUuid,
+      target_type: 'controller',
+      type,
+      status,
+    });
+    const commands = Array.from({ length: 240 }, (_, index) => ({
+      uuid: randomUUID(),
+      type: index % 2 === 0 ? 'soft_reset' : 'clear_cache',
+    }));
+    const batches = (size: number) =>
+      Array.from({ length: commands.length / size }, (_, index) =>
+        commands.slice(index * size, (index + 1) * size),
+      );
+    // Every transaction gets its changes in another order; the count rows are still locked in the one global order.
+    const shuffled = <T>(items: T[]) =>
+      items
+        .map((item) => ({ item, key: Math.random() }))
+        .sort((a, b) => a.key - b.key)
+        .map(({ item }) => item);
+    const step = (size: number, change: (command: (typeof commands)[number]) => CountedChange) =>
+      Promise.all(
+        batches(size).map((batch) =>
+          dataSource.transaction((manager) => countStatusChanges(manager, shuffled(batch.map(change)))),
+        ),
+      );
+    await step(4, (command) => ({ row: row(command.uuid, command.type, 'pending'), previousStatus: null }));
+    // Batches of 12 overlap every batch of the step before them in slots.
+    await Promise.all([
+      step(12, (command) => ({ row: row(command.uuid, command.type, 'sent'), previousStatus: 'pending' })),
+      step(5, (command) => ({ row: row(randomUUID(), command.type, 'pending'), previousStatus: null })),
+    ]);
+    await step(6, (command) => ({
+      row: row(command.uuid, command.type, command.uuid < '8' ? 'accepted' : 'failed'),
+      previousStatus: 'sent',
+    }));
+
+    const accepted = commands.filter((command) => command.uuid < '8');
+    expect(await countCommands(dataSource, tenantUuid, {})).toBe(480);
+    expect(await countCommands(dataSource, tenantUuid, { status: 'pending' })).toBe(240);
+    expect(await countCommands(dataSource, tenantUuid, { status: 'sent' })).toBe(0);
+    expect(await countCommands(dataSource, tenantUuid, { status: 'accepted' })).toBe(accepted.length);
+    expect(
+      await countCommands(dataSource, tenantUuid, {
+        type: 'soft_reset',
+        status: 'accepted',
+        target_type: 'controller',
+      }),
+    ).toBe(accepted.filter((command) => command.type === 'soft_reset').length);
+    const [{ slots }] = await dataSource.query<{ slots: string }[]>(
+      `SELECT count(DISTINCT slot) AS slots FROM control.command_counts WHERE tenant_uuid = $1 AND status = 'pending'`,
+      [tenantUuid],
+    );
+    expect(Number(slots)).toBeGreaterThan(1);
+  });
+});
+
+describe('the migration to slotted counts', () => {
+  it('recounts the existing commands, each in its slot', async () => {
+    const before = await createTestDatabase();
+    const old = createServiceDataSource({
+      ...controlDataSourceOptions(before.url),
+      migrations: CONTROL_MIGRATIONS.slice(0, CONTROL_MIGRATIONS.indexOf(ShardCommandCounts1763815000000)),
+    });
+    const current = createServiceDataSource(controlDataSourceOptions(before.url));
+    try {
+      await migrateServiceSchema(old);
+      await old.initialize();
+      await old.query(INSERT_COMMANDS, [randomUUID(), 500]);
+      await old.query(INSERT_COMMANDS, [randomUUID(), 70]);
+      await old.query(
+        `INSERT INTO control.command_counts (tenant_uuid, target_type, type, status, count)
+         SELECT tenant_uuid, target_type, type, status, count(*) FROM control.commands
+          GROUP BY tenant_uuid, target_type, type, status`,
+      );
+      await old.destroy();
+      await migrateServiceSchema(current);
+      await current.initialize();
+      expect(await mismatches(current)).toBe(0);
+      // The open commands can now leave their status: each decrement finds its slot's row.
+      const open = await current.query<CountedChange['row'][]>(
+        `SELECT uuid, tenant_uuid, target_type, type, 'accepted' AS status FROM control.commands
+          WHERE status = 'sent'`,
+      );
+      await current.transaction((manager) =>
+        countStatusChanges(
+          manager,
+          open.map((row) => ({ row, previousStatus: 'sent' })),
+        ),
+      );
+      await current.query(
+        `UPDATE control.commands SET status = 'accepted', result = '{}', completed_at = now() WHERE status = 'sent'`,
+      );
+      expect(await mismatches(current)).toBe(0);
+    } finally {
+      if (old.isInitialized) await old.destroy();
+      if (current.isInitialized) await current.destroy();
+      await before.drop();
+    }
+  });
+});
