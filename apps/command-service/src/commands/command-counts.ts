@@ -20,6 +20,21 @@ export function commandCountSlot(commandUuid: string): number {
   return Number.parseInt(commandUuid.slice(-2), 16) % COMMAND_COUNT_SLOTS;
 }
 
+const ADD_TO_COUNT =
+  'INSERT INTO control.command_counts AS c (tenant_uuid, target_type, type, status, slot, count)';
+const ON_COUNTED =
+  'ON CONFLICT (tenant_uuid, target_type, type, status, slot) DO UPDATE SET count = c.count + EXCLUDED.count';
+
+/**
+ * Counts a command just created, as a CTE of the statement creating it (`created` names the CTE returning its row).
+ * It locks a single count row, so no lock order is at stake.
+ */
+export function countCreatedSql(created: string): string {
+  return `${ADD_TO_COUNT}
+          SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid), 1 FROM ${created}
+          ${ON_COUNTED}`;
+}
+
 type CountKey = [tenantUuid: string, targetType: string, type: string, status: string, slot: number];
 
 const lifecycleIndex = (status: string) => (COMMAND_STATUSES as readonly string[]).indexOf(status);
@@ -58,9 +73,7 @@ export async function countStatusChanges(manager: EntityManager, changes: Counte
       delta < 0
         ? `UPDATE control.command_counts SET count = count + $6
             WHERE tenant_uuid = $1 AND target_type = $2 AND type = $3 AND status = $4 AND slot = $5`
-        : `INSERT INTO control.command_counts AS c (tenant_uuid, target_type, type, status, slot, count)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (tenant_uuid, target_type, type, status, slot) DO UPDATE SET count = c.count + EXCLUDED.count`,
+        : `${ADD_TO_COUNT} VALUES ($1, $2, $3, $4, $5, $6) ${ON_COUNTED}`,
       [...key, delta],
     );
   }

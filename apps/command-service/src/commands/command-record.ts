@@ -61,6 +61,22 @@ export function toCommandView(row: CommandRow): CommandView {
   };
 }
 
+/** The transactional outbox's table (its columns: see TransactionalOutboxOptions). */
+export const CONTROL_OUTBOX_TABLE = 'control.outbox_events';
+
+/** The status event of a command that just entered `row.status`. */
+export function statusChangedEvent(
+  row: CommandRow,
+  previousStatus: string | null,
+): CommandStatusChangedEvent {
+  return {
+    eventId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+    tenantUuid: row.tenant_uuid,
+    data: { command: toCommandView(row), previousStatus, controllerUuid: row.controller_uuid },
+  };
+}
+
 /**
  * Writes the status events of commands that just changed (as they are now) into the outbox and moves the counts, in
  * the transaction that changed them, after it changed the command rows.
@@ -71,13 +87,7 @@ export async function recordStatusChanges(
   changes: { row: CommandRow; previousStatus: string | null }[],
 ): Promise<void> {
   for (const { row, previousStatus } of changes) {
-    const event: CommandStatusChangedEvent = {
-      eventId: randomUUID(),
-      occurredAt: new Date().toISOString(),
-      tenantUuid: row.tenant_uuid,
-      data: { command: toCommandView(row), previousStatus, controllerUuid: row.controller_uuid },
-    };
-    await outbox.add(manager, CommandSubjects.statusChanged, event);
+    await outbox.add(manager, CommandSubjects.statusChanged, statusChangedEvent(row, previousStatus));
   }
   await countStatusChanges(manager, changes);
 }

@@ -4,6 +4,7 @@ import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
+import { CONTROL_OUTBOX_TABLE } from './command-record.js';
 import { CommandStatusMetrics } from './command-status.metrics.js';
 import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
@@ -32,7 +33,7 @@ export class CommandsModule {
           inject: [DataSource, JetStreamEventBus],
           useFactory: (dataSource: DataSource, eventBus: JetStreamEventBus) =>
             new TransactionalOutbox(dataSource, eventBus, {
-              table: 'control.outbox_events',
+              table: CONTROL_OUTBOX_TABLE,
               relayIntervalMs: config.outboxRelayIntervalMs,
             }),
         },

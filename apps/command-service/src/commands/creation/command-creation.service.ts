@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  CommandSubjects,
   type CreateCommandPayload,
   type CreatedCommand,
   IDEMPOTENCY_KEY_REUSED_ERROR_KEY,
@@ -8,11 +9,13 @@ import {
 } from '@cpc/contracts';
 import { TransactionalOutbox } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { countCreatedSql } from '../command-counts.js';
 import {
   COMMAND_ROW_COLUMNS,
+  CONTROL_OUTBOX_TABLE,
   type CommandRow,
-  recordStatusChanges,
+  statusChangedEvent,
   toCommandView,
 } from '../command-record.js';
 import { CommandReader } from '../listing/command-reader.js';
@@ -68,33 +71,64 @@ export class CommandCreationService {
     }
 
     const commandUuid = randomUUID();
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      if (key !== undefined && !(await claimKey(manager, tenantUuid, key, fingerprint, commandUuid))) {
-        return { earlier: await findLiveKey(manager, tenantUuid, key) };
-      }
-      const [row] = await manager.query<CommandRow[]>(
-        `INSERT INTO control.commands
-                (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
-                 valid_until, created_at, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending',
-                 clock_timestamp() + make_interval(secs => $9), clock_timestamp(), clock_timestamp())
-         RETURNING ${COMMAND_ROW_COLUMNS}`,
+    const command: CommandRow = {
+      uuid: commandUuid,
+      tenant_uuid: tenantUuid,
+      controller_uuid: resolved.controllerUuid,
+      type: request.command.type,
+      target_type: request.command.target_type,
+      target_uuid: request.targetUuid,
+      status: 'pending',
+      result: null,
+      // A stand-in: the database sets created_at, in the row it returns and in the event (jsonb_set below).
+      created_at: new Date(),
+      completed_at: null,
+    };
+    const event = statusChangedEvent(command, null);
+    // The command, its first status event (outbox) and its count in one statement, one round trip: atomic as a
+    // transaction of four would be, without holding a connection across them.
+    const insert = (runner: EntityManager) =>
+      runner.query<CommandRow[]>(
+        `WITH command AS (
+           INSERT INTO control.commands
+                  (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
+                   valid_until, created_at, next_attempt_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending',
+                   clock_timestamp() + make_interval(secs => $9), clock_timestamp(), clock_timestamp())
+           RETURNING ${COMMAND_ROW_COLUMNS}
+         ), event AS (
+           INSERT INTO ${CONTROL_OUTBOX_TABLE} (event_id, tenant_uuid, subject, envelope)
+           SELECT $10, tenant_uuid, $11,
+                  jsonb_set($12::jsonb, '{data,command,created_at}',
+                            to_jsonb(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
+             FROM command
+         ), counted AS (${countCreatedSql('command')})
+         SELECT * FROM command`,
         [
           commandUuid,
           tenantUuid,
-          request.command.type,
-          request.command.target_type,
-          request.targetUuid,
-          resolved.controllerUuid,
+          command.type,
+          command.target_type,
+          command.target_uuid,
+          command.controller_uuid,
           JSON.stringify(resolved.target),
           // Normalized (defaults filled in, date-times in UTC): the gateway builds the call from them.
           JSON.stringify(request.command.parameters),
           request.validForSeconds,
+          event.eventId,
+          CommandSubjects.statusChanged,
+          JSON.stringify(event),
         ],
       );
-      await recordStatusChanges(this.outbox, manager, [{ row, previousStatus: null }]);
-      return { row };
-    });
+    const outcome: { row: CommandRow } | { earlier: StoredIdempotencyKey | undefined } =
+      key === undefined
+        ? { row: (await insert(this.dataSource.manager))[0] }
+        : await this.dataSource.transaction(async (manager) => {
+            if (!(await claimKey(manager, tenantUuid, key, fingerprint, commandUuid))) {
+              return { earlier: await findLiveKey(manager, tenantUuid, key) };
+            }
+            return { row: (await insert(manager))[0] };
+          });
     if ('earlier' in outcome) {
       // A concurrent request with the same key won; this one answers like any later repeat.
       if (!outcome.earlier) throw new Error(`idempotency key of ${commandUuid} vanished`);
