@@ -193,6 +193,13 @@ describe('idempotency keys', () => {
       [answers[0].command.command_uuid],
     );
     expect(count).toBe('1');
+    // The requests that lost wrote nothing: the tenant's counts still match its commands.
+    const [counted] = await harness.sql<{ counted: string; stored: string }>(
+      `SELECT (SELECT sum(count) FROM control.command_counts WHERE tenant_uuid = $1) AS counted,
+              (SELECT count(*) FROM control.commands WHERE tenant_uuid = $1) AS stored`,
+      [tenantA],
+    );
+    expect(counted.counted).toBe(counted.stored);
   });
 
   it('lets a key be used again once it expired', async () => {

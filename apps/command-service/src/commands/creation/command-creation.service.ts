@@ -9,7 +9,7 @@ import {
 } from '@cpc/contracts';
 import { TransactionalOutbox } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { countCreatedSql } from '../command-counts.js';
 import {
   COMMAND_ROW_COLUMNS,
@@ -26,7 +26,12 @@ import {
   judgeCreateRequest,
   judgeIdempotencyKey,
 } from './create-command-request.js';
-import { claimKey, findLiveKey, requestFingerprint, type StoredIdempotencyKey } from './idempotency-keys.js';
+import {
+  claimKeySql,
+  findLiveKey,
+  requestFingerprint,
+  type StoredIdempotencyKey,
+} from './idempotency-keys.js';
 
 /** errorKey on `target_uuid` when no such target exists for the caller's tenant. */
 export const TARGET_NOT_FOUND_ERROR_KEY = 'not_found';
@@ -85,58 +90,57 @@ export class CommandCreationService {
       completed_at: null,
     };
     const event = statusChangedEvent(command, null);
-    // The command, its first status event (outbox) and its count in one statement, one round trip: atomic as a
-    // transaction of four would be, without holding a connection across them.
-    const insert = (runner: EntityManager) =>
-      runner.query<CommandRow[]>(
-        `WITH command AS (
-           INSERT INTO control.commands
-                  (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
-                   valid_until, created_at, next_attempt_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending',
-                   clock_timestamp() + make_interval(secs => $9), clock_timestamp(), clock_timestamp())
-           RETURNING ${COMMAND_ROW_COLUMNS}
-         ), event AS (
-           INSERT INTO ${CONTROL_OUTBOX_TABLE} (event_id, tenant_uuid, subject, envelope)
-           SELECT $10, tenant_uuid, $11,
-                  jsonb_set($12::jsonb, '{data,command,created_at}',
-                            to_jsonb(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
-             FROM command
-         ), counted AS (${countCreatedSql('command')})
-         SELECT * FROM command`,
-        [
-          commandUuid,
-          tenantUuid,
-          command.type,
-          command.target_type,
-          command.target_uuid,
-          command.controller_uuid,
-          JSON.stringify(resolved.target),
-          // Normalized (defaults filled in, date-times in UTC): the gateway builds the call from them.
-          JSON.stringify(request.command.parameters),
-          request.validForSeconds,
-          event.eventId,
-          CommandSubjects.statusChanged,
-          JSON.stringify(event),
-        ],
-      );
-    const outcome: { row: CommandRow } | { earlier: StoredIdempotencyKey | undefined } =
+    // The key's claim, the command, its first status event (outbox) and its count in one statement, one round trip:
+    // atomic as a transaction of them would be, without holding a connection across them. With a key held by
+    // another request, nothing is written.
+    const values = `$1, $2, $3, $4, $5, $6, $7, $8, 'pending',
+                    clock_timestamp() + make_interval(secs => $9), clock_timestamp(), clock_timestamp()`;
+    const claim =
       key === undefined
-        ? { row: (await insert(this.dataSource.manager))[0] }
-        : await this.dataSource.transaction(async (manager) => {
-            if (!(await claimKey(manager, tenantUuid, key, fingerprint, commandUuid))) {
-              return { earlier: await findLiveKey(manager, tenantUuid, key) };
-            }
-            return { row: (await insert(manager))[0] };
-          });
-    if ('earlier' in outcome) {
-      // A concurrent request with the same key won; this one answers like any later repeat.
-      if (!outcome.earlier) throw new Error(`idempotency key of ${commandUuid} vanished`);
-      return this.repeat(tenantUuid, outcome.earlier, fingerprint);
+        ? undefined
+        : claimKeySql({ tenantUuid: '$2', key: '$13', fingerprint: '$14', commandUuid: '$1' });
+    const [row] = await this.dataSource.query<CommandRow[]>(
+      `WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} command AS (
+         INSERT INTO control.commands
+                (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
+                 valid_until, created_at, next_attempt_at)
+         ${claim === undefined ? `VALUES (${values})` : `SELECT ${values} WHERE EXISTS (SELECT FROM claimed)`}
+         RETURNING ${COMMAND_ROW_COLUMNS}
+       ), event AS (
+         INSERT INTO ${CONTROL_OUTBOX_TABLE} (event_id, tenant_uuid, subject, envelope)
+         SELECT $10, tenant_uuid, $11,
+                jsonb_set($12::jsonb, '{data,command,created_at}',
+                          to_jsonb(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
+           FROM command
+       ), counted AS (${countCreatedSql('command')})
+       SELECT * FROM command`,
+      [
+        commandUuid,
+        tenantUuid,
+        command.type,
+        command.target_type,
+        command.target_uuid,
+        command.controller_uuid,
+        JSON.stringify(resolved.target),
+        // Normalized (defaults filled in, date-times in UTC): the gateway builds the call from them.
+        JSON.stringify(request.command.parameters),
+        request.validForSeconds,
+        event.eventId,
+        CommandSubjects.statusChanged,
+        JSON.stringify(event),
+        ...(key === undefined ? [] : [key, fingerprint]),
+      ],
+    );
+    if (!row) {
+      // Only a key held by another request writes nothing: that request won; this one answers like any repeat.
+      const earlier =
+        key === undefined ? undefined : await findLiveKey(this.dataSource.manager, tenantUuid, key);
+      if (!earlier) throw new Error(`idempotency key of ${commandUuid} vanished`);
+      return this.repeat(tenantUuid, earlier, fingerprint);
     }
     void this.outbox.flush();
     this.dispatch.notify();
-    return { command: toCommandView(outcome.row), created: true };
+    return { command: toCommandView(row), created: true };
   }
 
   private async repeat(

@@ -42,30 +42,28 @@ export async function findLiveKey(
 }
 
 /**
- * Takes the key for a new command (inside the creating transaction), or answers false when another request holds it.
- * The primary key (tenant, key) makes a concurrent duplicate wait here until the first transaction ends; it then
- * finds the key taken. An expired key is taken over.
+ * The statement taking the key for a new command, for a CTE of the statement creating it (placeholders name its
+ * values); it returns a row when the key was taken, none when another request holds it. The primary key (tenant,
+ * key) makes a concurrent duplicate wait here until the first request's statement ends; it then finds the key taken.
+ * An expired key is taken over.
  */
-export async function claimKey(
-  manager: EntityManager,
-  tenantUuid: string,
-  key: string,
-  fingerprint: string,
-  commandUuid: string,
-): Promise<boolean> {
-  const rows = await manager.query<unknown[]>(
-    `INSERT INTO control.command_idempotency_keys AS k
-            (tenant_uuid, idempotency_key, request_fingerprint, command_uuid, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(hours => ${IDEMPOTENCY_KEY_LIFETIME_HOURS}))
-     ON CONFLICT (tenant_uuid, idempotency_key) DO UPDATE SET
-       request_fingerprint = EXCLUDED.request_fingerprint,
-       command_uuid = EXCLUDED.command_uuid,
-       expires_at = EXCLUDED.expires_at
-     WHERE k.expires_at <= now()
-     RETURNING 1`,
-    [tenantUuid, key, fingerprint, commandUuid],
-  );
-  return rows.length === 1;
+export function claimKeySql(placeholders: {
+  tenantUuid: string;
+  key: string;
+  fingerprint: string;
+  commandUuid: string;
+}): string {
+  const { tenantUuid, key, fingerprint, commandUuid } = placeholders;
+  return `INSERT INTO control.command_idempotency_keys AS k
+                 (tenant_uuid, idempotency_key, request_fingerprint, command_uuid, expires_at)
+          VALUES (${tenantUuid}, ${key}, ${fingerprint}, ${commandUuid},
+                  now() + make_interval(hours => ${IDEMPOTENCY_KEY_LIFETIME_HOURS}))
+          ON CONFLICT (tenant_uuid, idempotency_key) DO UPDATE SET
+            request_fingerprint = EXCLUDED.request_fingerprint,
+            command_uuid = EXCLUDED.command_uuid,
+            expires_at = EXCLUDED.expires_at
+          WHERE k.expires_at <= now()
+          RETURNING 1`;
 }
 
 /** Expired keys are only kept until the sweep; a live one is never removed. */
