@@ -116,7 +116,7 @@ describe('per-tenant command counts', () => {
 });
 
 describe('the migration to slotted counts', () => {
-  it('recounts the existing commands, each in its slot', async () => {
+  it('recounts the existing commands, each in its slot, and back', async () => {
     const before = await createTestDatabase();
     const old = createServiceDataSource({
       ...controlDataSourceOptions(before.url),
@@ -152,6 +152,25 @@ describe('the migration to slotted counts', () => {
         `UPDATE control.commands SET status = 'accepted', result = '{}', completed_at = now() WHERE status = 'sent'`,
       );
       expect(await mismatches(current)).toBe(0);
+
+      // Down again: one row per (tenant, target type, type, status), the sums of the slots.
+      const runner = current.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        await new ShardCommandCounts1763815000000().down(runner);
+        await runner.commitTransaction();
+      } finally {
+        await runner.release();
+      }
+      const [{ differing }] = await current.query<{ differing: string }[]>(
+        `WITH actual AS (
+           SELECT tenant_uuid, target_type, type, status, count(*) AS count FROM control.commands
+            GROUP BY tenant_uuid, target_type, type, status)
+         SELECT count(*) AS differing FROM actual FULL JOIN control.command_counts counted
+           USING (tenant_uuid, target_type, type, status)
+          WHERE actual.count IS DISTINCT FROM counted.count`,
+      );
+      expect(differing).toBe('0');
     } finally {
       if (old.isInitialized) await old.destroy();
       if (current.isInitialized) await current.destroy();
