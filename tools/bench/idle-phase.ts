@@ -41,6 +41,26 @@ export function openFileLimit(pid: number | 'self'): number {
   return Number(line?.split(/\s{2,}/)[1] ?? Infinity);
 }
 
+/**
+ * The gateway's heap in use (its /metrics), lowest of the readings taken so far. One reading includes the garbage not
+ * collected yet, which comes and goes with the collector's rhythm; the lowest over a period, right after a collection,
+ * is the closest to what is really retained.
+ */
+class HeapLow {
+  private low: number | undefined;
+
+  constructor(private readonly target: BenchTarget) {}
+
+  async sample(): Promise<void> {
+    const used = await heapUsedBytes(this.target);
+    if (used !== undefined) this.low = Math.min(used, this.low ?? Infinity);
+  }
+
+  get bytes(): number | undefined {
+    return this.low;
+  }
+}
+
 async function heapUsedBytes(target: BenchTarget): Promise<number | undefined> {
   if (!target.ocppGatewayMetricsUrl) return undefined;
   const text = await (await fetch(target.ocppGatewayMetricsUrl)).text();
@@ -87,7 +107,11 @@ export async function runIdlePhase(
   const attempted = Math.min(options.count, limit);
   const identities = await seedControllers(target, tenant, attempted);
   const rssBefore = readProcess(gatewayPid)?.rssBytes ?? 0;
-  const heapBefore = await heapUsedBytes(target);
+  const heapBefore = new HeapLow(target);
+  for (let reading = 0; reading < 5; reading += 1) {
+    await heapBefore.sample();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 
   const fleetEntry = fileURLToPath(new URL('./idle-fleet.js', import.meta.url));
   const reports: IdleFleetReport[] = [];
@@ -137,8 +161,10 @@ export async function runIdlePhase(
   }
   const connectSeconds = Math.round((performance.now() - started) / 100) / 10;
   const holdUntil = performance.now() + options.holdSeconds * 1000;
+  const heapAfter = new HeapLow(target);
   while (performance.now() < holdUntil) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    await heapAfter.sample();
     const now = totals();
     progress.update(
       `idle: holding ${now.connected} charge points, ${now.heartbeatsAnswered} heartbeats answered, ` +
@@ -147,7 +173,6 @@ export async function runIdlePhase(
   }
   const final = totals();
   const rssAfter = readProcess(gatewayPid)?.rssBytes ?? 0;
-  const heapAfter = await heapUsedBytes(target);
   for (const child of children) child.send({ stop: true });
   const perConnection = (bytes: number) =>
     final.connected === 0 ? 0 : Math.round((bytes / final.connected / 1024) * 10) / 10;
@@ -167,6 +192,8 @@ export async function runIdlePhase(
     gatewayRssAfterMiB: mib(rssAfter),
     rssPerConnectionKiB: perConnection(rssAfter - rssBefore),
     heapPerConnectionKiB:
-      heapBefore === undefined || heapAfter === undefined ? null : perConnection(heapAfter - heapBefore),
+      heapBefore.bytes === undefined || heapAfter.bytes === undefined
+        ? null
+        : perConnection(heapAfter.bytes - heapBefore.bytes),
   };
 }

@@ -7,6 +7,7 @@ import { OcppCallResponder } from './calls/ocpp-call.responder.js';
 import { ChargePointConnectionLifecycle } from './connections/charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from './connections/charge-point-connections.registry.js';
 import { ChargePointPresenceRegistry } from './connections/charge-point-presence.registry.js';
+import { ChargePointKeepAlive } from './connections/charge-point-keep-alive.js';
 import { ConnectionTakeoverChannel } from './connections/connection-takeover.channel.js';
 import { ControllerDeletedListener } from './connections/controller-deleted.listener.js';
 import { PresenceUpkeep } from './connections/presence-upkeep.js';
@@ -80,6 +81,7 @@ export class OcppGatewayModule {
         ControllerDeletedListener,
         ChargePointConnectionLifecycle,
         PresenceUpkeep,
+        ChargePointKeepAlive,
         ChargePointEventPublisher,
         IdTokenAuthorizationPolicy,
         Ocpp16TransactionIdAllocator,

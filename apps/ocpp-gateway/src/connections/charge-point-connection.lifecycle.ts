@@ -13,16 +13,11 @@ import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-e
 import { IncomingCallRouter } from '../messages/incoming-call.router.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
-import type { OcppServerSocket } from '../ocpp-rpc/ocpp-rpc.js';
+import type { BadMessage, OcppServerSocket, StrictValidationFailure } from '../ocpp-rpc/ocpp-rpc.js';
 import { type AuthenticatedChargePoint, ChargePointConnection } from './charge-point-connection.js';
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
 import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
-
-interface OpenConnection {
-  subscriptions: Subscription[];
-  announced: Promise<void>;
-}
 
 /**
  * Everything that happens when a charge point's socket opens and closes: handlers, replacing an older socket (here
@@ -31,7 +26,9 @@ interface OpenConnection {
 @Injectable()
 export class ChargePointConnectionLifecycle {
   private readonly logger = new Logger(ChargePointConnectionLifecycle.name);
-  private readonly open = new Map<ChargePointConnection, OpenConnection>();
+  private readonly protocolTrouble = protocolTroubleListeners(this.logger);
+  /** The call subscription of each open connection, until it is replaced or closed. */
+  private readonly open = new Map<ChargePointConnection, Subscription | undefined>();
   /** Disconnects still being announced; shutdown waits for them before NATS drains. */
   private readonly closing = new Set<Promise<void>>();
 
@@ -44,7 +41,9 @@ export class ChargePointConnectionLifecycle {
     private readonly events: ChargePointEventPublisher,
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
-  ) {}
+  ) {
+    takeover.onReplaced((connection) => this.replace(connection));
+  }
 
   /** Runs synchronously on ocpp-rpc's 'client' event, before the first message of the socket is read. */
   opened(socket: OcppServerSocket): ChargePointConnection {
@@ -54,7 +53,7 @@ export class ChargePointConnectionLifecycle {
       socket.protocol as OcppProtocol,
     );
     this.router.attach(connection);
-    this.watchProtocolTrouble(connection);
+    this.watchProtocolTrouble(socket);
     socket.once('close', ({ code, reason }) => {
       const handled = this.closed(connection, code, reason).finally(() => this.closing.delete(handled));
       this.closing.add(handled);
@@ -62,11 +61,8 @@ export class ChargePointConnectionLifecycle {
 
     const previous = this.connections.add(connection);
     if (previous) this.replace(previous);
-    const subscriptions = [
-      this.takeover.watch(connection, () => this.replace(connection)),
-      this.calls.serve(connection),
-    ];
-    this.open.set(connection, { subscriptions, announced: this.announce(connection) });
+    this.open.set(connection, this.calls.serve(connection));
+    void this.announce(connection);
     this.logger.log(
       `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) connected with ${connection.protocol} as ${connection.connectionId}`,
     );
@@ -94,6 +90,8 @@ export class ChargePointConnectionLifecycle {
       // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
       // served: the flush returns once the server has processed the subscriptions made in opened().
       await this.nats.flush();
+      // Not once replaced meanwhile (by a newer socket here), or it would take the newer one's place there.
+      if (this.open.get(connection)) this.takeover.watch(connection);
       this.takeover.announce(connection);
       await this.announcePresence(connection);
     } catch (error) {
@@ -109,21 +107,20 @@ export class ChargePointConnectionLifecycle {
       connectionId: connection.connectionId,
       protocol: connection.protocol,
       gatewayInstance: this.config.gatewayInstanceId,
-      connectedAt: connection.connectedAt.toISOString(),
+      connectedAt: connection.connectedAt,
     });
   }
 
   private async closed(connection: ChargePointConnection, code: number, reason: string): Promise<void> {
-    const state = this.open.get(connection);
+    this.stopServing(connection);
     this.open.delete(connection);
-    this.stopServing(state);
     this.connections.remove(connection);
     const cause = connection.closedBecause ?? `closed (${code}${reason ? ` ${reason}` : ''})`;
     this.logger.log(
       `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) disconnected: ${cause}`,
     );
     // Never publish the disconnect before the connect.
-    await state?.announced;
+    await connection.ready();
     await this.presence.withdraw(connection).catch((error: unknown) => {
       // The entry then goes stale and another instance's sweep announces this disconnect once more (same event id).
       this.logger.warn(`presence of ${connection.controllerUuid} not withdrawn: ${describeError(error)}`);
@@ -152,7 +149,7 @@ export class ChargePointConnectionLifecycle {
    * than when its close handshake ends (up to 30 s for a dead socket), then close it.
    */
   private replace(connection: ChargePointConnection): void {
-    this.stopServing(this.open.get(connection));
+    this.stopServing(connection);
     void connection.close('replaced');
   }
 
@@ -160,37 +157,55 @@ export class ChargePointConnectionLifecycle {
    * Drain, not unsubscribe: a request the server routed here before it saw the unsubscribe still gets an answer
    * (not_sent, retry) instead of vanishing into a requester's timeout while the new socket is already served.
    */
-  private stopServing(state: OpenConnection | undefined): void {
-    for (const subscription of state?.subscriptions.splice(0) ?? []) {
-      subscription
-        .drain()
-        .catch((error: unknown) =>
-          this.logger.debug(`draining a subscription failed: ${describeError(error)}`),
-        );
-    }
+  private stopServing(connection: ChargePointConnection): void {
+    this.takeover.forget(connection);
+    const subscription = this.open.get(connection);
+    if (!subscription) return;
+    this.open.set(connection, undefined);
+    subscription
+      .drain()
+      .catch((error: unknown) =>
+        this.logger.debug(`draining a subscription failed: ${describeError(error)}`),
+      );
   }
 
-  /** Garbage from a charge point is answered by ocpp-rpc (CALLERROR or close); here it is logged. */
-  private watchProtocolTrouble(connection: ChargePointConnection): void {
-    const who = `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid})`;
-    connection.socket.on('badMessage', ({ error, buffer }) => {
-      this.logger.warn(
-        `${who} sent a malformed message (${error.message}): ${buffer.toString('utf8', 0, 200)}`,
-      );
-    });
-    connection.socket.on('strictValidationFailure', ({ error, method, outbound, isCall }) => {
-      const what = `${outbound ? 'outbound' : 'inbound'} ${method} ${isCall ? 'call' : 'reply'}`;
-      // Ours failing the schema is a bug in the gateway; theirs is the charge point's.
-      if (outbound) this.logger.error(`${who}: ${what} failed the OCPP schema: ${error.message}`);
-      else this.logger.warn(`${who}: ${what} failed the OCPP schema: ${error.message}`);
-      // ocpp-rpc's CALLERROR details would echo the whole invalid payload back: up to the frame limit of garbage,
-      // and one nested deeper than JSON.stringify can recurse makes it close the socket instead of answering.
-      if (!outbound) answerableInProtocol(error, connection.protocol);
-    });
-    connection.socket.on('socketError', (error) => {
-      this.logger.warn(`${who}: socket error: ${error.message}`);
-    });
+  /**
+   * Garbage from a charge point is answered by ocpp-rpc (CALLERROR or close); here it is logged. The listeners are
+   * shared by all sockets (ocpp-rpc calls them with the socket as `this`), not closures made per socket.
+   */
+  private watchProtocolTrouble(socket: OcppServerSocket): void {
+    socket.on('badMessage', this.protocolTrouble.badMessage);
+    socket.on('strictValidationFailure', this.protocolTrouble.strictValidationFailure);
+    socket.on('socketError', this.protocolTrouble.socketError);
   }
+}
+
+function protocolTroubleListeners(logger: Logger) {
+  const who = (socket: OcppServerSocket) => {
+    const chargePoint = socket.session as unknown as AuthenticatedChargePoint;
+    return `${chargePoint.ocppIdentity} (${chargePoint.controllerUuid})`;
+  };
+  function badMessage(this: OcppServerSocket, { error, buffer }: BadMessage): void {
+    logger.warn(
+      `${who(this)} sent a malformed message (${error.message}): ${buffer.toString('utf8', 0, 200)}`,
+    );
+  }
+  function strictValidationFailure(
+    this: OcppServerSocket,
+    { error, method, outbound, isCall }: StrictValidationFailure,
+  ): void {
+    const what = `${outbound ? 'outbound' : 'inbound'} ${method} ${isCall ? 'call' : 'reply'}`;
+    // Ours failing the schema is a bug in the gateway; theirs is the charge point's.
+    if (outbound) logger.error(`${who(this)}: ${what} failed the OCPP schema: ${error.message}`);
+    else logger.warn(`${who(this)}: ${what} failed the OCPP schema: ${error.message}`);
+    // ocpp-rpc's CALLERROR details would echo the whole invalid payload back: up to the frame limit of garbage,
+    // and one nested deeper than JSON.stringify can recurse makes it close the socket instead of answering.
+    if (!outbound) answerableInProtocol(error, this.protocol);
+  }
+  function socketError(this: OcppServerSocket, error: Error): void {
+    logger.warn(`${who(this)}: socket error: ${error.message}`);
+  }
+  return { badMessage, strictValidationFailure, socketError };
 }
 
 /**

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { OcppProtocol } from '@cpc/contracts';
 import { OneCallAtATimeQueue } from '../calls/one-call-at-a-time.queue.js';
-import { type OcppServerSocket, terminateSocket } from '../ocpp-rpc/ocpp-rpc.js';
+import {
+  type OcppServerSocket,
+  terminateSocket,
+  WEBSOCKET_CLOSED,
+  WEBSOCKET_OPEN,
+} from '../ocpp-rpc/ocpp-rpc.js';
 
 /** What the handshake established about a charge point; ocpp-rpc keeps it as the socket's session. */
 export interface AuthenticatedChargePoint {
@@ -15,9 +20,6 @@ export interface AuthenticatedChargePoint {
 /** Why the gateway itself closed a socket; a socket the charge point closed (or that died) has none. */
 export type GatewayCloseCause = 'replaced' | 'controller_deleted' | 'gateway_shutdown';
 
-/** ocpp-rpc's states are those of `ws`. */
-const WEBSOCKET_OPEN = 1;
-
 const CLOSE_CODE: Record<GatewayCloseCause, number> = {
   // 1000: nothing is wrong, a newer socket of the same charge point took over.
   replaced: 1000,
@@ -27,24 +29,29 @@ const CLOSE_CODE: Record<GatewayCloseCause, number> = {
   gateway_shutdown: 1001,
 };
 
-/** One accepted WebSocket of one charge point, from the handshake to its close. */
+/**
+ * One accepted WebSocket of one charge point, from the handshake to its close. A gateway holds thousands of idle
+ * ones, so what is only needed now and then (the call queue, promises to wait on) is made when first asked for.
+ */
 export class ChargePointConnection {
   readonly connectionId = randomUUID();
-  readonly connectedAt = new Date();
-  /** Calls from the platform to this charge point take turns here. */
-  readonly outgoingCalls = new OneCallAtATimeQueue();
+  /** ISO 8601, as every event and the presence entry carry it. */
+  readonly connectedAt = new Date().toISOString();
+  private calls: OneCallAtATimeQueue | undefined;
   private closeCause: GatewayCloseCause | undefined;
-  private readonly readyPromise: Promise<void>;
-  private markReady!: () => void;
-  private readonly closedPromise: Promise<void>;
+  private isAnnounced = false;
+  private readyPromise: Promise<void> | undefined;
+  private markReady: (() => void) | undefined;
 
   constructor(
     readonly socket: OcppServerSocket,
     readonly chargePoint: AuthenticatedChargePoint,
     readonly protocol: OcppProtocol,
-  ) {
-    this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
-    this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()));
+  ) {}
+
+  /** Calls from the platform to this charge point take turns here. */
+  get outgoingCalls(): OneCallAtATimeQueue {
+    return (this.calls ??= new OneCallAtATimeQueue());
   }
 
   get controllerUuid(): string {
@@ -74,11 +81,15 @@ export class ChargePointConnection {
    * BootNotification sent right after the handshake is never published before the connection itself.
    */
   ready(): Promise<void> {
+    if (this.isAnnounced) return Promise.resolve();
+    this.readyPromise ??= new Promise((resolve) => (this.markReady = resolve));
     return this.readyPromise;
   }
 
   announced(): void {
-    this.markReady();
+    this.isAnnounced = true;
+    this.markReady?.();
+    this.readyPromise = this.markReady = undefined;
   }
 
   /**
@@ -87,16 +98,24 @@ export class ChargePointConnection {
    */
   async close(cause: GatewayCloseCause, options: { awaitPending?: boolean } = {}): Promise<void> {
     this.closeCause ??= cause;
+    const closed = this.closed();
     // ocpp-rpc's promise rejects when the socket errors while closing; closed is closed either way.
     this.socket
       .close({ code: CLOSE_CODE[cause], reason: cause, awaitPending: options.awaitPending ?? false })
       .catch(() => undefined);
-    await this.closedPromise;
+    await closed;
   }
 
   /** Drops the TCP connection at once, even in the middle of a graceful close (a shutdown's grace period ran out). */
   async terminate(): Promise<void> {
+    const closed = this.closed();
     terminateSocket(this.socket);
-    await this.closedPromise;
+    await closed;
+  }
+
+  /** ocpp-rpc enters CLOSED right before it emits 'close', so a socket in that state has closed already. */
+  private closed(): Promise<void> {
+    if (this.socket.state === WEBSOCKET_CLOSED) return Promise.resolve();
+    return new Promise((resolve) => this.socket.once('close', () => resolve()));
   }
 }

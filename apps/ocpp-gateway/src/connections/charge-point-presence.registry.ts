@@ -107,7 +107,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
       protocol: connection.protocol,
       gatewayInstance: this.config.gatewayInstanceId,
       connectionId: connection.connectionId,
-      connectedAt: connection.connectedAt.toISOString(),
+      connectedAt: connection.connectedAt,
       refreshedAt: new Date().toISOString(),
     };
     return JSON.stringify(presence);

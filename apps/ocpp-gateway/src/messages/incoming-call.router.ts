@@ -4,7 +4,7 @@ import { runWithRequestId } from '@cpc/logging';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { describeError } from '../describe-error.js';
 import { OcppGatewayMetrics } from '../ocpp-gateway.metrics.js';
-import { ocppCallError, RPCError } from '../ocpp-rpc/ocpp-rpc.js';
+import { handleActions, ocppCallError, RPCError } from '../ocpp-rpc/ocpp-rpc.js';
 import {
   CHARGE_POINT_MESSAGE_HANDLERS,
   type ChargePointMessageHandler,
@@ -38,26 +38,38 @@ export class IncomingCallRouter {
     }
   }
 
-  /** Must run synchronously on the 'client' event: ocpp-rpc starts reading messages on the next tick. */
+  /**
+   * Must run synchronously on the 'client' event: ocpp-rpc starts reading messages on the next tick. One function per
+   * socket serves all its actions (a closure per action and socket added up with thousands of idle charge points).
+   */
   attach(connection: ChargePointConnection): void {
-    for (const [action, handler] of this.routes.get(connection.protocol) ?? []) {
-      connection.socket.handle(action, ({ messageId, params }) =>
-        runWithRequestId(messageId, async () => {
-          await connection.ready();
-          const counted = { direction: 'from_charge_point', action };
-          try {
-            const response = await handler.handle(connection, action, params);
-            this.metrics.calls.inc({ ...counted, outcome: 'ok' });
-            return response;
-          } catch (error) {
-            const isCallError = error instanceof RPCError;
-            this.metrics.calls.inc({ ...counted, outcome: isCallError ? 'call_error' : 'internal_error' });
-            if (isCallError) throw error;
-            this.logger.error(`${action} from ${connection.controllerUuid} failed: ${describeError(error)}`);
-            throw ocppCallError('InternalError', 'the message could not be processed, try again later');
-          }
-        }),
-      );
+    const routes = this.routes.get(connection.protocol);
+    if (!routes) return;
+    handleActions(connection.socket, routes, ({ messageId, method, params }) =>
+      runWithRequestId(messageId, () => this.dispatch(connection, routes, method, params)),
+    );
+  }
+
+  private async dispatch(
+    connection: ChargePointConnection,
+    routes: Map<string, ChargePointMessageHandler>,
+    action: string,
+    params: Record<string, unknown>,
+  ): Promise<object> {
+    const handler = routes.get(action);
+    if (!handler) throw ocppCallError('NotImplemented', `Unable to handle '${action}' calls`);
+    await connection.ready();
+    const counted = { direction: 'from_charge_point', action };
+    try {
+      const response = await handler.handle(connection, action, params);
+      this.metrics.calls.inc({ ...counted, outcome: 'ok' });
+      return response;
+    } catch (error) {
+      const isCallError = error instanceof RPCError;
+      this.metrics.calls.inc({ ...counted, outcome: isCallError ? 'call_error' : 'internal_error' });
+      if (isCallError) throw error;
+      this.logger.error(`${action} from ${connection.controllerUuid} failed: ${describeError(error)}`);
+      throw ocppCallError('InternalError', 'the message could not be processed, try again later');
     }
   }
 }

@@ -15,6 +15,10 @@ export const { RPCError, TimeoutError } = ocppRpc as unknown as {
 
 export type RpcServer = InstanceType<typeof RPCServer>;
 
+/** ocpp-rpc's states are those of `ws`. */
+export const WEBSOCKET_OPEN = 1;
+export const WEBSOCKET_CLOSED = 3;
+
 /** What ocpp-rpc hands its auth callback about an upgrade request. */
 export interface OcppHandshake {
   remoteAddress: string | undefined;
@@ -54,6 +58,7 @@ export interface OcppServerSocket {
   readonly identity: string;
   readonly protocol: string;
   readonly session: Record<string, unknown>;
+  /** Until trimAcceptedSocket(). */
   readonly handshake: OcppHandshake;
   readonly state: number;
   handle(method: string, handler: (call: IncomingCall) => Promise<unknown>): void;
@@ -79,6 +84,21 @@ export interface OcppServerSocket {
   off(event: 'call' | 'strictValidationFailure', listener: (...args: never[]) => void): this;
 }
 
+/**
+ * Drops what ocpp-rpc keeps for the life of an accepted socket although the gateway's sockets never use it again:
+ * the handshake (the whole upgrade request, its headers and parsed URL; the session has what the gateway needs), the
+ * reconnect backoff (a server's socket never reconnects), the spent timer of its own keep-alive (switched off, see
+ * ChargePointKeepAlive) and its own copy of the strict-mode validators (the same as the server's).
+ */
+export function trimAcceptedSocket(socket: OcppServerSocket, server: RpcServer): void {
+  const client = socket as unknown as Record<
+    '_handshake' | '_backoffStrategy' | '_nextPingTimeout' | '_strictValidators',
+    unknown
+  >;
+  client._handshake = client._backoffStrategy = client._nextPingTimeout = undefined;
+  client._strictValidators = (server as unknown as { _strictValidators: unknown })._strictValidators;
+}
+
 export type HandleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>;
 
 /**
@@ -87,6 +107,56 @@ export type HandleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buf
  */
 export function terminateSocket(socket: OcppServerSocket): void {
   (socket as unknown as { _ws?: { terminate(): void } })._ws?.terminate();
+}
+
+type CallHandler = (call: IncomingCall) => Promise<unknown>;
+
+/** Stands in for the Map of handlers ocpp-rpc keeps per socket; its calls only ever look handlers up. */
+class ActionHandlers {
+  constructor(
+    private readonly actions: { has(action: string): boolean },
+    private readonly handler: CallHandler,
+  ) {}
+
+  get(action: string): CallHandler | undefined {
+    return this.actions.has(action) ? this.handler : undefined;
+  }
+}
+
+/**
+ * Serves every action of `actions` with `handler`; ocpp-rpc answers any other action NotImplemented before it
+ * validates it, as with `socket.handle(action, handler)` per action, but without a Map of them per socket (half a
+ * kilobyte per idle charge point). Replaces the socket's handlers: `socket.handle()` must not be used besides it.
+ */
+export function handleActions(
+  socket: OcppServerSocket,
+  actions: { has(action: string): boolean },
+  handler: CallHandler,
+): void {
+  (socket as unknown as { _handlers: ActionHandlers })._handlers = new ActionHandlers(actions, handler);
+}
+
+/**
+ * One step of ocpp-rpc's keep-alive, for ChargePointKeepAlive: an open socket whose previous ping is unanswered is
+ * dropped, any other is pinged. ocpp-rpc's own 'pong' listener (always attached) clears the flag.
+ */
+export function pingOrDrop(socket: OcppServerSocket): void {
+  const client = socket as unknown as {
+    _state: number;
+    _pendingPingResponse: boolean;
+    _lastPingTime: number;
+    _ws?: { ping(): void; terminate(): void };
+  };
+  const ws = client._ws;
+  if (client._state !== WEBSOCKET_OPEN || !ws) return;
+  if (client._pendingPingResponse) return ws.terminate();
+  client._pendingPingResponse = true;
+  client._lastPingTime = Date.now();
+  try {
+    ws.ping();
+  } catch {
+    ws.terminate();
+  }
 }
 
 /** An RPCError thrown from a handler becomes the CALLERROR the charge point receives (ocpp-rpc does the wiring). */

@@ -29,12 +29,13 @@ import {
   type RejectHandshake,
   RPCServer,
   type RpcServer,
+  trimAcceptedSocket,
 } from '../ocpp-rpc/ocpp-rpc.js';
 
 /**
  * The charge points' endpoint: an HTTP(S) listener on OCPP_PORT whose WebSocket upgrades go to ocpp-rpc's RPCServer.
- * Strict mode validates every message in both directions against the official OCPP schemas; pings run at half the
- * configured deadline, and ocpp-rpc drops a socket whose previous ping is still unanswered at the next one.
+ * Strict mode validates every message in both directions against the official OCPP schemas; ChargePointKeepAlive
+ * drops dead sockets.
  */
 @Injectable()
 export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -42,6 +43,10 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
   private readonly rpcServer: RpcServer;
   private readonly httpServer: Server;
   private accepting = false;
+  /** The listeners the upgrade put on each TCP socket (see releaseUpgrade). */
+  private readonly upgradeListeners = new WeakMap<Duplex, UpgradeListeners>();
+  private readonly onUpgradeSocketError = (error: Error) =>
+    this.logger.debug(`upgrade socket error: ${error.message}`);
 
   constructor(
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
@@ -53,7 +58,8 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
       protocols: [...SUPPORTED_PROTOCOLS],
       strictMode: true,
       callTimeoutMs: config.callTimeoutMs,
-      pingIntervalMs: Math.floor(config.pingDeadlineMs / 2),
+      // ChargePointKeepAlive pings instead, with one timer for all sockets.
+      pingIntervalMs: 0,
       callConcurrency: 1,
       maxBadMessages: config.maxBadMessages,
       respondWithDetailedErrors: false,
@@ -63,7 +69,11 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
       this.logger.error(`WebSocket server error: ${error.message}`),
     );
     this.rpcServer.auth((accept, reject, handshake) => void this.authenticate(accept, reject, handshake));
-    this.rpcServer.on('client', (socket: OcppServerSocket) => this.lifecycle.opened(socket));
+    this.rpcServer.on('client', (socket: OcppServerSocket) => {
+      releaseUpgrade(socket, this.upgradeListeners);
+      trimAcceptedSocket(socket, this.rpcServer);
+      this.lifecycle.opened(socket);
+    });
     this.httpServer = this.createListener();
   }
 
@@ -144,14 +154,17 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const before = listenersOf(socket);
     // A client that resets mid-handshake must not become an unhandled 'error' event.
-    socket.on('error', (error) => this.logger.debug(`upgrade socket error: ${error.message}`));
+    socket.on('error', this.onUpgradeSocketError);
     if (!this.accepting) return refuseUpgrade(socket, 503);
     if (!parseOcppConnectionPath(request.url)) return refuseUpgrade(socket, 404);
     (this.rpcServer.handleUpgrade as HandleUpgrade)(request, socket, head).catch((error: unknown) => {
       this.logger.warn(`upgrade failed: ${describeError(error)}`);
       socket.destroy();
     });
+    // ocpp-rpc adds its listeners before it awaits the auth callback, so they are all there by now.
+    this.upgradeListeners.set(socket, addedSince(before, listenersOf(socket)));
   }
 
   private async authenticate(
@@ -171,6 +184,35 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
       );
       reject(status, STATUS_CODES[status] ?? '');
     }
+  }
+}
+
+type Listener = Parameters<Duplex['removeListener']>[1];
+type UpgradeListeners = Record<UpgradeEvent, Listener[]>;
+type UpgradeEvent = 'error' | 'end' | 'close';
+const UPGRADE_EVENTS: readonly UpgradeEvent[] = ['error', 'end', 'close'];
+
+function listenersOf(socket: Duplex): UpgradeListeners {
+  const listeners = (event: UpgradeEvent) => socket.listeners(event) as Listener[];
+  return { error: listeners('error'), end: listeners('end'), close: listeners('close') };
+}
+
+function addedSince(before: UpgradeListeners, after: UpgradeListeners): UpgradeListeners {
+  const added = (event: UpgradeEvent) => after[event].filter((listener) => !before[event].includes(listener));
+  return { error: added('error'), end: added('end'), close: added('close') };
+}
+
+/**
+ * Removes the listeners of the upgrade from the TCP socket of an accepted charge point: ours and ocpp-rpc's (which
+ * only refuse an upgrade still undecided) would keep the upgrade request, its headers and their closures for as long
+ * as the socket lives, about two kilobytes per idle charge point. `ws` has its own listeners on the socket by now.
+ */
+function releaseUpgrade(socket: OcppServerSocket, upgradeListeners: WeakMap<Duplex, UpgradeListeners>): void {
+  const tcpSocket = socket.handshake.request.socket;
+  const listeners = upgradeListeners.get(tcpSocket);
+  upgradeListeners.delete(tcpSocket);
+  for (const event of UPGRADE_EVENTS) {
+    for (const listener of listeners?.[event] ?? []) tcpSocket.removeListener(event, listener);
   }
 }
 
