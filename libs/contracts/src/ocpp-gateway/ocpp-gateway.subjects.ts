@@ -1,6 +1,6 @@
 /**
  * Core NATS subjects of the ocpp-gateway (not JetStream: they address whichever instance holds a socket right now).
- * Every subject ends with the controller uuid, so an instance subscribes to exactly the charge points it holds.
+ * Every subject ends with the controller uuid, so an instance can subscribe to exactly the charge points it holds.
  */
 export const OcppGatewaySubjects = {
   /**
@@ -11,6 +11,7 @@ export const OcppGatewaySubjects = {
   /**
    * broadcast: ConnectionOpenedNotice. An instance that accepted a socket tells the others, so one that still holds
    * an older socket of the same controller closes it (a second connection replaces the first, on any instance).
+   * Instances hear them all with one subscription, `connectionOpened('*')`.
    */
   connectionOpened: (controllerUuid: string): string => `ocpp.connection.opened.v1.${controllerUuid}`,
 } as const;
