@@ -9,7 +9,9 @@ import { AssetsRoutesModule } from './assets/assets-routes.module.js';
 import { AccessTokenGuard } from './authentication/access-token.guard.js';
 import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
 import { PermissionGuard } from './authentication/permission.guard.js';
+import { RouteAccess } from './authentication/route-access.js';
 import { SigningKeyCache } from './authentication/signing-key-cache.js';
+import { VerifiedTokenCache } from './authentication/verified-token-cache.js';
 import { ChargingSessionsRoutesModule } from './charging-sessions/charging-sessions-routes.module.js';
 import { CommandsRoutesModule } from './commands/commands-routes.module.js';
 import { ApiExceptionFilter } from './http-pipeline/api-exception.filter.js';
@@ -50,6 +52,12 @@ export class ApiGatewayModule {
         { provide: API_GATEWAY_CONFIG, useValue: config },
         { provide: RouteMethods, useValue: routeMethods },
         SigningKeyCache,
+        {
+          provide: VerifiedTokenCache,
+          useFactory: (keys: SigningKeyCache) => new VerifiedTokenCache(keys),
+          inject: [SigningKeyCache],
+        },
+        RouteAccess,
         AccessTokenStrategy,
         TokenRateLimits,
         HttpRequestMetrics,

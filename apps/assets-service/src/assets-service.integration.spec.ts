@@ -196,6 +196,107 @@ describe('locations', () => {
     expect(view.charge_point_count).toBe(3);
     expect(view.controllers).toEqual([{ controller_uuid: first.uuid }, { controller_uuid: second.uuid }]);
   });
+
+  it('answers read and list with the same view, every field in the order of the spec', async () => {
+    const tenant = randomUUID();
+    const [shop, bistro] = await Promise.all(
+      ['Shop', 'Bistro'].map((name) =>
+        call<{ uuid: string }>(AssetsSubjects.createFacilityType, { name }, tenant),
+      ),
+    );
+    const fields = {
+      status: 'active',
+      street: 'Am Kai',
+      house_number: '1a',
+      postal_code: '20457',
+      city: 'Hamburg',
+      district: 'HafenCity',
+      rural_district: null,
+      country_code: 'DEU',
+      latitude: '53.54610000',
+      longitude: '-9.9661',
+      height: '-3',
+      operator: 'Op',
+      support_hotline: '+4940123456',
+      publish: true,
+      identifier: 'HH-1',
+      directions: 'left',
+      description: 'desc',
+      comment: null,
+      comment_usage_agreement: 'ok',
+      website: 'https://example.com',
+      partner: 'P',
+      accounter: 'A',
+      level_measurement: 'L',
+      network_carrier: 'N',
+      available_power: '100 kW',
+      additional_conditions: 'none',
+      max_standing_time: '2 h',
+      contract_id: 7,
+      modification_date: '2025-02-28',
+    };
+    const location = await call<LocationView>(
+      AssetsSubjects.createLocation,
+      { name: 'Exact', ...fields, facility_type_uuids: [shop.uuid, bistro.uuid] },
+      tenant,
+    );
+    const controller = await call<ControllerView>(
+      AssetsSubjects.createController,
+      {
+        location_uuid: location.uuid,
+        name: 'CP',
+        ocpp_identity: `EXACT-${tenant}`,
+        ocpp_password: 'secret-password-123',
+      },
+      tenant,
+    );
+    await call<PlugView>(
+      AssetsSubjects.createPlug,
+      {
+        controller_uuid: controller.uuid,
+        connector_id: 1,
+        standard: 'iec_62196_t2',
+        power_type: 'ac_3_phase',
+        max_power_kw: 22,
+      },
+      tenant,
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    // The spec's order of the fields; values as sent, but for those the service derives or normalises.
+    const derived: Record<string, unknown> = {
+      uuid: location.uuid,
+      created_at: location.created_at,
+      updated_at: location.updated_at,
+      controllers: [{ controller_uuid: controller.uuid }],
+      charge_point_count: 1,
+      name: 'Exact',
+      height: '-3.00',
+      facility_types: [
+        { uuid: bistro.uuid, name: 'Bistro' },
+        { uuid: shop.uuid, name: 'Shop' },
+      ],
+    };
+    const specOrder = [
+      ...['uuid', 'created_at', 'updated_at', 'modification_date', 'controllers', 'charge_point_count'],
+      ...['name', 'status', 'street', 'house_number', 'postal_code', 'city', 'district', 'rural_district'],
+      ...['operator', 'identifier', 'directions', 'description', 'comment', 'comment_usage_agreement'],
+      ...['partner', 'accounter', 'level_measurement', 'network_carrier', 'available_power'],
+      ...['additional_conditions', 'max_standing_time', 'country_code', 'latitude', 'longitude', 'height'],
+      ...['support_hotline', 'publish', 'website', 'contract_id', 'facility_types'],
+    ];
+    const expected = JSON.stringify(
+      Object.fromEntries(
+        specOrder.map((key) => [key, key in derived ? derived[key] : fields[key as keyof typeof fields]]),
+      ),
+    );
+    expect(location.created_at).toBe(today);
+    const read = await call<LocationView>(AssetsSubjects.getLocation, { uuid: location.uuid }, tenant);
+    const page = await call<{ items: LocationView[] }>(AssetsSubjects.listLocations, listAll, tenant);
+    expect(JSON.stringify(read)).toBe(expected);
+    expect(page.items.map((item) => JSON.stringify(item))).toEqual([expected]);
+    const otherTenant = await failure(call(AssetsSubjects.getLocation, { uuid: location.uuid }));
+    expect(otherTenant.code).toBe(ErrorCode.NotFound);
+  });
 });
 
 describe('deletes', () => {

@@ -3,3 +3,4 @@ export * from './ensure-database-exists.js';
 export * from './database-health.indicator.js';
 export * from './service-database.module.js';
 export * from './transactional-outbox.js';
+export * from './pool-query.js';

@@ -22,7 +22,12 @@ export class NatsRpcClientModule {
           useFactory: () =>
             ClientProxyFactory.create({
               transport: Transport.NATS,
-              options: { servers: options.natsUrl.split(','), name: `${options.clientName}-rpc-client` },
+              options: {
+                servers: options.natsUrl.split(','),
+                name: `${options.clientName}-rpc-client`,
+                // A stack captured for every request in case it fails: nothing logs it, every request pays for it.
+                noAsyncTraces: true,
+              },
             }),
         },
         { provide: NATS_REQUEST_TIMEOUT_MS, useValue: options.requestTimeoutMs },

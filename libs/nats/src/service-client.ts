@@ -1,15 +1,34 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { type ClientProxy, NatsRecordBuilder } from '@nestjs/microservices';
-import { headers as natsHeaders } from '@nats-io/transport-node';
+import type { ClientProxy } from '@nestjs/microservices';
+import {
+  type MsgHdrs,
+  type NatsConnection,
+  headers as natsHeaders,
+  TimeoutError,
+} from '@nats-io/transport-node';
 import { isRpcErrorPayload, REQUEST_ID_HEADER } from '@cpc/contracts';
 import { DomainError, ServiceUnavailableError } from '@cpc/errors';
 import { currentRequestId } from '@cpc/logging';
-import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { metricSubjectLabel } from './metric-subject-label.js';
 import { NatsRequestMetrics, type NatsRequestOutcome } from './nats-request.metrics.js';
 
 export const NATS_RPC_CLIENT = Symbol('NATS_RPC_CLIENT');
 export const NATS_REQUEST_TIMEOUT_MS = Symbol('NATS_REQUEST_TIMEOUT_MS');
+
+/** Nest's server answers only packets with an id (others are events); replies are told apart by their inbox. */
+const REQUEST_ID_PREFIX = `${process.pid}-`;
+
+interface NestReply<TResponse> {
+  err?: unknown;
+  response?: TResponse;
+}
+
+/** A reply that carries an error (a service's RpcErrorPayload, or Nest's own when no handler matched). */
+class ErrorReply extends Error {
+  constructor(readonly err: unknown) {
+    super('error reply');
+  }
+}
 
 /**
  * Request/reply to other services over NATS. Carries the current request id in a header, turns a service's typed
@@ -18,6 +37,7 @@ export const NATS_REQUEST_TIMEOUT_MS = Symbol('NATS_REQUEST_TIMEOUT_MS');
 @Injectable()
 export class ServiceClient implements OnApplicationShutdown {
   private readonly logger = new Logger(ServiceClient.name);
+  private sent = 0;
 
   constructor(
     @Inject(NATS_RPC_CLIENT) private readonly client: ClientProxy,
@@ -26,15 +46,16 @@ export class ServiceClient implements OnApplicationShutdown {
   ) {}
 
   async request<TResponse, TRequest = unknown>(subject: string, payload: TRequest): Promise<TResponse> {
-    const headers = natsHeaders();
-    const requestId = currentRequestId();
-    if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
-    const record = new NatsRecordBuilder(payload).setHeaders(headers).build();
     const stopTimer = this.metrics.duration.startTimer({ subject: metricSubjectLabel(subject) });
     let outcome: NatsRequestOutcome = 'ok';
     try {
-      return await firstValueFrom(this.client.send<TResponse>(subject, record).pipe(timeout(this.timeoutMs)));
-    } catch (error) {
+      const reply = await this.exchange<TResponse>(subject, payload);
+      if (reply.err) throw new ErrorReply(reply.err);
+      // A handler that answered nothing (Nest's client ended without a value): no answer to give.
+      if (reply.response === undefined) throw new Error(`no response on ${subject}`);
+      return reply.response;
+    } catch (thrown) {
+      const error = thrown instanceof ErrorReply ? thrown.err : thrown;
       if (isRpcErrorPayload(error)) {
         outcome = 'error';
         throw DomainError.fromPayload(error);
@@ -52,6 +73,29 @@ export class ServiceClient implements OnApplicationShutdown {
     } finally {
       stopTimer({ outcome });
     }
+  }
+
+  /**
+   * One request in the wire format of Nest's NATS transport (`{pattern, data, id}` out, `{err, response, id}` back),
+   * sent with nats.js's own request: replies arrive on the connection's one multiplexed inbox, where Nest's client
+   * subscribed and unsubscribed an inbox per request (two more protocol messages and a socket write each time).
+   */
+  private async exchange<TResponse>(subject: string, payload: unknown): Promise<NestReply<TResponse>> {
+    const connection = (await this.client.connect()) as NatsConnection;
+    const requestId = currentRequestId();
+    let headers: MsgHdrs | undefined;
+    if (requestId) {
+      headers = natsHeaders();
+      headers.set(REQUEST_ID_HEADER, requestId);
+    }
+    const packet = JSON.stringify({
+      pattern: subject,
+      data: payload,
+      id: `${REQUEST_ID_PREFIX}${++this.sent}`,
+    });
+    const message = await connection.request(subject, packet, { timeout: this.timeoutMs, headers });
+    if (message.data.length === 0) throw new Error(`empty response on ${subject}`);
+    return message.json<NestReply<TResponse>>();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,21 +1,34 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ACCESS_TOKEN_STRATEGY } from './access-token.strategy.js';
-import { IS_PUBLIC } from './public.decorator.js';
+import type { Principal } from '@cpc/contracts';
+import { ACCESS_TOKEN_STRATEGY, bearerTokenOf } from './access-token.strategy.js';
+import { RouteAccess } from './route-access.js';
 import { UnauthorizedError } from './unauthorized.error.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
-/** First of the global guards: every route needs a valid bearer token unless it is marked @Public(). */
+/**
+ * First of the global guards: every route needs a valid bearer token unless it is marked @Public(). A token verified
+ * before and still valid (VerifiedTokenCache) is not verified again.
+ */
 @Injectable()
 export class AccessTokenGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly routes: RouteAccess,
+    private readonly verifiedTokens: VerifiedTokenCache,
+  ) {
     super();
   }
 
-  override canActivate(context: ExecutionContext) {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]))
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.routes.of(context).isPublic) return true;
+    const request = context.switchToHttp().getRequest<{ user?: Principal }>();
+    const token = bearerTokenOf(request);
+    const principal = token ? await this.verifiedTokens.principalFor(token) : undefined;
+    if (principal) {
+      request.user = principal;
       return true;
-    return super.canActivate(context);
+    }
+    return (await super.canActivate(context)) as boolean;
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser, info: unknown): TUser {

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import {
   type AssetPage,
   type CreateLocationPayload,
-  type FacilityTypeRef,
   HAS_DEPENDENTS_ERROR_KEY,
   LOCATION_TEXT_FIELDS,
   type ListAssetsPayload,
@@ -18,6 +17,7 @@ import { ControllerEntity, LocationEntity, LocationFacilityTypeEntity } from '..
 import { likeContains, listPage } from '../shared/asset-listing.js';
 import { isForeignKeyViolation } from '../shared/database-errors.js';
 import { toDateOnly } from '../shared/time-format.js';
+import { LocationViewQuery } from './location-query.js';
 import { type LocationRelations, toLocationView } from './location-view.js';
 
 const SORT_COLUMNS = { created_at: 'location.createdAt', name: 'location.name' } as const;
@@ -48,7 +48,11 @@ function hasDependents(): ValidationFailedError {
 
 @Injectable()
 export class LocationsService {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly views: LocationViewQuery;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.views = new LocationViewQuery(dataSource);
+  }
 
   async create(tenantUuid: string, payload: CreateLocationPayload): Promise<LocationView> {
     const now = new Date();
@@ -82,10 +86,9 @@ export class LocationsService {
   }
 
   async get(tenantUuid: string, uuid: string): Promise<LocationView> {
-    const location = await this.dataSource.getRepository(LocationEntity).findOneBy({ tenantUuid, uuid });
-    if (!location) throw new NotFoundError('location');
-    const [view] = await this.toViews(tenantUuid, [location]);
-    return view;
+    const found = await this.views.one(tenantUuid, uuid);
+    if (!found) throw new NotFoundError('location');
+    return toLocationView(found.location, found.relations);
   }
 
   list(tenantUuid: string, request: ListAssetsPayload<LocationFilter>): Promise<AssetPage<LocationView>> {
@@ -194,43 +197,15 @@ export class LocationsService {
     }
   }
 
-  /** Loads what the views derive from other tables, for a whole page at once. */
+  /** The views of a page of locations, their relations read in one statement. */
   private async toViews(tenantUuid: string, locations: LocationEntity[]): Promise<LocationView[]> {
     if (locations.length === 0) return [];
-    const uuids = locations.map((location) => location.uuid);
-    const [controllers, chargePoints, facilityTypes] = await Promise.all([
-      this.dataSource.query<{ location_uuid: string; uuid: string }[]>(
-        `SELECT location_uuid, uuid FROM assets.controllers
-          WHERE tenant_uuid = $1 AND location_uuid = ANY($2::uuid[]) ORDER BY created_at, uuid`,
-        [tenantUuid, uuids],
-      ),
-      // A charge point is one EVSE: the plugs of one controller that share an evse_id charge one vehicle at a time.
-      this.dataSource.query<{ location_uuid: string; count: number }[]>(
-        `SELECT controller.location_uuid, count(DISTINCT (plug.controller_uuid, plug.evse_id))::int AS count
-          FROM assets.controllers controller
-          JOIN assets.plugs plug ON plug.tenant_uuid = controller.tenant_uuid AND plug.controller_uuid = controller.uuid
-          WHERE controller.tenant_uuid = $1 AND controller.location_uuid = ANY($2::uuid[])
-          GROUP BY controller.location_uuid`,
-        [tenantUuid, uuids],
-      ),
-      this.dataSource.query<{ location_uuid: string; uuid: string; name: string }[]>(
-        `SELECT link.location_uuid, type.uuid, type.name
-          FROM assets.location_facility_types link
-          JOIN assets.facility_types type ON type.tenant_uuid = link.tenant_uuid AND type.uuid = link.facility_type_uuid
-          WHERE link.tenant_uuid = $1 AND link.location_uuid = ANY($2::uuid[]) ORDER BY type.name, type.uuid`,
-        [tenantUuid, uuids],
-      ),
-    ]);
-    const relations = new Map<string, LocationRelations>(
-      uuids.map((uuid) => [
-        uuid,
-        { controllerUuids: [], chargePointCount: 0, facilityTypes: [] as FacilityTypeRef[] },
-      ]),
+    const relations = await this.views.relationsOf(
+      tenantUuid,
+      locations.map((location) => location.uuid),
     );
-    for (const row of controllers) relations.get(row.location_uuid)?.controllerUuids.push(row.uuid);
-    for (const row of chargePoints) relations.get(row.location_uuid)!.chargePointCount = row.count;
-    for (const row of facilityTypes)
-      relations.get(row.location_uuid)?.facilityTypes.push({ uuid: row.uuid, name: row.name });
-    return locations.map((location) => toLocationView(location, relations.get(location.uuid)!));
+    // A location deleted since the page was read has no row here; it is shown as it was read, without relations.
+    const none: LocationRelations = { controllerUuids: [], chargePointCount: 0, facilityTypes: [] };
+    return locations.map((location) => toLocationView(location, relations.get(location.uuid) ?? none));
   }
 }
