@@ -1,18 +1,28 @@
-import { Transport, type NatsOptions } from '@nestjs/microservices';
+import { type CustomStrategy, ServerNats } from '@nestjs/microservices';
+
+/**
+ * Nest's NATS server, finding the handler of a subject without first trying to read the subject as JSON (object
+ * patterns): for a subject such as `assets.location.get.v1` that attempt threw a SyntaxError on every message, one
+ * of the larger costs of a request in the services' CPU profiles. The route found is the same.
+ */
+export class SubjectServerNats extends ServerNats {
+  protected override getRouteFromPattern(pattern: string): string {
+    return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : this.normalizePattern(pattern);
+  }
+}
 
 /**
  * Options for a service's NATS server. Every instance of a service joins the same queue group, so each request is
  * handled by exactly one instance and replicas scale out without configuration.
  */
-export function natsMicroserviceOptions(natsUrl: string, queueGroup: string): NatsOptions {
+export function natsMicroserviceOptions(natsUrl: string, queueGroup: string): CustomStrategy {
   return {
-    transport: Transport.NATS,
-    options: {
+    strategy: new SubjectServerNats({
       servers: natsUrl.split(',').map((server) => server.trim()),
       queue: queueGroup,
       name: queueGroup,
       gracefulShutdown: true,
       gracePeriod: 5000,
-    },
+    }),
   };
 }

@@ -1,0 +1,16 @@
+import { ServerNats } from '@nestjs/microservices';
+import { SubjectServerNats } from './nats-microservice-options.js';
+
+/** The handler lookup of the faster server must find exactly the route Nest's own finds. */
+describe('SubjectServerNats', () => {
+  const routeOf = (server: ServerNats, pattern: string) =>
+    (server as unknown as { getRouteFromPattern(pattern: string): string }).getRouteFromPattern(pattern);
+
+  it('finds the same route as ServerNats for subjects and for object patterns', () => {
+    const nest = new ServerNats({ servers: ['nats://127.0.0.1:1'] });
+    const fast = new SubjectServerNats({ servers: ['nats://127.0.0.1:1'] });
+    for (const pattern of ['assets.location.get.v1', 'a', '{"cmd":"sum","role":"math"}', '{not json']) {
+      expect(routeOf(fast, pattern)).toBe(routeOf(nest, pattern));
+    }
+  });
+});
