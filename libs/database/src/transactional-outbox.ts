@@ -14,6 +14,12 @@ export interface TransactionalOutboxOptions {
   batchSize?: number;
 }
 
+/** An event for the outbox: the subject it is published on and its envelope. */
+export interface OutboxEvent {
+  subject: string;
+  envelope: EventEnvelope<unknown>;
+}
+
 interface PendingEvent {
   event_id: string;
   subject: string;
@@ -25,7 +31,9 @@ interface PendingEvent {
  * written in the change's own transaction, published to JetStream after the commit and deleted once JetStream
  * acknowledged it. A relay retries whatever is left (NATS down, a crash in between). JetStream drops a repeated
  * publish of the same event id within its duplicate window, so a retry does not deliver twice; instances relay side
- * by side (SKIP LOCKED). Events leave in the order they were written.
+ * by side (SKIP LOCKED). Events leave in the order they were written: a batch is published all at once without
+ * waiting for each acknowledgement in turn, and one connection keeps them in that order in the stream; only when
+ * a publish of a batch fails may later ones of it be in the stream before the failed one follows on retry.
  */
 export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(TransactionalOutbox.name);
@@ -41,11 +49,24 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
     private readonly options: TransactionalOutboxOptions,
   ) {}
 
-  /** Writes the event with the caller's transaction. */
-  async add<TData>(manager: EntityManager, subject: string, envelope: EventEnvelope<TData>): Promise<void> {
+  /**
+   * Writes the events with the caller's transaction, in one statement; their times follow the list's order (a
+   * microsecond apart), so they leave in that order.
+   */
+  async add(manager: EntityManager, events: OutboxEvent[]): Promise<void> {
+    if (events.length === 0) return;
     await manager.query(
-      `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope) VALUES ($1, $2, $3, $4)`,
-      [envelope.eventId, envelope.tenantUuid, subject, JSON.stringify(envelope)],
+      `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope, created_at)
+       SELECT x.event_id, x.tenant_uuid, x.subject, x.envelope,
+              clock_timestamp() + (x.position - 1) * interval '1 microsecond'
+         FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::jsonb[]) WITH ORDINALITY
+              AS x(event_id, tenant_uuid, subject, envelope, position)`,
+      [
+        events.map(({ envelope }) => envelope.eventId),
+        events.map(({ envelope }) => envelope.tenantUuid),
+        events.map(({ subject }) => subject),
+        events.map(({ envelope }) => JSON.stringify(envelope)),
+      ],
     );
   }
 
@@ -97,7 +118,7 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
           ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.batchSize],
       );
-      for (const row of rows) await this.eventBus.publish(row.subject, row.envelope);
+      await Promise.all(rows.map((row) => this.eventBus.publish(row.subject, row.envelope)));
       if (rows.length > 0) {
         await manager.query(`DELETE FROM ${this.options.table} WHERE event_id = ANY($1)`, [
           rows.map((row) => row.event_id),

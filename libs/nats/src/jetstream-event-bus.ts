@@ -6,6 +6,7 @@ import {
   jetstream,
   type JetStreamClient,
   jetstreamManager,
+  type JsMsg,
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
@@ -21,6 +22,11 @@ export interface DurableConsumerOptions {
   filterSubject: string;
   /** Redelivery delay after a failed handler. */
   retryDelayMs?: number;
+  /**
+   * Events handled at once (default 1: one after the other, in stream order). More only for handlers whose outcome
+   * does not depend on the order of the events they are given.
+   */
+  concurrency?: number;
 }
 
 export type EventHandler = (subject: string, event: EventEnvelope<unknown>) => Promise<void>;
@@ -74,7 +80,10 @@ export class JetStreamEventBus implements OnApplicationShutdown {
     await this.client.publish(subject, JSON.stringify(event), { msgID: event.eventId });
   }
 
-  /** Starts a durable consumer that runs `handler` for each event, in stream order, until shutdown. */
+  /**
+   * Starts a durable consumer that runs `handler` for each event, in stream order (`concurrency` at a time when
+   * asked), until shutdown.
+   */
   async consume(options: DurableConsumerOptions, handler: EventHandler): Promise<void> {
     await this.ensureStream();
     const manager = await jetstreamManager(this.connection);
@@ -90,26 +99,37 @@ export class JetStreamEventBus implements OnApplicationShutdown {
     const messages = await consumer.consume({ max_messages: 256 });
     this.running.push(messages);
     const retryDelayMs = options.retryDelayMs ?? 1000;
+    const concurrency = options.concurrency ?? 1;
+    const handling = new Set<Promise<void>>();
+    const handle = async (message: JsMsg) => {
+      let event: EventEnvelope<unknown>;
+      try {
+        event = message.json<EventEnvelope<unknown>>();
+      } catch {
+        this.logger.error(`dropping an event on ${message.subject} that is not JSON`);
+        message.term();
+        return;
+      }
+      try {
+        await runWithRequestId(event.eventId, () => handler(message.subject, event));
+        message.ack();
+      } catch (error) {
+        this.logger.error(
+          `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        message.nak(retryDelayMs);
+      }
+    };
     void (async () => {
       try {
         for await (const message of messages) {
-          let event: EventEnvelope<unknown>;
-          try {
-            event = message.json<EventEnvelope<unknown>>();
-          } catch {
-            this.logger.error(`dropping an event on ${message.subject} that is not JSON`);
-            message.term();
-            continue;
-          }
-          try {
-            await runWithRequestId(event.eventId, () => handler(message.subject, event));
-            message.ack();
-          } catch (error) {
-            this.logger.error(
-              `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${error instanceof Error ? error.message : String(error)}`,
-            );
-            message.nak(retryDelayMs);
-          }
+          const handled = handle(message).catch((error: unknown) => {
+            // Acknowledging failed (the connection is going away): the event is redelivered after ack_wait.
+            this.logger.warn(`event on ${message.subject} not acknowledged: ${String(error)}`);
+          });
+          handling.add(handled);
+          void handled.finally(() => handling.delete(handled));
+          if (handling.size >= concurrency) await Promise.race(handling);
         }
       } catch (error) {
         // Draining the connection at shutdown ends the loop with an error; that is the expected end, not a crash.

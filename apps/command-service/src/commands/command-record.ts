@@ -86,9 +86,13 @@ export async function recordStatusChanges(
   manager: EntityManager,
   changes: { row: CommandRow; previousStatus: string | null }[],
 ): Promise<void> {
-  for (const { row, previousStatus } of changes) {
-    await outbox.add(manager, CommandSubjects.statusChanged, statusChangedEvent(row, previousStatus));
-  }
+  await outbox.add(
+    manager,
+    changes.map(({ row, previousStatus }) => ({
+      subject: CommandSubjects.statusChanged,
+      envelope: statusChangedEvent(row, previousStatus),
+    })),
+  );
   await countStatusChanges(manager, changes);
 }
 

@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { TransactionalOutbox } from '@cpc/database';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { createServiceDataSource, TransactionalOutbox } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
+import { controlDataSourceOptions } from '../data-source.js';
 import { CONTROL_OUTBOX_TABLE } from './command-record.js';
 import { CommandStatusMetrics } from './command-status.metrics.js';
 import { CommandsHandler } from './commands.handler.js';
@@ -16,8 +18,15 @@ import { DeliveryQueue } from './delivery/delivery-queue.js';
 import { DispatchSignal } from './delivery/dispatch-signal.js';
 import { GatewayCallClient } from './delivery/gateway-call.client.js';
 import { CommandReader } from './listing/command-reader.js';
+import { DELIVERY_CONNECTION } from './delivery-connection.js';
 import { CommandTransitions } from './outcomes/command-transitions.js';
 import { GatewayCallEventsConsumer } from './outcomes/gateway-call-events.consumer.js';
+
+/**
+ * Connections of the delivery pool: the dispatcher's claims, the two transition writers, the outbox relay, and one
+ * for the rest (renewals, releases).
+ */
+const DELIVERY_POOL_SIZE = 5;
 
 /** Commands: creation, idempotency, delivery to charge points, outcomes, listing. */
 @Module({})
@@ -25,12 +34,26 @@ export class CommandsModule {
   static register(config: CommandServiceConfig): DynamicModule {
     return {
       module: CommandsModule,
+      imports: [
+        // Delivery has a pool of its own, so that creations (each a transaction that may wait for its turn at the
+        // count rows) cannot take every connection and hold up claims and outcomes: more created would mean less
+        // delivered.
+        TypeOrmModule.forRootAsync({
+          name: DELIVERY_CONNECTION,
+          useFactory: () => ({ retryAttempts: 5, retryDelay: 1000 }),
+          dataSourceFactory: async () =>
+            createServiceDataSource({
+              ...controlDataSourceOptions(config.databaseUrl),
+              poolSize: DELIVERY_POOL_SIZE,
+            }).initialize(),
+        }),
+      ],
       controllers: [CommandsHandler],
       providers: [
         { provide: COMMAND_SERVICE_CONFIG, useValue: config },
         {
           provide: TransactionalOutbox,
-          inject: [DataSource, JetStreamEventBus],
+          inject: [getDataSourceToken(DELIVERY_CONNECTION), JetStreamEventBus],
           useFactory: (dataSource: DataSource, eventBus: JetStreamEventBus) =>
             new TransactionalOutbox(dataSource, eventBus, {
               table: CONTROL_OUTBOX_TABLE,

@@ -124,7 +124,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
         error instanceof OcppCallBuildError
           ? ({ outcome: 'invalid_command', error: error.errorKey, description: error.message } as const)
           : invalidCommand(describeError(error));
-      await this.publishCompleted(connection, request.commandUuid, null, reply);
+      this.publishCompleted(connection, request.commandUuid, null, reply);
       return reply;
     }
 
@@ -194,7 +194,11 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     );
   }
 
-  /** Records the final reply (for repeats) and publishes it durably (for a requester that restarted meanwhile). */
+  /**
+   * Records the final reply (for repeats) and publishes it durably (for a requester that restarted meanwhile). The
+   * reply does not wait for the event: a requester that is still there has its answer, one that is not finds the
+   * event or, asking again, the recorded reply.
+   */
   private async settle(
     connection: ChargePointConnection,
     commandUuid: string,
@@ -207,7 +211,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     } catch (error) {
       this.logger.warn(`outcome of ${commandUuid} not recorded: ${describeError(error)}`);
     }
-    await this.publishCompleted(connection, commandUuid, sentAt, reply);
+    this.publishCompleted(connection, commandUuid, sentAt, reply);
   }
 
   /** Not awaited by the call: the event must not hold up the charge point's answer. */
@@ -223,23 +227,21 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     });
   }
 
-  private async publishCompleted(
+  private publishCompleted(
     connection: ChargePointConnection,
     commandUuid: string,
     sentAt: string | null,
     reply: OcppCallReply,
-  ): Promise<void> {
+  ): void {
     const event: OcppCallCompletedEvent = {
       eventId: eventIdFrom(commandUuid, 'call-completed'),
       occurredAt: new Date().toISOString(),
       tenantUuid: connection.tenantUuid,
       data: { commandUuid, controllerUuid: connection.controllerUuid, sentAt, reply },
     };
-    try {
-      await this.bus.publish(OcppCallEventSubjects.completed, event);
-    } catch (error) {
+    this.bus.publish(OcppCallEventSubjects.completed, event).catch((error: unknown) => {
       this.logger.warn(`call-completed event of ${commandUuid} not published: ${describeError(error)}`);
-    }
+    });
   }
 }
 

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { OcppCallTarget } from '@cpc/contracts';
 import { CommandResultError } from '@cpc/ocpp-commands';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { type CommandRow, updatedRows } from '../command-record.js';
+import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 
 const OPEN = `status IN ('pending', 'sent')`;
@@ -30,7 +31,7 @@ export type ClaimedCommand = Pick<
 @Injectable()
 export class DeliveryQueue {
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectDeliveryDataSource() private readonly dataSource: DataSource,
     private readonly transitions: CommandTransitions,
   ) {}
 

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { CommandResult } from '@cpc/contracts';
 import { TransactionalOutbox } from '@cpc/database';
 import type { TerminalCommandStatus } from '@cpc/ocpp-commands';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   COMMAND_ROW_COLUMNS,
   type CommandRow,
@@ -10,10 +10,15 @@ import {
   recordStatusChanges,
   updatedRows,
 } from '../command-record.js';
+import { InjectDeliveryDataSource } from '../delivery-connection.js';
+import { DispatchSignal } from '../delivery/dispatch-signal.js';
 
 const OPEN = `status IN ('pending', 'sent')`;
 
 type EndedRow = CommandRow & { previous: string };
+
+/** Batches written at once: the next one gathers while one commits. */
+const WRITERS = 2;
 
 /** How a command ends. */
 export interface CommandEnding {
@@ -25,49 +30,45 @@ export interface CommandEnding {
   sentAt?: string | null;
 }
 
+/** A markSent (no ending) or finish waiting for the next batch; `resolve` says whether it changed the command. */
+interface QueuedTransition {
+  commandUuid: string;
+  sentAt: string | null;
+  ending?: CommandEnding;
+  resolve: (changed: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
- * Every status change of a command, each one a single guarded UPDATE (`sent` only from `pending`, a terminal status
- * only from `pending` or `sent`), so concurrent writers (the dispatcher, the gateway's events, a second instance,
- * a redelivered event) can never move a command backwards or out of a terminal state: whoever comes second changes
+ * Every status change of a command, each one a guarded UPDATE (`sent` only from `pending`, a terminal status only
+ * from `pending` or `sent`), so concurrent writers (the dispatcher, the gateway's events, a second instance, a
+ * redelivered event) can never move a command backwards or out of a terminal state: whoever comes second changes
  * nothing. Each change writes its status event in the same transaction.
+ *
+ * markSent and finish are group-committed: those that arrive while batches are being written go together into the
+ * next one (one transaction, one statement per step, the counts moved once per batch), so the cost per command falls
+ * as the load grows instead of every command waiting its turn for the count rows and a commit of its own.
  */
 @Injectable()
 export class CommandTransitions {
+  private readonly logger = new Logger(CommandTransitions.name);
+  private queued: QueuedTransition[] = [];
+  private writers = 0;
+
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectDeliveryDataSource() private readonly dataSource: DataSource,
     private readonly outbox: TransactionalOutbox,
+    private readonly dispatch: DispatchSignal,
   ) {}
 
   /** pending → sent; false when the command was no longer pending. */
-  async markSent(commandUuid: string, sentAt: string | null): Promise<boolean> {
-    const changed = await this.dataSource.transaction(async (manager) => {
-      const row = await this.sent(manager, commandUuid, sentAt);
-      if (row) await recordStatusChanges(this.outbox, manager, [{ row, previousStatus: 'pending' }]);
-      return row !== undefined;
-    });
-    if (changed) void this.outbox.flush();
-    return changed;
+  markSent(commandUuid: string, sentAt: string | null): Promise<boolean> {
+    return this.enqueue(commandUuid, sentAt, undefined);
   }
 
   /** pending/sent → terminal; false when it had ended already. The charge point's next command becomes due. */
-  async finish(commandUuid: string, ending: CommandEnding): Promise<boolean> {
-    const finished = await this.dataSource.transaction(async (manager) => {
-      const sent = ending.wasSent ? await this.sent(manager, commandUuid, ending.sentAt ?? null) : undefined;
-      const rows = await updatedRows<EndedRow>(
-        manager,
-        `WITH old AS (SELECT uuid, status FROM control.commands WHERE uuid = $1 FOR UPDATE)
-         UPDATE control.commands c
-            SET status = $2, result = $3, completed_at = clock_timestamp(),
-                next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
-           FROM old
-          WHERE c.uuid = old.uuid AND old.${OPEN}
-          RETURNING old.status AS previous, ${commandRowColumns('c')}`,
-        [commandUuid, ending.status, JSON.stringify(ending.result)],
-      );
-      return this.recordEnded(manager, rows, sent ? [{ row: sent, previousStatus: 'pending' }] : []);
-    });
-    if (finished > 0) void this.outbox.flush();
-    return finished > 0;
+  finish(commandUuid: string, ending: CommandEnding): Promise<boolean> {
+    return this.enqueue(commandUuid, ending.sentAt ?? null, ending);
   }
 
   /**
@@ -93,38 +94,151 @@ export class CommandTransitions {
     return ended;
   }
 
-  /** pending → sent without recording it (the caller records it with whatever else its transaction changes). */
-  private async sent(
-    manager: EntityManager,
-    commandUuid: string,
-    sentAt: string | null,
-  ): Promise<CommandRow | undefined> {
-    const rows = await updatedRows<CommandRow>(
-      manager,
-      `UPDATE control.commands SET status = 'sent', sent_at = COALESCE($2::timestamptz, clock_timestamp())
-        WHERE uuid = $1 AND status = 'pending'
-        RETURNING ${COMMAND_ROW_COLUMNS}`,
-      [commandUuid, sentAt],
-    );
-    return rows[0];
+  private enqueue(commandUuid: string, sentAt: string | null, ending?: CommandEnding): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.queued.push({ commandUuid, sentAt, ending, resolve, reject });
+      void this.writeQueued();
+    });
+  }
+
+  /** Writes what is queued, a batch at a time per writer, until nothing is left. */
+  private async writeQueued(): Promise<void> {
+    if (this.writers >= WRITERS) return;
+    this.writers += 1;
+    try {
+      while (this.queued.length > 0) {
+        const batch = this.queued;
+        this.queued = [];
+        await this.writeBatch(batch);
+      }
+    } finally {
+      this.writers -= 1;
+    }
+  }
+
+  private async writeBatch(batch: QueuedTransition[]): Promise<void> {
+    let changed: Set<QueuedTransition>;
+    try {
+      changed = await this.dataSource.transaction((manager) => this.apply(manager, batch));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0].reject(error);
+        return;
+      }
+      // One command must not hold up the others (were anything wrong with one of them): each alone.
+      this.logger.warn(`a batch of ${batch.length} transitions failed, writing them one by one`);
+      for (const transition of batch) await this.writeBatch([transition]);
+      return;
+    }
+    if (batch.some((transition) => transition.ending && changed.has(transition))) {
+      // Their charge points' next commands may be claimed now.
+      this.dispatch.notify();
+    }
+    if (changed.size > 0) void this.outbox.flush();
+    for (const transition of batch) transition.resolve(changed.has(transition));
   }
 
   /**
-   * Status events of commands that just ended, then their charge points' next commands made due at once (they may
-   * have been waiting behind these, scheduled for later). Returns how many ended.
+   * One batch in one transaction: the open rows locked in uuid order (so concurrent batches cannot wait for each
+   * other in a circle), pending → sent where the call went out, then the endings; the first ending queued for a
+   * command wins, later ones change nothing. Returns the transitions that changed their command.
+   */
+  private async apply(manager: EntityManager, batch: QueuedTransition[]): Promise<Set<QueuedTransition>> {
+    const uuids = [...new Set(batch.map((transition) => transition.commandUuid))];
+    const locked = await manager.query<{ uuid: string; status: string }[]>(
+      `SELECT uuid, status FROM control.commands WHERE uuid = ANY($1) AND ${OPEN} ORDER BY uuid FOR UPDATE`,
+      [uuids],
+    );
+    const statusOf = new Map(locked.map((row) => [row.uuid, row.status]));
+    const changed = new Set<QueuedTransition>();
+
+    const sent = await this.sendPending(manager, batch, statusOf);
+    const sentNow = new Set(sent.map((row) => row.uuid));
+    for (const transition of batch) {
+      if (!transition.ending && sentNow.has(transition.commandUuid)) changed.add(transition);
+    }
+    for (const row of sent) statusOf.set(row.uuid, 'sent');
+
+    const endings = new Map<string, QueuedTransition>();
+    for (const transition of batch) {
+      if (!transition.ending || !statusOf.has(transition.commandUuid)) continue;
+      if (!endings.has(transition.commandUuid)) endings.set(transition.commandUuid, transition);
+    }
+    const ended = await this.end(manager, [...endings.values()]);
+    for (const row of ended) changed.add(endings.get(row.uuid)!);
+    await this.recordEnded(
+      manager,
+      ended.map((row) => ({ ...row, previous: statusOf.get(row.uuid)! })),
+      sent.map((row) => ({ row, previousStatus: 'pending' })),
+    );
+    return changed;
+  }
+
+  /** pending → sent for the batch's commands whose call went out (the first known time of sending kept). */
+  private async sendPending(
+    manager: EntityManager,
+    batch: QueuedTransition[],
+    statusOf: Map<string, string>,
+  ): Promise<CommandRow[]> {
+    const toSend = new Map<string, string | null>();
+    for (const transition of batch) {
+      if (transition.ending && !transition.ending.wasSent) continue;
+      if (statusOf.get(transition.commandUuid) !== 'pending') continue;
+      toSend.set(transition.commandUuid, toSend.get(transition.commandUuid) ?? transition.sentAt);
+    }
+    if (toSend.size === 0) return [];
+    return updatedRows<CommandRow>(
+      manager,
+      `UPDATE control.commands c
+          SET status = 'sent', sent_at = COALESCE(x.sent_at, clock_timestamp())
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS x(uuid, sent_at)
+        WHERE c.uuid = x.uuid AND c.status = 'pending'
+        RETURNING ${commandRowColumns('c')}`,
+      [[...toSend.keys()], [...toSend.values()]],
+    );
+  }
+
+  /** Open → terminal, one ending per command. */
+  private async end(manager: EntityManager, endings: QueuedTransition[]): Promise<CommandRow[]> {
+    if (endings.length === 0) return [];
+    return updatedRows<CommandRow>(
+      manager,
+      `UPDATE control.commands c
+          SET status = x.status, result = x.result, completed_at = clock_timestamp(),
+              next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
+         FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) AS x(uuid, status, result)
+        WHERE c.uuid = x.uuid AND c.${OPEN}
+        RETURNING ${commandRowColumns('c')}`,
+      [
+        endings.map((transition) => transition.commandUuid),
+        endings.map((transition) => transition.ending!.status),
+        endings.map((transition) => JSON.stringify(transition.ending!.result)),
+      ],
+    );
+  }
+
+  /**
+   * Status events of commands that were sent and then of those that just ended, then the ended commands' charge
+   * points' next commands made due at once (they may have been waiting behind these, scheduled for later). Returns
+   * how many ended.
    */
   private async recordEnded(
     manager: EntityManager,
     rows: EndedRow[],
     earlier: { row: CommandRow; previousStatus: string }[] = [],
   ): Promise<number> {
-    if (rows.length === 0) return 0;
-    // Command rows first (the lane's next commands), counts last: see countStatusChanges.
-    await manager.query(
-      `UPDATE control.commands SET next_attempt_at = clock_timestamp()
-        WHERE controller_uuid = ANY($1) AND ${OPEN} AND next_attempt_at > clock_timestamp()`,
-      [[...new Set(rows.map((row) => row.controller_uuid))]],
-    );
+    if (rows.length > 0) {
+      // Command rows first (the lane's next commands), counts last: see countStatusChanges. Rows another
+      // transaction holds are skipped rather than waited for: they become due at their time anyway.
+      await manager.query(
+        `UPDATE control.commands SET next_attempt_at = clock_timestamp()
+          WHERE uuid IN (SELECT uuid FROM control.commands
+                          WHERE controller_uuid = ANY($1) AND ${OPEN} AND next_attempt_at > clock_timestamp()
+                          FOR UPDATE SKIP LOCKED)`,
+        [[...new Set(rows.map((row) => row.controller_uuid))]],
+      );
+    }
+    if (rows.length + earlier.length === 0) return 0;
     await recordStatusChanges(this.outbox, manager, [
       ...earlier,
       ...rows.map((row) => ({ row, previousStatus: row.previous })),

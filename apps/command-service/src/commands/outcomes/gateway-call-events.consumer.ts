@@ -6,6 +6,8 @@ import { CommandTransitions } from './command-transitions.js';
 
 /** Durable names cannot hold dots. */
 export const GATEWAY_CALL_EVENTS_CONSUMER = 'command-service_ocpp-calls';
+/** Events handled at once; their transitions are written together (see CommandTransitions). */
+const CONCURRENCY = 200;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,7 +27,11 @@ export class GatewayCallEventsConsumer implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.bus.consume(
-      { durableName: GATEWAY_CALL_EVENTS_CONSUMER, filterSubject: 'events.ocpp-gateway.>' },
+      {
+        durableName: GATEWAY_CALL_EVENTS_CONSUMER,
+        filterSubject: 'events.ocpp-gateway.>',
+        concurrency: CONCURRENCY,
+      },
       (subject, event) => this.handle(subject, event),
     );
   }
