@@ -252,6 +252,43 @@ describe('outcomes from the event stream', () => {
     expect(harness.statusesOf(command.command_uuid)).toEqual(['pending', 'sent', 'accepted']);
     gateway.unsubscribe();
   });
+
+  it('with replies and events about many commands arriving together, moves each once and in order', async () => {
+    // Each call is reported three ways at once, as the gateway does: call-sent, call-completed and the reply; the
+    // transitions of all of them are written together in batches.
+    const controllers = Array.from({ length: 20 }, () => harness.addController(tenant));
+    const deliveries = new Map<string, string[]>(controllers.map((uuid) => [uuid, []]));
+    const gateways = controllers.map((controllerUuid) =>
+      harness.serveCalls(controllerUuid, async (request) => {
+        deliveries.get(controllerUuid)!.push(request.commandUuid);
+        const sentAt = new Date().toISOString();
+        const data = { commandUuid: request.commandUuid, controllerUuid, sentAt };
+        await Promise.all([
+          harness.publish(OcppCallEventSubjects.sent, tenant, data),
+          harness.publish(OcppCallEventSubjects.completed, tenant, { ...data, reply: accepted }),
+        ]);
+        return accepted;
+      }),
+    );
+    const created = new Map<string, string[]>(controllers.map((uuid) => [uuid, []]));
+    await Promise.all(
+      controllers.map(async (controllerUuid) => {
+        for (let round = 0; round < 5; round++) {
+          created.get(controllerUuid)!.push((await resetOf(controllerUuid, 600)).command_uuid);
+        }
+      }),
+    );
+    const all = [...created.values()].flat();
+    for (const uuid of all) expect(await ended(uuid)).toMatchObject({ status: 'accepted' });
+    expect(Object.fromEntries(deliveries)).toEqual(Object.fromEntries(created));
+    await eventually(
+      () => all.filter((uuid) => harness.statusesOf(uuid).length < 3),
+      (unfinished) => unfinished.length === 0,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const uuid of all) expect(harness.statusesOf(uuid)).toEqual(['pending', 'sent', 'accepted']);
+    for (const gateway of gateways) gateway.unsubscribe();
+  });
 });
 
 describe('deleted targets', () => {
