@@ -73,12 +73,16 @@ export class DeliveryQueue {
     );
   }
 
-  /** Keeps this instance's claims alive while their calls run. */
+  /**
+   * Keeps this instance's claims alive while their calls run. Rows are locked in uuid order, as the transitions'
+   * batches lock them, so the two never wait for each other in a circle.
+   */
   async renew(owner: string, commandUuids: string[], leaseMs: number): Promise<void> {
     if (commandUuids.length === 0) return;
     await this.dataSource.query(
       `UPDATE control.commands SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
-        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN}`,
+        WHERE uuid IN (SELECT uuid FROM control.commands
+                        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN} ORDER BY uuid FOR UPDATE)`,
       [owner, commandUuids, leaseMs],
     );
   }
@@ -104,7 +108,8 @@ export class DeliveryQueue {
     if (commandUuids.length === 0) return;
     await this.dataSource.query(
       `UPDATE control.commands SET lease_owner = NULL, lease_until = NULL, next_attempt_at = clock_timestamp()
-        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN}`,
+        WHERE uuid IN (SELECT uuid FROM control.commands
+                        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN} ORDER BY uuid FOR UPDATE)`,
       [owner, commandUuids],
     );
   }
