@@ -23,10 +23,10 @@ import { CommandTransitions } from './outcomes/command-transitions.js';
 import { GatewayCallEventsConsumer } from './outcomes/gateway-call-events.consumer.js';
 
 /**
- * Connections of the delivery pool: the dispatcher's claims, the two transition writers, the outbox relay, and one
- * for the rest (renewals, releases).
+ * Connections of the delivery pool: the dispatcher's claims, the transitions' writer, the outbox relay, and one for
+ * the rest (renewals, releases).
  */
-const DELIVERY_POOL_SIZE = 5;
+const DELIVERY_POOL_SIZE = 4;
 
 /** Commands: creation, idempotency, delivery to charge points, outcomes, listing. */
 @Module({})
