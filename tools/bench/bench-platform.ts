@@ -1,21 +1,18 @@
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { healthPortVariable, Platform, PLATFORM_SERVICES, type ServiceName } from '@cpc/platform-launcher';
+import {
+  findFreePort,
+  healthPortVariable,
+  Platform,
+  PLATFORM_SERVICES,
+  type ServiceName,
+} from '@cpc/platform-launcher';
 import type { BenchTarget } from './bench-setup.js';
 
 export const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Limits that protect a production API from one client would throttle the load generator itself. */
 const BENCH_ENV = {
@@ -36,7 +33,7 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
   stop: () => Promise<void>;
 }> {
   const [apiPort, ocppPort, natsPort, ...healthPorts] = await Promise.all(
-    Array.from({ length: 3 + PLATFORM_SERVICES.length }, freePort),
+    Array.from({ length: 3 + PLATFORM_SERVICES.length }, findFreePort),
   );
   const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const databaseName = `cpc_bench_${Date.now()}`;
@@ -54,8 +51,11 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
     ),
   };
   const lines = new Map<string, string[]>();
+  // A store of its own: events a saturated earlier run left in the streams would be replayed into this one.
+  const natsStoreDir = await mkdtemp(join(tmpdir(), 'cpc-bench-nats-'));
   const platform = new Platform({
     rootDir: repositoryRoot,
+    natsStoreDir,
     env,
     log,
     output: (name) => (line) => {
@@ -83,6 +83,7 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
       await client.end();
+      await rm(natsStoreDir, { recursive: true, force: true });
     },
   };
 }

@@ -28,6 +28,8 @@ export interface PlatformOptions {
   /** Where the output of each child goes (e.g. a prefixed writer). */
   output: (name: string) => LineListener;
   readyTimeoutMs?: number;
+  /** Where a NATS server started here stores its streams (default `.data/nats`, kept across runs). */
+  natsStoreDir?: string;
 }
 
 /** What the platform runs with, once started. */
@@ -98,7 +100,7 @@ export class Platform {
       log(`NATS answers at ${summary.natsUrl}`);
     } else {
       this.requireLocal('NATS', summary.natsUrl, 'NATS_URL');
-      summary.natsStoreDir = join(rootDir, '.data', 'nats');
+      summary.natsStoreDir = this.options.natsStoreDir ?? join(rootDir, '.data', 'nats');
       log(
         `no NATS answers at ${summary.natsUrl}: starting nats-server with JetStream (${summary.natsStoreDir})`,
       );
