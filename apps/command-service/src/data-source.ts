@@ -7,6 +7,7 @@ import { CreateCommands1763780000000 } from './migrations/1763780000000-create-c
 import { CreateCommandCounts1763790000000 } from './migrations/1763790000000-create-command-counts.js';
 import { AddCommandDeliveryUnconfirmed1763800000000 } from './migrations/1763800000000-add-command-delivery-unconfirmed.js';
 import { ShardCommandCounts1763815000000 } from './migrations/1763815000000-shard-command-counts.js';
+import { MoveCommandCountsFunction1763830000000 } from './migrations/1763830000000-move-command-counts-function.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -18,6 +19,7 @@ export const CONTROL_MIGRATIONS = [
   CreateCommandCounts1763790000000,
   AddCommandDeliveryUnconfirmed1763800000000,
   ShardCommandCounts1763815000000,
+  MoveCommandCountsFunction1763830000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

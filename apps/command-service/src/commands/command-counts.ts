@@ -66,17 +66,17 @@ export async function countStatusChanges(manager: EntityManager, changes: Counte
         lifecycleIndex(a.key[3]) - lifecycleIndex(b.key[3]) ||
         a.key[4] - b.key[4],
     );
-  for (const { key, delta } of ordered) {
-    // A decrement always finds its row (the status it leaves was counted in this slot when entered); an upsert
-    // would check the negative count of the row it proposes.
-    await manager.query(
-      delta < 0
-        ? `UPDATE control.command_counts SET count = count + $6
-            WHERE tenant_uuid = $1 AND target_type = $2 AND type = $3 AND status = $4 AND slot = $5`
-        : `${ADD_TO_COUNT} VALUES ($1, $2, $3, $4, $5, $6) ${ON_COUNTED}`,
-      [...key, delta],
-    );
-  }
+  if (ordered.length === 0) return;
+  // One round trip for all (control.move_command_counts applies them in this order): the rows locked so far stay
+  // locked until commit, and creations wait for them.
+  await manager.query('SELECT control.move_command_counts($1, $2, $3, $4, $5, $6)', [
+    ordered.map(({ key }) => key[0]),
+    ordered.map(({ key }) => key[1]),
+    ordered.map(({ key }) => key[2]),
+    ordered.map(({ key }) => key[3]),
+    ordered.map(({ key }) => key[4]),
+    ordered.map(({ delta }) => delta),
+  ]);
 }
 
 /**
