@@ -145,8 +145,13 @@ function printTable(reports: PhaseReport[]): void {
         ]);
         rows.push([
           label,
-          'terminal (by status)',
+          'terminal (by status, refused POSTs included)',
           `${String(step.terminal)} ${JSON.stringify(step.byStatus)}`,
+        ]);
+        rows.push([
+          label,
+          'POSTs refused (by status), skipped',
+          `${String(step.refused)} ${JSON.stringify(step.refusedBy)}, ${String(step.skipped)}`,
         ]);
         rows.push([label, 'POST p50/p95/p99', ms('postMs')]);
         rows.push([label, 'POST → received p50/p95/p99', ms('postToReceivedMs')]);

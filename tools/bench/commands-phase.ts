@@ -22,6 +22,8 @@ export interface CommandStepResult {
   seconds: number;
   created: number;
   refused: number;
+  /** Refused POSTs by HTTP status (`network` when no response came). */
+  refusedBy: Record<string, number>;
   /** Not sent because two seconds' worth of POSTs were still unanswered. */
   skipped: number;
   terminal: number;
@@ -136,6 +138,11 @@ export class CommandsBench {
 
     const post = new LatencyRecorder();
     let refused = 0;
+    const refusedBy: Record<string, number> = {};
+    const refuse = (reason: string) => {
+      refused += 1;
+      refusedBy[reason] = (refusedBy[reason] ?? 0) + 1;
+    };
     let skipped = 0;
     let next = 0;
     const inFlight = new Set<Promise<void>>();
@@ -157,15 +164,13 @@ export class CommandsBench {
         .then(async (response) => {
           const body = (await response.json()) as { command?: { command_uuid: string } };
           if (!response.ok || !body.command) {
-            refused += 1;
+            refuse(String(response.status));
             return;
           }
           post.record(performance.now() - begin);
           startedAt.set(body.command.command_uuid, begin);
         })
-        .catch(() => {
-          refused += 1;
-        })
+        .catch(() => refuse('network'))
         .finally(() => inFlight.delete(request));
       inFlight.add(request);
     };
@@ -226,6 +231,7 @@ export class CommandsBench {
       seconds,
       created: startedAt.size,
       refused,
+      refusedBy,
       skipped,
       terminal,
       byStatus,
