@@ -161,7 +161,11 @@ function printTable(reports: PhaseReport[]): void {
   }
   for (const { phase, usage } of reports) {
     for (const [service, figures] of Object.entries(usage)) {
-      rows.push([phase, `${service} CPU / max RSS`, `${figures.cpuPercent}% / ${figures.maxRssMiB} MiB`]);
+      rows.push([
+        phase,
+        `${service} CPU / max RSS`,
+        `${figures.cpuPercent}% / ${figures.maxRssMiB === null ? '–' : `${figures.maxRssMiB} MiB`}`,
+      ]);
     }
   }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
@@ -189,7 +193,7 @@ async function main(): Promise<void> {
     const tenant = await createBenchTenant(repositoryRoot, target);
     const pids = findServicePids(PLATFORM_SERVICES, target.apiPort);
     pids.set('bench (load generator)', process.pid);
-    const sampler = new ProcessUsageSampler(pids);
+    const sampler = new ProcessUsageSampler(pids, cpus().length);
     const reports: PhaseReport[] = [];
     const machine = {
       cpus: cpus().length,

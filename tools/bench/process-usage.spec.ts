@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findServicePids, readProcess } from './process-usage.js';
+import { findServicePids, readMachine, readProcess } from './process-usage.js';
 
 function fakeProc(processes: Record<number, { comm: string; cmdline: string; environ: string[] }>): string {
   const root = mkdtempSync(join(tmpdir(), 'proc-'));
@@ -41,5 +41,17 @@ describe('process readings from /proc', () => {
         ['api-gateway', 12],
       ]),
     );
+  });
+});
+
+describe('machine readings from /proc/stat', () => {
+  it('sums the CPU time of all cores and counts all but idle and iowait as busy', () => {
+    const root = mkdtempSync(join(tmpdir(), 'proc-'));
+    // user nice system idle iowait irq softirq steal guest guest_nice
+    writeFileSync(
+      join(root, 'stat'),
+      'cpu  300 0 100 500 50 20 30 0 0 0\ncpu0 150 0 50 250 25 10 15 0 0 0\n',
+    );
+    expect(readMachine(root)).toEqual({ totalSeconds: 10, busySeconds: 4.5 });
   });
 });

@@ -23,6 +23,27 @@ export function readProcess(pid: number, proc = '/proc'): ProcessReading | undef
   }
 }
 
+/** The machine's CPU time since boot (seconds summed over all cores) and how much of it was busy, from /proc/stat. */
+export interface MachineReading {
+  totalSeconds: number;
+  busySeconds: number;
+}
+
+export function readMachine(proc = '/proc'): MachineReading {
+  const cpuLine = readFileSync(`${proc}/stat`, 'utf8').split('\n')[0];
+  // cpu user nice system idle iowait irq softirq steal ...
+  const ticks = cpuLine.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  const waiting = ticks[3] + ticks[4];
+  return {
+    totalSeconds: total / CLOCK_TICKS_PER_SECOND,
+    busySeconds: (total - waiting) / CLOCK_TICKS_PER_SECOND,
+  };
+}
+
+/** Named in the usage summary: every process of the machine, PostgreSQL and NATS included. */
+export const MACHINE_USAGE = 'machine (all processes)';
+
 /**
  * The process of each platform service listening on the given ports: the one whose command line runs the service's
  * `main.js` and whose environment has that API_PORT (several platforms may run on one machine).
@@ -51,8 +72,8 @@ export function findServicePids(
 export interface UsageSummary {
   /** Average CPU over the phase, percent of one core. */
   cpuPercent: number;
-  /** Highest resident memory seen during the phase, MiB. */
-  maxRssMiB: number;
+  /** Highest resident memory seen during the phase, MiB (null for the machine as a whole). */
+  maxRssMiB: number | null;
 }
 
 /** Samples the given processes once a second; `summary()` gives CPU and memory of each since the last `reset()`. */
@@ -60,10 +81,15 @@ export class ProcessUsageSampler {
   private start = new Map<string, { at: number; reading: ProcessReading }>();
   private maxRss = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  private machineStart: MachineReading | undefined;
 
-  constructor(private readonly pids: Map<string, number>) {}
+  constructor(
+    private readonly pids: Map<string, number>,
+    private readonly cores: number,
+  ) {}
 
   begin(): void {
+    this.machineStart = readMachine();
     this.start.clear();
     this.maxRss.clear();
     for (const [name, pid] of this.pids) {
@@ -87,6 +113,14 @@ export class ProcessUsageSampler {
         cpuPercent: Math.round(((now.cpuSeconds - first.reading.cpuSeconds) / seconds) * 1000) / 10,
         maxRssMiB: Math.round((this.maxRss.get(name) ?? now.rssBytes) / 1024 / 102.4) / 10,
       };
+    }
+    if (this.machineStart) {
+      const now = readMachine();
+      const busy =
+        (now.busySeconds - this.machineStart.busySeconds) /
+        (now.totalSeconds - this.machineStart.totalSeconds);
+      // Percent of one core, as for the processes (at most 100 times the number of cores).
+      result[MACHINE_USAGE] = { cpuPercent: Math.round(busy * this.cores * 1000) / 10, maxRssMiB: null };
     }
     return result;
   }
