@@ -13,7 +13,6 @@ import { DataSource } from 'typeorm';
 import { countCreatedSql } from '../command-counts.js';
 import {
   COMMAND_ROW_COLUMNS,
-  CONTROL_OUTBOX_TABLE,
   type CommandRow,
   statusChangedEvent,
   toCommandView,
@@ -107,11 +106,11 @@ export class CommandCreationService {
          ${claim === undefined ? `VALUES (${values})` : `SELECT ${values} WHERE EXISTS (SELECT FROM claimed)`}
          RETURNING ${COMMAND_ROW_COLUMNS}
        ), event AS (
-         INSERT INTO ${CONTROL_OUTBOX_TABLE} (event_id, tenant_uuid, subject, envelope)
-         SELECT $10, tenant_uuid, $11,
-                jsonb_set($12::jsonb, '{data,command,created_at}',
-                          to_jsonb(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
-           FROM command
+         ${this.outbox.insertSql(`
+           SELECT $10, tenant_uuid, $11,
+                  jsonb_set($12::jsonb, '{data,command,created_at}',
+                            to_jsonb(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
+             FROM command`)}
        ), counted AS (${countCreatedSql('command')})
        SELECT * FROM command`,
       [
