@@ -1,5 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
-import { SubjectServerNats } from './nats-microservice-options.js';
+import { natsMicroserviceOptions, SubjectServerNats } from './nats-microservice-options.js';
 
 /** The handler lookup of the faster server must find exactly the route Nest's own finds. */
 describe('SubjectServerNats', () => {
@@ -12,5 +12,13 @@ describe('SubjectServerNats', () => {
     for (const pattern of ['assets.location.get.v1', 'a', '{"cmd":"sum","role":"math"}', '{not json']) {
       expect(routeOf(fast, pattern)).toBe(routeOf(nest, pattern));
     }
+  });
+});
+
+describe('natsMicroserviceOptions', () => {
+  it('connects without a stack trace built for every request (noAsyncTraces)', () => {
+    const { strategy } = natsMicroserviceOptions('nats://127.0.0.1:1', 'some-service');
+    const options = (strategy as unknown as { options: { noAsyncTraces?: boolean; queue?: string } }).options;
+    expect(options).toMatchObject({ noAsyncTraces: true, queue: 'some-service' });
   });
 });

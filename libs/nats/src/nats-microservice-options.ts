@@ -1,4 +1,5 @@
 import { type CustomStrategy, ServerNats } from '@nestjs/microservices';
+import { NO_ASYNC_TRACES } from './nats-connection.module.js';
 
 /**
  * Nest's NATS server, finding the handler of a subject without first trying to read the subject as JSON (object
@@ -23,6 +24,7 @@ export function natsMicroserviceOptions(natsUrl: string, queueGroup: string): Cu
       name: queueGroup,
       gracefulShutdown: true,
       gracePeriod: 5000,
+      noAsyncTraces: NO_ASYNC_TRACES,
     }),
   };
 }
