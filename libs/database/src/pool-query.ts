@@ -1,5 +1,12 @@
-import type { Pool, QueryResultRow } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { DataSource, EntityManager } from 'typeorm';
+
+/** A statement for the pool or a transaction's connection; see poolQuery for what a `name` implies. */
+export interface PlainQuery {
+  text: string;
+  values: unknown[];
+  name?: string;
+}
 
 /**
  * Runs one statement of a hot read path straight on the DataSource's pool, skipping TypeORM's query runner (the
@@ -10,9 +17,26 @@ import type { DataSource } from 'typeorm';
  */
 export async function poolQuery<TRow extends QueryResultRow>(
   dataSource: DataSource,
-  query: { text: string; values: unknown[]; name?: string },
+  query: PlainQuery,
 ): Promise<TRow[]> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
   const result = await pool.query<TRow>(query);
   return result.rows;
+}
+
+/**
+ * Runs a named statement (see poolQuery) of a hot write path in the caller's transaction when `runner` is a
+ * transaction's EntityManager, else on the pool. Planning the delivery path's statements anew on every run was about
+ * a third of PostgreSQL's time per command (pg_stat_statements: 0.3 ms to plan a creation, 1.3 ms a claim).
+ * Returns the rows, RETURNING's included.
+ */
+export async function namedQuery<TRow>(
+  runner: DataSource | EntityManager,
+  query: PlainQuery & { name: string },
+): Promise<TRow[]> {
+  if ('driver' in runner) return (await poolQuery(runner, query)) as TRow[];
+  if (!runner.queryRunner) return (await poolQuery(runner.connection, query)) as TRow[];
+  const client = (await runner.queryRunner.connect()) as PoolClient;
+  const result = await client.query(query);
+  return result.rows as TRow[];
 }

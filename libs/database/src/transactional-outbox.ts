@@ -2,6 +2,7 @@ import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } f
 import type { EventEnvelope } from '@cpc/contracts';
 import type { JetStreamEventBus } from '@cpc/nats';
 import type { DataSource, EntityManager } from 'typeorm';
+import { namedQuery } from './pool-query.js';
 
 export interface TransactionalOutboxOptions {
   /**
@@ -55,19 +56,20 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
    */
   async add(manager: EntityManager, events: OutboxEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await manager.query(
-      `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope, created_at)
-       SELECT x.event_id, x.tenant_uuid, x.subject, x.envelope,
-              clock_timestamp() + (x.position - 1) * interval '1 microsecond'
-         FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::jsonb[]) WITH ORDINALITY
-              AS x(event_id, tenant_uuid, subject, envelope, position)`,
-      [
+    await namedQuery(manager, {
+      name: `outbox.add:${this.options.table}`,
+      text: `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope, created_at)
+             SELECT x.event_id, x.tenant_uuid, x.subject, x.envelope,
+                    clock_timestamp() + (x.position - 1) * interval '1 microsecond'
+               FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::jsonb[]) WITH ORDINALITY
+                    AS x(event_id, tenant_uuid, subject, envelope, position)`,
+      values: [
         events.map(({ envelope }) => envelope.eventId),
         events.map(({ envelope }) => envelope.tenantUuid),
         events.map(({ subject }) => subject),
         events.map(({ envelope }) => JSON.stringify(envelope)),
       ],
-    );
+    });
   }
 
   /**
@@ -121,16 +123,19 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
 
   private publishBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows = await manager.query<PendingEvent[]>(
-        `SELECT event_id, subject, envelope FROM ${this.options.table}
-          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.batchSize],
-      );
+      const rows = await namedQuery<PendingEvent>(manager, {
+        name: `outbox.take:${this.options.table}`,
+        text: `SELECT event_id, subject, envelope FROM ${this.options.table}
+                ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        values: [this.batchSize],
+      });
       await Promise.all(rows.map((row) => this.eventBus.publish(row.subject, row.envelope)));
       if (rows.length > 0) {
-        await manager.query(`DELETE FROM ${this.options.table} WHERE event_id = ANY($1)`, [
-          rows.map((row) => row.event_id),
-        ]);
+        await namedQuery(manager, {
+          name: `outbox.delete:${this.options.table}`,
+          text: `DELETE FROM ${this.options.table} WHERE event_id = ANY($1)`,
+          values: [rows.map((row) => row.event_id)],
+        });
       }
       return rows.length;
     });

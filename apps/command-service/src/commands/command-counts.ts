@@ -1,5 +1,6 @@
 import { COMMAND_STATUSES } from '@cpc/ocpp-commands';
 import type { CommandFilter } from '@cpc/contracts';
+import { namedQuery } from '@cpc/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CommandRow } from './command-record.js';
 
@@ -69,14 +70,18 @@ export async function countStatusChanges(manager: EntityManager, changes: Counte
   if (ordered.length === 0) return;
   // One round trip for all (control.move_command_counts applies them in this order): the rows locked so far stay
   // locked until commit, and creations wait for them.
-  await manager.query('SELECT control.move_command_counts($1, $2, $3, $4, $5, $6)', [
-    ordered.map(({ key }) => key[0]),
-    ordered.map(({ key }) => key[1]),
-    ordered.map(({ key }) => key[2]),
-    ordered.map(({ key }) => key[3]),
-    ordered.map(({ key }) => key[4]),
-    ordered.map(({ delta }) => delta),
-  ]);
+  await namedQuery(manager, {
+    name: 'commands.move-counts',
+    text: 'SELECT control.move_command_counts($1, $2, $3, $4, $5, $6)',
+    values: [
+      ordered.map(({ key }) => key[0]),
+      ordered.map(({ key }) => key[1]),
+      ordered.map(({ key }) => key[2]),
+      ordered.map(({ key }) => key[3]),
+      ordered.map(({ key }) => key[4]),
+      ordered.map(({ delta }) => delta),
+    ],
+  });
 }
 
 /**

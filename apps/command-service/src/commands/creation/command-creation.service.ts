@@ -7,7 +7,7 @@ import {
   IDEMPOTENCY_KEY_REUSED_ERROR_KEY,
   type Principal,
 } from '@cpc/contracts';
-import { TransactionalOutbox } from '@cpc/database';
+import { namedQuery, TransactionalOutbox } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { countCreatedSql } from '../command-counts.js';
@@ -98,8 +98,9 @@ export class CommandCreationService {
       key === undefined
         ? undefined
         : claimKeySql({ tenantUuid: '$2', key: '$13', fingerprint: '$14', commandUuid: '$1' });
-    const [row] = await this.dataSource.query<CommandRow[]>(
-      `WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} command AS (
+    const [row] = await namedQuery<CommandRow>(this.dataSource, {
+      name: claim === undefined ? 'commands.create' : 'commands.create-with-key',
+      text: `WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} command AS (
          INSERT INTO control.commands
                 (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
                  valid_until, created_at, next_attempt_at)
@@ -113,7 +114,7 @@ export class CommandCreationService {
              FROM command`)}
        ), counted AS (${countCreatedSql('command')})
        SELECT * FROM command`,
-      [
+      values: [
         commandUuid,
         tenantUuid,
         command.type,
@@ -129,7 +130,7 @@ export class CommandCreationService {
         JSON.stringify(event),
         ...(key === undefined ? [] : [key, fingerprint]),
       ],
-    );
+    });
     if (!row) {
       // Only a key held by another request writes nothing: that request won; this one answers like any repeat.
       const earlier =

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { OcppCallTarget } from '@cpc/contracts';
 import { CommandResultError } from '@cpc/ocpp-commands';
+import { namedQuery } from '@cpc/database';
 import type { DataSource } from 'typeorm';
-import { type CommandRow, updatedRows } from '../command-record.js';
+import type { CommandRow } from '../command-record.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 
@@ -40,9 +41,9 @@ export class DeliveryQueue {
    * `now()` (the statement's start), not clock_timestamp(), so the due index can be searched by time.
    */
   claimDue(owner: string, leaseMs: number, limit: number): Promise<ClaimedCommand[]> {
-    return updatedRows<ClaimedCommand>(
-      this.dataSource,
-      `WITH due_lanes AS (
+    return namedQuery<ClaimedCommand>(this.dataSource, {
+      name: 'commands.claim-due',
+      text: `WITH due_lanes AS (
          SELECT DISTINCT controller_uuid FROM control.commands
           WHERE ${OPEN} AND next_attempt_at <= now()
        ), heads AS (
@@ -69,8 +70,8 @@ export class DeliveryQueue {
         WHERE c.uuid = claimable.uuid
        RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
                  c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at`,
-      [owner, leaseMs, limit],
-    );
+      values: [owner, leaseMs, limit],
+    });
   }
 
   /**
@@ -92,15 +93,16 @@ export class DeliveryQueue {
    * may have gone out (see awaitConnection).
    */
   async release(owner: string, commandUuid: string, delayMs: number, unconfirmed = false): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE control.commands
+    await namedQuery(this.dataSource, {
+      name: 'commands.release',
+      text: `UPDATE control.commands
           SET lease_owner = NULL, lease_until = NULL,
               next_attempt_at = clock_timestamp() + $3 * interval '1 millisecond',
               delivery_unconfirmed_at = CASE WHEN $4 THEN COALESCE(delivery_unconfirmed_at, clock_timestamp())
                                              ELSE delivery_unconfirmed_at END
         WHERE uuid = $2 AND lease_owner = $1 AND ${OPEN}`,
-      [owner, commandUuid, delayMs, unconfirmed],
-    );
+      values: [owner, commandUuid, delayMs, unconfirmed],
+    });
   }
 
   /** Gives back every claim of this instance at once (shutdown), due again now for whoever takes them. */

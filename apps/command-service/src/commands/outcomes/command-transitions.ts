@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { CommandResult } from '@cpc/contracts';
-import { TransactionalOutbox } from '@cpc/database';
+import { namedQuery, TransactionalOutbox } from '@cpc/database';
 import type { TerminalCommandStatus } from '@cpc/ocpp-commands';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
@@ -147,10 +147,11 @@ export class CommandTransitions {
    */
   private async apply(manager: EntityManager, batch: QueuedTransition[]): Promise<Set<QueuedTransition>> {
     const uuids = [...new Set(batch.map((transition) => transition.commandUuid))];
-    const locked = await manager.query<{ uuid: string; status: string }[]>(
-      `SELECT uuid, status FROM control.commands WHERE uuid = ANY($1) AND ${OPEN} ORDER BY uuid FOR UPDATE`,
-      [uuids],
-    );
+    const locked = await namedQuery<{ uuid: string; status: string }>(manager, {
+      name: 'commands.lock-open',
+      text: `SELECT uuid, status FROM control.commands WHERE uuid = ANY($1) AND ${OPEN} ORDER BY uuid FOR UPDATE`,
+      values: [uuids],
+    });
     const statusOf = new Map(locked.map((row) => [row.uuid, row.status]));
     const changed = new Set<QueuedTransition>();
 
@@ -189,34 +190,34 @@ export class CommandTransitions {
       toSend.set(transition.commandUuid, toSend.get(transition.commandUuid) ?? transition.sentAt);
     }
     if (toSend.size === 0) return [];
-    return updatedRows<CommandRow>(
-      manager,
-      `UPDATE control.commands c
+    return namedQuery<CommandRow>(manager, {
+      name: 'commands.mark-sent',
+      text: `UPDATE control.commands c
           SET status = 'sent', sent_at = COALESCE(x.sent_at, clock_timestamp())
          FROM unnest($1::uuid[], $2::timestamptz[]) AS x(uuid, sent_at)
         WHERE c.uuid = x.uuid AND c.status = 'pending'
         RETURNING ${commandRowColumns('c')}`,
-      [[...toSend.keys()], [...toSend.values()]],
-    );
+      values: [[...toSend.keys()], [...toSend.values()]],
+    });
   }
 
   /** Open → terminal, one ending per command. */
   private async end(manager: EntityManager, endings: QueuedTransition[]): Promise<CommandRow[]> {
     if (endings.length === 0) return [];
-    return updatedRows<CommandRow>(
-      manager,
-      `UPDATE control.commands c
+    return namedQuery<CommandRow>(manager, {
+      name: 'commands.end',
+      text: `UPDATE control.commands c
           SET status = x.status, result = x.result, completed_at = clock_timestamp(),
               next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
          FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) AS x(uuid, status, result)
         WHERE c.uuid = x.uuid AND c.${OPEN}
         RETURNING ${commandRowColumns('c')}`,
-      [
+      values: [
         endings.map((transition) => transition.commandUuid),
         endings.map((transition) => transition.ending!.status),
         endings.map((transition) => JSON.stringify(transition.ending!.result)),
       ],
-    );
+    });
   }
 
   /**
@@ -232,13 +233,14 @@ export class CommandTransitions {
     if (rows.length > 0) {
       // Command rows first (the lane's next commands), counts last: see countStatusChanges. Rows another
       // transaction holds are skipped rather than waited for: they become due at their time anyway.
-      await manager.query(
-        `UPDATE control.commands SET next_attempt_at = clock_timestamp()
+      await namedQuery(manager, {
+        name: 'commands.wake-lanes',
+        text: `UPDATE control.commands SET next_attempt_at = clock_timestamp()
           WHERE uuid IN (SELECT uuid FROM control.commands
                           WHERE controller_uuid = ANY($1) AND ${OPEN} AND next_attempt_at > clock_timestamp()
                           FOR UPDATE SKIP LOCKED)`,
-        [[...new Set(rows.map((row) => row.controller_uuid))]],
-      );
+        values: [[...new Set(rows.map((row) => row.controller_uuid))]],
+      });
     }
     if (rows.length + earlier.length === 0) return 0;
     await recordStatusChanges(this.outbox, manager, [
