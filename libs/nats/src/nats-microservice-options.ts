@@ -1,5 +1,7 @@
 import { type CustomStrategy, ServerNats } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { NO_ASYNC_TRACES } from './nats-connection.module.js';
+import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
 /**
  * Nest's NATS server, finding the handler of a subject without first trying to read the subject as JSON (object
@@ -9,6 +11,13 @@ import { NO_ASYNC_TRACES } from './nats-connection.module.js';
 export class SubjectServerNats extends ServerNats {
   protected override getRouteFromPattern(pattern: string): string {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : this.normalizePattern(pattern);
+  }
+
+  /** Replies go out once per turn of the event loop (see coalesceWritesPerTick). */
+  override async createNatsClient(): Promise<NatsConnection> {
+    const connection = (await super.createNatsClient()) as NatsConnection;
+    coalesceWritesPerTick(connection);
+    return connection;
   }
 }
 

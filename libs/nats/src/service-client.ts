@@ -11,6 +11,7 @@ import { DomainError, ServiceUnavailableError } from '@cpc/errors';
 import { currentRequestId } from '@cpc/logging';
 import { metricSubjectLabel } from './metric-subject-label.js';
 import { NatsRequestMetrics, type NatsRequestOutcome } from './nats-request.metrics.js';
+import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
 export const NATS_RPC_CLIENT = Symbol('NATS_RPC_CLIENT');
 export const NATS_REQUEST_TIMEOUT_MS = Symbol('NATS_REQUEST_TIMEOUT_MS');
@@ -38,6 +39,7 @@ class ErrorReply extends Error {
 export class ServiceClient implements OnApplicationShutdown {
   private readonly logger = new Logger(ServiceClient.name);
   private sent = 0;
+  private coalesced: NatsConnection | undefined;
 
   constructor(
     @Inject(NATS_RPC_CLIENT) private readonly client: ClientProxy,
@@ -82,6 +84,10 @@ export class ServiceClient implements OnApplicationShutdown {
    */
   private async exchange<TResponse>(subject: string, payload: unknown): Promise<NestReply<TResponse>> {
     const connection = (await this.client.connect()) as NatsConnection;
+    if (connection !== this.coalesced) {
+      coalesceWritesPerTick(connection);
+      this.coalesced = connection;
+    }
     const requestId = currentRequestId();
     let headers: MsgHdrs | undefined;
     if (requestId) {
