@@ -183,24 +183,26 @@ describe('ocpp-gateway: what the platform sends, across gateway instances', () =
     expect(received).toEqual({ 'ocpp2.0.1': { evseId: 2, connectorId: 1 }, 'ocpp1.6': { connectorId: 3 } });
   });
 
-  it('announces the moment a call went out with a call-sent event, before the answer', async () => {
+  it('announces a call still unanswered after the delay with a call-sent event, before the answer', async () => {
     const controller = newController();
     const cp = await connectTo(gatewayA, controller, 'ocpp1.6');
     const commandUuid = randomUUID();
     let answeredAt = '';
+    const sentEvent = events.waitFor(OcppCallEventSubjects.sent, (data) => data.commandUuid === commandUuid);
+    // The charge point answers only once the event is out: the event cannot have waited for the answer.
     cp.handle('ClearCache', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sentEvent;
       answeredAt = new Date().toISOString();
       return { status: 'Accepted' };
     });
     await send(controller, { commandUuid, type: 'clear_cache' });
-    const sent = await events.waitFor(OcppCallEventSubjects.sent, (data) => data.commandUuid === commandUuid);
+    const sent = await sentEvent;
     expect(sent.data).toEqual({
       commandUuid,
       controllerUuid: controller.controllerUuid,
       sentAt: expect.any(String),
     });
-    expect(Date.parse(sent.data.sentAt as string)).toBeLessThan(Date.parse(answeredAt));
+    expect(Date.parse(sent.data.sentAt as string)).toBeLessThanOrEqual(Date.parse(answeredAt));
     // Nothing was sent for a command that cannot be built: no call-sent event for it.
     const invalidUuid = randomUUID();
     await send(controller, {
@@ -210,6 +212,31 @@ describe('ocpp-gateway: what the platform sends, across gateway instances', () =
     });
     await events.waitFor(OcppCallEventSubjects.completed, (data) => data.commandUuid === invalidUuid);
     expect(events.on(OcppCallEventSubjects.sent, (data) => data.commandUuid === invalidUuid)).toEqual([]);
+  });
+
+  it('announces a call answered within the delay by its call-completed event alone, which says when it went out', async () => {
+    const patient = await startGatewayForTest(rig.nats.url, {
+      OCPP_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS),
+      OCPP_GATEWAY_INSTANCE_ID: 'gw-patient',
+      OCPP_CALL_SENT_EVENT_DELAY_MS: '600000',
+    });
+    try {
+      const controller = newController();
+      const cp = await connectTo(patient, controller, 'ocpp2.0.1');
+      cp.handle('ClearCache', () => Promise.resolve({ status: 'Accepted' }));
+      const commandUuid = randomUUID();
+      expect(await send(controller, { commandUuid, type: 'clear_cache' })).toMatchObject({
+        outcome: 'answered',
+      });
+      const completed = await events.waitFor(
+        OcppCallEventSubjects.completed,
+        (data) => data.commandUuid === commandUuid,
+      );
+      expect(Number.isNaN(Date.parse(completed.data.sentAt as string))).toBe(false);
+      expect(events.on(OcppCallEventSubjects.sent, (data) => data.commandUuid === commandUuid)).toEqual([]);
+    } finally {
+      await patient.app.close();
+    }
   });
 
   it('answers "no responders" for a charge point no instance holds', async () => {

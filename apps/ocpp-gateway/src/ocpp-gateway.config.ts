@@ -20,6 +20,11 @@ export interface OcppGatewayConfig extends CommonServiceConfig {
   pingDeadlineMs: number;
   /** How long the gateway waits for a charge point's answer to a call from the platform. */
   callTimeoutMs: number;
+  /**
+   * A call still unanswered this long after it went out is announced with a call-sent event (0: at once); one
+   * answered sooner needs none, its call-completed event carries the time it went out.
+   */
+  callSentEventDelayMs: number;
   /** Largest WebSocket message accepted; bigger frames close the socket (1009). */
   maxMessageBytes: number;
   /** Consecutive malformed OCPP-J messages tolerated before the socket is closed (1002). */
@@ -81,6 +86,11 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
         }),
         pingDeadlineMs: reader.int('OCPP_PING_DEADLINE_MS', { default: 60000, min: 200, max: 3600000 }),
         callTimeoutMs: reader.int('OCPP_CALL_TIMEOUT_MS', { default: 30000, min: 100, max: 600000 }),
+        callSentEventDelayMs: reader.int('OCPP_CALL_SENT_EVENT_DELAY_MS', {
+          default: 100,
+          min: 0,
+          max: 600000,
+        }),
         maxMessageBytes: reader.int('OCPP_MAX_MESSAGE_BYTES', {
           default: 512 * 1024,
           min: 1024,

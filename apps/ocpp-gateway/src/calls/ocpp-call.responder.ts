@@ -152,11 +152,13 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
       return claim.existing.reply ?? { outcome: 'connection_lost', action: null };
     }
 
+    let sentEventTimer: NodeJS.Timeout | undefined;
     const result = await connection.outgoingCalls.run(this.config.callTimeoutMs, () =>
-      this.sender.send(connection, call, (sentAt) =>
-        this.publishSent(connection, request.commandUuid, sentAt),
-      ),
+      this.sender.send(connection, call, (sentAt) => {
+        sentEventTimer = this.announceSent(connection, request.commandUuid, sentAt);
+      }),
     );
+    clearTimeout(sentEventTimer);
     if (result === NO_TURN || !result.sent) {
       const reply = result === NO_TURN ? undefined : result.reply;
       if (reply) {
@@ -212,6 +214,27 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
       this.logger.warn(`outcome of ${commandUuid} not recorded: ${describeError(error)}`);
     }
     this.publishCompleted(connection, commandUuid, sentAt, reply);
+  }
+
+  /**
+   * The call-sent event, once the call has been out for OCPP_CALL_SENT_EVENT_DELAY_MS without an answer (the returned
+   * timer is cleared when it comes). Most charge points answer within milliseconds, and then the call-completed event
+   * alone says when the call went out: one JetStream event and one status write fewer per command, with the
+   * command's status history unchanged (pending, sent, then its outcome).
+   */
+  private announceSent(
+    connection: ChargePointConnection,
+    commandUuid: string,
+    sentAt: string,
+  ): NodeJS.Timeout | undefined {
+    if (this.config.callSentEventDelayMs === 0) {
+      this.publishSent(connection, commandUuid, sentAt);
+      return undefined;
+    }
+    return setTimeout(
+      () => this.publishSent(connection, commandUuid, sentAt),
+      this.config.callSentEventDelayMs,
+    );
   }
 
   /** Not awaited by the call: the event must not hold up the charge point's answer. */

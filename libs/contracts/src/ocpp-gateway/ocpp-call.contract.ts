@@ -86,7 +86,9 @@ export const OcppCallEventSubjects = {
   completed: 'events.ocpp-gateway.call-completed.v1',
   /**
    * OcppCallSentEvent: the call went out to the charge point (the moment ocpp-rpc wrote it to the socket). Published
-   * without waiting, so it may arrive after the call-completed event of the same command.
+   * only for a call still unanswered after the gateway's OCPP_CALL_SENT_EVENT_DELAY_MS (a call answered sooner has
+   * just its call-completed event, whose `sentAt` says when it went out), and without waiting, so it may arrive after
+   * the call-completed event of the same command.
    */
   sent: 'events.ocpp-gateway.call-sent.v1',
 } as const;

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
@@ -12,6 +13,10 @@ import {
   type OcppCallRequest,
 } from '@cpc/contracts';
 import { eventually } from '@cpc/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { DELIVERY_CONNECTION } from '../delivery-connection.js';
+import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
 
 const harness = new CommandServiceHarness();
@@ -250,6 +255,26 @@ describe('outcomes from the event stream', () => {
       result: { status: 'Accepted' },
     });
     expect(harness.statusesOf(command.command_uuid)).toEqual(['pending', 'sent', 'accepted']);
+    gateway.unsubscribe();
+  });
+
+  it('answers a late ending or call-sent of a command it ended without going to the database', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const gateway = harness.serveCalls(controllerUuid, () => accepted);
+    const command = await resetOf(controllerUuid);
+    await ended(command.command_uuid);
+    const transitions = harness.provider(CommandTransitions);
+    const delivery = harness.provider<DataSource>(getDataSourceToken(DELIVERY_CONNECTION) as string);
+    const transaction = jest.spyOn(delivery, 'transaction');
+    try {
+      const late = { status: 'timeout', result: { error: 'timeout' }, wasSent: true } as const;
+      expect(await transitions.finish(command.command_uuid, late)).toBe(false);
+      expect(await transitions.markSent(command.command_uuid, null)).toBe(false);
+      expect(transaction).not.toHaveBeenCalled();
+    } finally {
+      transaction.mockRestore();
+    }
+    expect(await read(command.command_uuid)).toMatchObject({ status: 'accepted' });
     gateway.unsubscribe();
   });
 

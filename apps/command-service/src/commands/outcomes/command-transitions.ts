@@ -12,8 +12,11 @@ import {
 } from '../command-record.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
+import { RecentlyEndedCommands } from './recently-ended-commands.js';
 
 const OPEN = `status IN ('pending', 'sent')`;
+/** Enough for the endings and late events of several seconds at full load. */
+const RECENTLY_ENDED_CAPACITY = 50_000;
 
 type EndedRow = CommandRow & { previous: string };
 
@@ -56,6 +59,7 @@ export class CommandTransitions {
    * creations at 1,000/s offered fell from 363/s to 141–242/s) without ending more commands.
    */
   private writing = false;
+  private readonly recentlyEnded = new RecentlyEndedCommands(RECENTLY_ENDED_CAPACITY);
 
   constructor(
     @InjectDeliveryDataSource() private readonly dataSource: DataSource,
@@ -97,6 +101,7 @@ export class CommandTransitions {
   }
 
   private enqueue(commandUuid: string, sentAt: string | null, ending?: CommandEnding): Promise<boolean> {
+    if (this.recentlyEnded.has(commandUuid)) return Promise.resolve(false);
     return new Promise<boolean>((resolve, reject) => {
       this.queued.push({ commandUuid, sentAt, ending, resolve, reject });
       void this.writeQueued();
@@ -132,6 +137,8 @@ export class CommandTransitions {
       for (const transition of batch) await this.writeBatch([transition]);
       return;
     }
+    // Committed: every command this batch had an ending for is terminal now, whether this batch ended it or not.
+    for (const transition of batch) if (transition.ending) this.recentlyEnded.add(transition.commandUuid);
     if (batch.some((transition) => transition.ending && changed.has(transition))) {
       // Their charge points' next commands may be claimed now.
       this.dispatch.notify();

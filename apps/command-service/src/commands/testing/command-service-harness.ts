@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Type } from '@nestjs/common';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
   AssetsSubjects,
@@ -38,6 +39,8 @@ export class CommandServiceHarness {
   private rig!: ServiceTestRig;
   private urls = { natsUrl: '', databaseUrl: '' };
   private dataSource: DataSource | undefined;
+  /** The instance the rig runs (startService() replaces it). */
+  private running: RunningService | undefined;
 
   private env: Record<string, string> = {};
 
@@ -46,9 +49,10 @@ export class CommandServiceHarness {
     this.rig = await ServiceTestRig.start({
       migrate: (databaseUrl) => migrateServiceSchema(createControlDataSource(databaseUrl)),
       beforeStart: (connection) => this.serveAssets(connection),
-      start: (urls) => {
+      start: async (urls) => {
         this.urls = urls;
-        return this.launch();
+        this.running = await this.launch();
+        return this.running;
       },
       requestTimeoutMs: 10_000,
     });
@@ -59,6 +63,12 @@ export class CommandServiceHarness {
         return Promise.resolve();
       },
     );
+  }
+
+  /** A provider of the running instance, to watch what it does. */
+  provider<T>(token: Type<T> | string): T {
+    if (!this.rig.service || !this.running) throw new Error('command-service is not running');
+    return this.running.app.get<T>(token, { strict: false });
   }
 
   startService(): Promise<void> {
