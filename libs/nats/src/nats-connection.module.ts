@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
 import { JetStreamEventBus } from './jetstream-event-bus.js';
 import { NATS_CONNECTION } from './nats-connection.token.js';
+import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
 /** Drains the raw connection on shutdown so published events are flushed before the process exits. */
 @Injectable()
@@ -51,14 +52,18 @@ export class NatsConnectionModule {
       providers: [
         {
           provide: NATS_CONNECTION,
-          useFactory: () =>
-            connect({
+          useFactory: async () => {
+            const connection = await connect({
               servers: options.natsUrl.split(','),
               name: options.connectionName,
               maxReconnectAttempts: -1,
               reconnectTimeWait: 500,
               noAsyncTraces: NO_ASYNC_TRACES,
-            }),
+            });
+            // JetStream publishes, their acks, key-value operations and the gateway's call replies: one write per turn.
+            coalesceWritesPerTick(connection);
+            return connection;
+          },
         },
         NatsConnectionCloser,
         NatsHealthIndicator,
