@@ -4,6 +4,7 @@ import pg from 'pg';
 import { CommandSubjects, type CommandStatusChangedEvent } from '@cpc/contracts';
 import type { BenchTarget, BenchTenant } from './bench-setup.js';
 import { apiCall } from './bench-setup.js';
+import { JsonPoster } from './json-poster.js';
 import { LatencyRecorder, type LatencySummary } from './latency-recorder.js';
 import type { Progress } from './progress.js';
 
@@ -136,6 +137,7 @@ export class CommandsBench {
     /** When each POST of this step began, by its command's id tag. */
     const postedAt = new Map<string, number>();
 
+    const poster = new JsonPoster(this.target.apiUrl, { authorization: `Bearer ${this.tenant.token}` });
     const post = new LatencyRecorder();
     let refused = 0;
     const refusedBy: Record<string, number> = {};
@@ -151,24 +153,21 @@ export class CommandsBench {
       this.posted += 1;
       const idTag = `B${this.posted}`;
       postedAt.set(idTag, begin);
-      const request = fetch(`${this.target.apiUrl}/api/v1/control/commands`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${this.tenant.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
+      const request = poster
+        .post('/api/v1/control/commands', {
           type: 'remote_start',
           target_type: 'controller',
           target_uuid: chargePoint.uuid,
           parameters: { id_tag: idTag },
-        }),
-      })
-        .then(async (response) => {
-          const body = (await response.json()) as { command?: { command_uuid: string } };
-          if (!response.ok || !body.command) {
-            refuse(String(response.status));
+        })
+        .then(({ status, body }) => {
+          const created = (body as { command?: { command_uuid: string } } | undefined)?.command;
+          if (status < 200 || status >= 300 || !created) {
+            refuse(String(status));
             return;
           }
           post.record(performance.now() - begin);
-          startedAt.set(body.command.command_uuid, begin);
+          startedAt.set(created.command_uuid, begin);
         })
         .catch(() => refuse('network'))
         .finally(() => inFlight.delete(request));
@@ -211,6 +210,7 @@ export class CommandsBench {
     }
     subscription.unsubscribe();
     await nats.close();
+    poster.close();
 
     const postToTerminal = new LatencyRecorder();
     let lastEnded = sendStart;

@@ -30,6 +30,12 @@ const MAX_IN_FLIGHT = 500;
 const CLAIM_BATCH = 100;
 /** Retry delay when something between us and the charge point failed (NATS, assets-service, the database). */
 const RETRY_DELAY_MS = 1000;
+/**
+ * Least time between the starts of two claim runs. Every creation and every ending wakes the dispatcher; claiming at
+ * each wake made nearly one claim query per command (pg_stat_statements at 100/s: 981 claims for 1,178 commands),
+ * while waiting this long lets one claim take up what several wakes announced.
+ */
+const MIN_CLAIM_SPACING_MS = 5;
 
 type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
 
@@ -51,6 +57,8 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private renewTimer: NodeJS.Timeout | undefined;
   private running = false;
   private runAgain = false;
+  private lastClaimStartedAt = Number.NEGATIVE_INFINITY;
+  private spacingTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
@@ -80,6 +88,7 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.spacingTimer);
     clearInterval(this.pollTimer);
     clearInterval(this.renewTimer);
     // Whoever runs next takes these up at once; the gateway answers a repeat with the first outcome.
@@ -88,14 +97,27 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
     });
   }
 
-  /** Looks for due commands now (coalesced: a wake during a run makes one more run). */
+  /**
+   * Looks for due commands now, or MIN_CLAIM_SPACING_MS after the previous run began (coalesced: a wake during a run
+   * makes one more run).
+   */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
       this.runAgain = true;
       return;
     }
+    if (this.spacingTimer) return;
+    const wait = this.lastClaimStartedAt + MIN_CLAIM_SPACING_MS - performance.now();
+    if (wait > 0) {
+      this.spacingTimer = setTimeout(() => {
+        this.spacingTimer = undefined;
+        this.wake();
+      }, wait);
+      return;
+    }
     this.running = true;
+    this.lastClaimStartedAt = performance.now();
     void this.claimAndDeliver().finally(() => {
       this.running = false;
       if (this.runAgain) {
