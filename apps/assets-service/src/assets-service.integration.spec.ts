@@ -444,6 +444,8 @@ describe('controllers and plugs', () => {
       has_ocpp_password: true,
       connection_status: 'offline',
     });
+    // Read back as created, with the same fields (the lookup is a statement of its own, not the entity's).
+    expect(await call(AssetsSubjects.getController, { uuid: controller.uuid })).toEqual(controller);
   });
 
   it('authenticates charge points by identity and password, indistinguishably when either is wrong', async () => {
