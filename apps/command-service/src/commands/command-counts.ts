@@ -36,9 +36,38 @@ export function countCreatedSql(created: string): string {
           ${ON_COUNTED}`;
 }
 
-type CountKey = [tenantUuid: string, targetType: string, type: string, status: string, slot: number];
+/**
+ * Counts a batch of commands just created, as a CTE of the statement creating them: `created` names the CTE
+ * returning their rows, `input` the rows they were made from, whose `count_rank` orders their count keys by
+ * compareCountKeys, so the count rows are locked in the global order.
+ */
+export function countCreatedBatchSql(created: string, input: string): string {
+  return `${ADD_TO_COUNT}
+          SELECT n.tenant_uuid, n.target_type, n.type, n.status, control.command_count_slot(n.uuid), count(*)
+            FROM ${created} n JOIN ${input} i ON i.uuid = n.uuid
+           GROUP BY 1, 2, 3, 4, 5
+           ORDER BY min(i.count_rank)
+          ${ON_COUNTED}`;
+}
+
+/** A count row: a status of a tenant's commands of a target type and type, in one slot. */
+export type CountKey = [tenantUuid: string, targetType: string, type: string, status: string, slot: number];
 
 const lifecycleIndex = (status: string) => (COMMAND_STATUSES as readonly string[]).indexOf(status);
+
+/**
+ * The one global order every transaction locks count rows in (tenant, target type, type, lifecycle order of the
+ * status, then slot), so two transactions never wait for each other in a circle.
+ */
+export function compareCountKeys(a: CountKey, b: CountKey): number {
+  return (
+    a[0].localeCompare(b[0]) ||
+    a[1].localeCompare(b[1]) ||
+    a[2].localeCompare(b[2]) ||
+    lifecycleIndex(a[3]) - lifecycleIndex(b[3]) ||
+    a[4] - b[4]
+  );
+}
 
 /**
  * Moves the per-tenant counts (control.command_counts) along with status changes, in the caller's transaction and
@@ -59,14 +88,7 @@ export async function countStatusChanges(manager: EntityManager, changes: Counte
   }
   const ordered = [...deltas.values()]
     .filter(({ delta }) => delta !== 0)
-    .sort(
-      (a, b) =>
-        a.key[0].localeCompare(b.key[0]) ||
-        a.key[1].localeCompare(b.key[1]) ||
-        a.key[2].localeCompare(b.key[2]) ||
-        lifecycleIndex(a.key[3]) - lifecycleIndex(b.key[3]) ||
-        a.key[4] - b.key[4],
-    );
+    .sort((a, b) => compareCountKeys(a.key, b.key));
   if (ordered.length === 0) return;
   // One round trip for all (control.move_command_counts applies them in this order): the rows locked so far stay
   // locked until commit, and creations wait for them.

@@ -10,6 +10,7 @@ import { CONTROL_OUTBOX_TABLE } from './command-record.js';
 import { CommandStatusMetrics } from './command-status.metrics.js';
 import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
+import { CommandInserts } from './creation/command-inserts.js';
 import { CommandTargetResolver } from './creation/command-target.resolver.js';
 import { IdempotencyKeySweeper } from './creation/idempotency-key.sweeper.js';
 import { ChargePointLifecycleConsumer } from './delivery/charge-point-lifecycle.consumer.js';
@@ -61,6 +62,7 @@ export class CommandsModule {
             }),
         },
         CommandCreationService,
+        CommandInserts,
         CommandTargetResolver,
         IdempotencyKeySweeper,
         CommandReader,

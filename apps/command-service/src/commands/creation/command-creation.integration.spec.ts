@@ -183,6 +183,55 @@ describe('idempotency keys', () => {
     expect(elsewhere.created).toBe(true);
   });
 
+  it('stores many creations arriving together, each with its own row, first status event and count', async () => {
+    const tenant = randomUUID();
+    const controllers = [harness.addController(tenant), harness.addController(tenant)];
+    const types = ['soft_reset', 'clear_cache', 'identify'];
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        create(
+          {
+            type: types[index % types.length],
+            target_type: 'controller',
+            target_uuid: controllers[index % controllers.length],
+            valid_for_seconds: 600,
+          },
+          undefined,
+          tenant,
+        ),
+      ),
+    );
+    const uuids = answers.map(({ command }) => command.command_uuid);
+    expect(new Set(uuids).size).toBe(60);
+    for (const { command } of answers) {
+      await expect(
+        harness.call<CommandView>(CommandSubjects.get, { uuid: command.command_uuid }, tenant),
+      ).resolves.toEqual(command);
+    }
+    const events = await eventually(
+      () => harness.statusEvents.filter((event) => uuids.includes(event.data.command.command_uuid)),
+      (found) => found.length === 60,
+    );
+    for (const event of events) {
+      const answer = answers.find(({ command }) => command.command_uuid === event.data.command.command_uuid);
+      expect(event.data).toEqual({
+        command: answer!.command,
+        previousStatus: null,
+        controllerUuid: controllers[uuids.indexOf(answer!.command.command_uuid) % controllers.length],
+      });
+    }
+    const counted = await harness.sql<{ type: string; count: string }>(
+      `SELECT type, sum(count) AS count FROM control.command_counts
+        WHERE tenant_uuid = $1 AND status = 'pending' GROUP BY type ORDER BY type`,
+      [tenant],
+    );
+    expect(counted).toEqual([
+      { type: 'clear_cache', count: '20' },
+      { type: 'identify', count: '20' },
+      { type: 'soft_reset', count: '20' },
+    ]);
+  });
+
   it('turns concurrent duplicates into one command', async () => {
     const key = randomUUID();
     const answers = await Promise.all(Array.from({ length: 8 }, () => create(body(), key)));

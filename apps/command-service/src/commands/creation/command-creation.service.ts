@@ -1,36 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  CommandSubjects,
   type CreateCommandPayload,
   type CreatedCommand,
   IDEMPOTENCY_KEY_REUSED_ERROR_KEY,
   type Principal,
 } from '@cpc/contracts';
-import { namedQuery, TransactionalOutbox } from '@cpc/database';
+import { TransactionalOutbox } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
-import { countCreatedSql } from '../command-counts.js';
-import {
-  COMMAND_ROW_COLUMNS,
-  type CommandRow,
-  statusChangedEvent,
-  toCommandView,
-} from '../command-record.js';
+import { type CommandRow, statusChangedEvent, toCommandView } from '../command-record.js';
 import { CommandReader } from '../listing/command-reader.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
+import { CommandInserts, type NewCommand } from './command-inserts.js';
 import { CommandTargetResolver } from './command-target.resolver.js';
 import {
   IDEMPOTENCY_KEY_PARAMETER,
   judgeCreateRequest,
   judgeIdempotencyKey,
 } from './create-command-request.js';
-import {
-  claimKeySql,
-  findLiveKey,
-  requestFingerprint,
-  type StoredIdempotencyKey,
-} from './idempotency-keys.js';
+import { findLiveKey, requestFingerprint, type StoredIdempotencyKey } from './idempotency-keys.js';
 
 /** errorKey on `target_uuid` when no such target exists for the caller's tenant. */
 export const TARGET_NOT_FOUND_ERROR_KEY = 'not_found';
@@ -48,6 +37,7 @@ export class CommandCreationService {
     private readonly reader: CommandReader,
     private readonly outbox: TransactionalOutbox,
     private readonly dispatch: DispatchSignal,
+    private readonly inserts: CommandInserts,
   ) {}
 
   async create(principal: Principal, payload: CreateCommandPayload): Promise<CreatedCommand> {
@@ -84,53 +74,31 @@ export class CommandCreationService {
       target_uuid: request.targetUuid,
       status: 'pending',
       result: null,
-      // A stand-in: the database sets created_at, in the row it returns and in the event (jsonb_set below).
+      // A stand-in: the database sets created_at, in the row it returns and in the event.
       created_at: new Date(),
       completed_at: null,
     };
     const event = statusChangedEvent(command, null);
-    // The key's claim, the command, its first status event (outbox) and its count in one statement, one round trip:
-    // atomic as a transaction of them would be, without holding a connection across them. With a key held by
-    // another request, nothing is written.
-    const values = `$1, $2, $3, $4, $5, $6, $7, $8, 'pending',
-                    clock_timestamp() + make_interval(secs => $9), clock_timestamp(), clock_timestamp()`;
-    const claim =
+    const stored: NewCommand = {
+      uuid: commandUuid,
+      tenantUuid,
+      type: command.type,
+      targetType: command.target_type,
+      targetUuid: command.target_uuid,
+      controllerUuid: command.controller_uuid,
+      target: JSON.stringify(resolved.target),
+      // Normalized (defaults filled in, date-times in UTC): the gateway builds the call from them.
+      parameters: JSON.stringify(request.command.parameters),
+      validForSeconds: request.validForSeconds,
+      eventId: event.eventId,
+      event: JSON.stringify(event),
+    };
+    // The command, its first status event (outbox) and its count in one statement, with the key's claim when there
+    // is a key: atomic as a transaction of them would be. With a key held by another request, nothing is written.
+    const row =
       key === undefined
-        ? undefined
-        : claimKeySql({ tenantUuid: '$2', key: '$13', fingerprint: '$14', commandUuid: '$1' });
-    const [row] = await namedQuery<CommandRow>(this.dataSource, {
-      name: claim === undefined ? 'commands.create' : 'commands.create-with-key',
-      text: `WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} command AS (
-         INSERT INTO control.commands
-                (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
-                 valid_until, created_at, next_attempt_at)
-         ${claim === undefined ? `VALUES (${values})` : `SELECT ${values} WHERE EXISTS (SELECT FROM claimed)`}
-         RETURNING ${COMMAND_ROW_COLUMNS}
-       ), event AS (
-         ${this.outbox.insertSql(`
-           SELECT $10, tenant_uuid, $11,
-                  jsonb_set($12::jsonb, '{data,command,created_at}',
-                            to_jsonb(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
-             FROM command`)}
-       ), counted AS (${countCreatedSql('command')})
-       SELECT * FROM command`,
-      values: [
-        commandUuid,
-        tenantUuid,
-        command.type,
-        command.target_type,
-        command.target_uuid,
-        command.controller_uuid,
-        JSON.stringify(resolved.target),
-        // Normalized (defaults filled in, date-times in UTC): the gateway builds the call from them.
-        JSON.stringify(request.command.parameters),
-        request.validForSeconds,
-        event.eventId,
-        CommandSubjects.statusChanged,
-        JSON.stringify(event),
-        ...(key === undefined ? [] : [key, fingerprint]),
-      ],
-    });
+        ? await this.inserts.insert(stored)
+        : await this.inserts.insertClaimingKey(stored, key, fingerprint);
     if (!row) {
       // Only a key held by another request writes nothing: that request won; this one answers like any repeat.
       const earlier =

@@ -1,0 +1,202 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CommandSubjects } from '@cpc/contracts';
+import { namedQuery, TransactionalOutbox } from '@cpc/database';
+import { DataSource } from 'typeorm';
+import {
+  commandCountSlot,
+  compareCountKeys,
+  countCreatedBatchSql,
+  type CountKey,
+} from '../command-counts.js';
+import { COMMAND_ROW_COLUMNS, type CommandRow } from '../command-record.js';
+import { claimKeySql } from './idempotency-keys.js';
+
+/** A command to store `pending`, with its first status event (as JSON, created_at filled in by the database). */
+export interface NewCommand {
+  uuid: string;
+  tenantUuid: string;
+  type: string;
+  targetType: string;
+  targetUuid: string;
+  controllerUuid: string;
+  /** JSON */
+  target: string;
+  /** JSON */
+  parameters: string;
+  validForSeconds: number;
+  eventId: string;
+  /** JSON of the status event */
+  event: string;
+}
+
+interface QueuedInsert {
+  command: NewCommand;
+  resolve: (row: CommandRow) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Batches written at once. Each holds a connection only for its one statement; more than one lets a batch that waits
+ * for a count row (held by a status change until it commits) not hold up every creation behind it.
+ */
+const MAX_WRITERS = 4;
+/** Largest batch: one statement's parameters stay small. */
+const MAX_BATCH = 500;
+
+/**
+ * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while MAX_WRITERS
+ * batches are being written go together into the next one. A batch is one statement (the commands, their first
+ * status events into the outbox, their counts) and one commit, so under load a creation costs a share of a round
+ * trip and of a WAL flush instead of one of each. A failed batch is written again one command at a time, so a
+ * command can only fail for a reason of its own.
+ */
+@Injectable()
+export class CommandInserts {
+  private readonly logger = new Logger(CommandInserts.name);
+  private queued: QueuedInsert[] = [];
+  private writers = 0;
+  private readonly statement: string;
+  private readonly claimingStatement: string;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    outbox: TransactionalOutbox,
+  ) {
+    this.statement = insertStatement(outbox, undefined);
+    this.claimingStatement = insertStatement(
+      outbox,
+      claimKeySql({
+        tenantUuid: '($2::uuid[])[1]',
+        key: '$14',
+        fingerprint: '$15',
+        commandUuid: '($1::uuid[])[1]',
+      }),
+    );
+  }
+
+  /** Stores the command `pending`; resolves with its row once committed. */
+  insert(command: NewCommand): Promise<CommandRow> {
+    return new Promise<CommandRow>((resolve, reject) => {
+      this.queued.push({ command, resolve, reject });
+      this.writeQueued();
+    });
+  }
+
+  /**
+   * Stores one command together with the claim of its Idempotency-Key, in one statement; undefined (nothing
+   * written) when another request holds the key.
+   */
+  async insertClaimingKey(
+    command: NewCommand,
+    key: string,
+    fingerprint: string,
+  ): Promise<CommandRow | undefined> {
+    const [row] = await namedQuery<CommandRow>(this.dataSource, {
+      name: 'commands.create-with-key',
+      text: this.claimingStatement,
+      values: [...columnsOf([command]), key, fingerprint],
+    });
+    return row;
+  }
+
+  private writeQueued(): void {
+    if (this.writers >= MAX_WRITERS || this.queued.length === 0) return;
+    const batch = this.queued.splice(0, MAX_BATCH);
+    this.writers += 1;
+    void this.writeBatch(batch).finally(() => {
+      this.writers -= 1;
+      this.writeQueued();
+    });
+  }
+
+  private async writeBatch(batch: QueuedInsert[]): Promise<void> {
+    let rows: CommandRow[];
+    try {
+      rows = await this.write(batch.map((queued) => queued.command));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0].reject(error);
+        return;
+      }
+      this.logger.warn(`a batch of ${batch.length} new commands failed, writing them one by one`);
+      for (const queued of batch) await this.writeBatch([queued]);
+      return;
+    }
+    const byUuid = new Map(rows.map((row) => [row.uuid, row]));
+    for (const queued of batch) {
+      const row = byUuid.get(queued.command.uuid);
+      if (row) queued.resolve(row);
+      else queued.reject(new Error(`command ${queued.command.uuid} was not stored`));
+    }
+  }
+
+  private write(commands: NewCommand[]): Promise<CommandRow[]> {
+    return namedQuery<CommandRow>(this.dataSource, {
+      name: 'commands.create-batch',
+      text: this.statement,
+      values: columnsOf(commands),
+    });
+  }
+}
+
+/**
+ * The statement storing commands from the parameters of columnsOf: the commands (in the given order: their
+ * created_at, hence each charge point's delivery order, follows it), their first status events into the outbox and
+ * their counts (count_rank orders the count rows by the global lock order); with `claim`, only if it claims the key.
+ */
+function insertStatement(outbox: TransactionalOutbox, claim: string | undefined): string {
+  return `
+    WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} input AS (
+      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[], $6::uuid[],
+                           $7::jsonb[], $8::jsonb[], $9::float8[], $10::uuid[], $11::jsonb[], $13::int[])
+             WITH ORDINALITY AS x(uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target,
+                                  parameters, valid_for_seconds, event_id, event, count_rank, position)
+      ${claim === undefined ? '' : 'WHERE EXISTS (SELECT FROM claimed)'}
+    ), command AS (
+      INSERT INTO control.commands
+             (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
+              valid_until, created_at, next_attempt_at)
+      SELECT uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, 'pending',
+             clock_timestamp() + make_interval(secs => valid_for_seconds), clock_timestamp(), clock_timestamp()
+        FROM input ORDER BY position
+      RETURNING ${COMMAND_ROW_COLUMNS}
+    ), event AS (
+      ${outbox.insertSql(`
+        SELECT i.event_id, c.tenant_uuid, $12,
+               jsonb_set(i.event, '{data,command,created_at}',
+                         to_jsonb(to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
+          FROM command c JOIN input i ON i.uuid = c.uuid
+         ORDER BY i.position`)}
+    ), counted AS (${countCreatedBatchSql('command', 'input')})
+    SELECT * FROM command`;
+}
+
+/** Parameters $1-$13 of insertStatement for `commands`. */
+function columnsOf(commands: NewCommand[]): unknown[] {
+  const keys = commands.map((command): CountKey => [
+    command.tenantUuid,
+    command.targetType,
+    command.type,
+    'pending',
+    commandCountSlot(command.uuid),
+  ]);
+  const byCountKey = keys.map((_, index) => index).sort((a, b) => compareCountKeys(keys[a], keys[b]));
+  const countRank = new Array<number>(commands.length);
+  byCountKey.forEach((index, rank) => (countRank[index] = rank));
+  const column = <T>(pick: (command: NewCommand) => T) => commands.map(pick);
+  return [
+    column((command) => command.uuid),
+    column((command) => command.tenantUuid),
+    column((command) => command.type),
+    column((command) => command.targetType),
+    column((command) => command.targetUuid),
+    column((command) => command.controllerUuid),
+    column((command) => command.target),
+    column((command) => command.parameters),
+    column((command) => command.validForSeconds),
+    column((command) => command.eventId),
+    column((command) => command.event),
+    CommandSubjects.statusChanged,
+    countRank,
+  ];
+}
