@@ -8,6 +8,7 @@ import { CreateCommandCounts1763790000000 } from './migrations/1763790000000-cre
 import { AddCommandDeliveryUnconfirmed1763800000000 } from './migrations/1763800000000-add-command-delivery-unconfirmed.js';
 import { ShardCommandCounts1763815000000 } from './migrations/1763815000000-shard-command-counts.js';
 import { MoveCommandCountsFunction1763830000000 } from './migrations/1763830000000-move-command-counts-function.js';
+import { AddCommandsOpenLaneDueIndex1763840000000 } from './migrations/1763840000000-add-commands-open-lane-due-index.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -20,6 +21,7 @@ export const CONTROL_MIGRATIONS = [
   AddCommandDeliveryUnconfirmed1763800000000,
   ShardCommandCounts1763815000000,
   MoveCommandCountsFunction1763830000000,
+  AddCommandsOpenLaneDueIndex1763840000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

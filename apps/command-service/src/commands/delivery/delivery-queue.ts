@@ -37,20 +37,27 @@ export class DeliveryQueue {
   ) {}
 
   /**
-   * Claims up to `limit` lane heads of lanes that have a due command; SKIP LOCKED keeps instances apart. Times are
-   * `now()` (the statement's start), not clock_timestamp(), so the due index can be searched by time.
+   * Claims up to `limit` lane heads of lanes that have a due command; SKIP LOCKED keeps instances apart. The lanes
+   * are found by skipping from one charge point to the next in commands_open_lane_due_idx (a probe per lane, not a
+   * read of every due command). Times are `now()` (the statement's start), not clock_timestamp(), so the index can be
+   * searched by time.
    */
   claimDue(owner: string, leaseMs: number, limit: number): Promise<ClaimedCommand[]> {
     return namedQuery<ClaimedCommand>(this.dataSource, {
       name: 'commands.claim-due',
-      text: `WITH due_lanes AS (
-         SELECT DISTINCT controller_uuid FROM control.commands
-          WHERE ${OPEN} AND next_attempt_at <= now()
+      text: `WITH RECURSIVE due_lanes AS (
+         (SELECT controller_uuid FROM control.commands
+           WHERE ${OPEN} AND next_attempt_at <= now() ORDER BY controller_uuid LIMIT 1)
+         UNION ALL
+         SELECT (SELECT c.controller_uuid FROM control.commands c
+                  WHERE c.${OPEN} AND c.next_attempt_at <= now() AND c.controller_uuid > lane.controller_uuid
+                  ORDER BY c.controller_uuid LIMIT 1)
+           FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
        ), heads AS (
          SELECT (SELECT h.uuid FROM control.commands h
                   WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN}
                   ORDER BY h.created_at, h.uuid LIMIT 1) AS uuid
-           FROM due_lanes lane
+           FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
        ), claimable AS (
          SELECT c.uuid FROM control.commands c
           WHERE c.uuid IN (SELECT uuid FROM heads) AND c.${OPEN}
