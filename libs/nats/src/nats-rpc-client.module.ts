@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { NO_ASYNC_TRACES } from './nats-connection.module.js';
 import { NatsRequestMetrics } from './nats-request.metrics.js';
 import { NATS_REQUEST_TIMEOUT_MS, NATS_RPC_CLIENT, ServiceClient } from './service-client.js';
 
@@ -25,8 +26,7 @@ export class NatsRpcClientModule {
               options: {
                 servers: options.natsUrl.split(','),
                 name: `${options.clientName}-rpc-client`,
-                // A stack captured for every request in case it fails: nothing logs it, every request pays for it.
-                noAsyncTraces: true,
+                noAsyncTraces: NO_ASYNC_TRACES,
               },
             }),
         },

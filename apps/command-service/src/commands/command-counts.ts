@@ -27,16 +27,6 @@ const ON_COUNTED =
   'ON CONFLICT (tenant_uuid, target_type, type, status, slot) DO UPDATE SET count = c.count + EXCLUDED.count';
 
 /**
- * Counts a command just created, as a CTE of the statement creating it (`created` names the CTE returning its row).
- * It locks a single count row, so no lock order is at stake.
- */
-export function countCreatedSql(created: string): string {
-  return `${ADD_TO_COUNT}
-          SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid), 1 FROM ${created}
-          ${ON_COUNTED}`;
-}
-
-/**
  * Counts a batch of commands just created, as a CTE of the statement creating them: `created` names the CTE
  * returning their rows, `input` the rows they were made from, whose `count_rank` orders their count keys by
  * compareCountKeys, so the count rows are locked in the global order.
