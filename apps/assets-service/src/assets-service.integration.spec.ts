@@ -16,6 +16,7 @@ import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
 import { eventually, ServiceTestRig } from '@cpc/testing';
 import { loadAssetsServiceConfig } from './assets-service.config.js';
+import { MAX_EXISTENCE_LOOKUPS } from './controllers/controllers.handler.js';
 import { createAssetsDataSource } from './data-source.js';
 import { startAssetsService } from './start-assets-service.js';
 
@@ -446,6 +447,39 @@ describe('controllers and plugs', () => {
     });
     // Read back as created, with the same fields (the lookup is a statement of its own, not the entity's).
     expect(await call(AssetsSubjects.getController, { uuid: controller.uuid })).toEqual(controller);
+  });
+
+  it('answers whether each of many controllers exists for its own tenant, in one request', async () => {
+    const location = await createLocation('Existence');
+    const first = await createController(location.uuid, 'EXIST-1');
+    const second = await createController(location.uuid, 'EXIST-2');
+    const elsewhere = await createController(
+      (await createLocation('Existence B', tenantB)).uuid,
+      'EXIST-1',
+      tenantB,
+    );
+    const lookups = [
+      { tenantUuid: tenantA, uuid: second.uuid },
+      { tenantUuid: tenantA, uuid: randomUUID() },
+      { tenantUuid: tenantA, uuid: elsewhere.uuid },
+      { tenantUuid: tenantB, uuid: elsewhere.uuid },
+      { tenantUuid: tenantA, uuid: 'not-a-uuid' },
+      { tenantUuid: tenantA, uuid: first.uuid.toUpperCase() },
+      { tenantUuid: tenantA, uuid: first.uuid },
+    ];
+    await expect(
+      rig.client.request(AssetsSubjects.controllersExist, { controllers: lookups }),
+    ).resolves.toEqual({
+      exists: [true, false, false, true, false, true, true],
+    });
+    await expect(rig.client.request(AssetsSubjects.controllersExist, { controllers: [] })).resolves.toEqual({
+      exists: [],
+    });
+    const tooMany = Array.from({ length: MAX_EXISTENCE_LOOKUPS + 1 }, () => lookups[0]);
+    const refused = await failure(
+      rig.client.request(AssetsSubjects.controllersExist, { controllers: tooMany }),
+    );
+    expect(refused.issues?.[0]).toMatchObject({ parameter: 'controllers', errorKey: 'too_many' });
   });
 
   it('authenticates charge points by identity and password, indistinguishably when either is wrong', async () => {

@@ -1,6 +1,7 @@
 export * from './error-codes.js';
 export * from './request-headers.js';
 export * from './principal.js';
+export * from './uuid.js';
 export * from './auth/auth.subjects.js';
 export * from './auth/token.contract.js';
 export * from './events/event-stream.js';

@@ -5,6 +5,8 @@ import {
   AssetsSubjects,
   type AssetUuidPayload,
   type ControllerFilter,
+  type ControllersExistRequest,
+  type ControllersExistResponse,
   type ControllerView,
   type CreateControllerPayload,
   type ListAssetsPayload,
@@ -12,7 +14,11 @@ import {
   type UpdateAssetPayload,
   type UpdateControllerPayload,
 } from '@cpc/contracts';
+import { ValidationFailedError } from '@cpc/errors';
 import { ControllersService } from './controllers.service.js';
+
+/** Lookups one existence request may carry (command-service sends at most 500). */
+export const MAX_EXISTENCE_LOOKUPS = 1000;
 
 /** NATS handlers for controllers (OCPP charge points); the tenant always comes from the principal. */
 @Controller()
@@ -34,6 +40,19 @@ export class ControllersHandler {
   @MessagePattern(AssetsSubjects.getController)
   get(@Payload() request: TenantScopedRequest<AssetUuidPayload>): Promise<ControllerView> {
     return this.controllers.get(request.principal.tenantUuid, request.payload.uuid);
+  }
+
+  @MessagePattern(AssetsSubjects.controllersExist)
+  async exist(@Payload() request: ControllersExistRequest): Promise<ControllersExistResponse> {
+    const controllers = Array.isArray(request?.controllers) ? request.controllers : [];
+    if (controllers.length > MAX_EXISTENCE_LOOKUPS) {
+      throw ValidationFailedError.single(
+        'controllers',
+        'too_many',
+        `at most ${MAX_EXISTENCE_LOOKUPS} controllers per request`,
+      );
+    }
+    return { exists: await this.controllers.exist(controllers) };
   }
 
   @MessagePattern(AssetsSubjects.updateController)

@@ -5,8 +5,10 @@ import {
   AssetsSubjects,
   type ControllerDeletedEvent,
   type ControllerFilter,
+  type ControllersExistRequest,
   type ControllerView,
   type CreateControllerPayload,
+  isUuid,
   type ListAssetsPayload,
   PASSWORD_SECURITY_PROFILES,
   type UpdateControllerPayload,
@@ -119,8 +121,8 @@ export class ControllersService {
   }
 
   /**
-   * One named statement on the pool, not TypeORM's findOne: every command created for a controller looks it up here,
-   * and the entity manager's query building and hydration were most of the cost of that lookup.
+   * One named statement on the pool, not TypeORM's findOne: the entity manager's query building and hydration were
+   * most of the cost of a lookup.
    */
   async get(tenantUuid: string, uuid: string): Promise<ControllerView> {
     const [controller] = await poolQuery<ViewedController>(this.dataSource, {
@@ -135,6 +137,35 @@ export class ControllersService {
     });
     if (!controller) throw new NotFoundError('controller');
     return toControllerView(controller);
+  }
+
+  /**
+   * Whether each controller exists for its tenant, in the given order, with one statement for all of them: every
+   * command created for a controller is checked here, many at a time. A malformed uuid is simply not found.
+   */
+  async exist(controllers: ControllersExistRequest['controllers']): Promise<boolean[]> {
+    const wellFormed = controllers.map(
+      (controller) => isUuid(controller?.tenantUuid) && isUuid(controller?.uuid),
+    );
+    const asked = controllers.filter((_, index) => wellFormed[index]);
+    const rows =
+      asked.length === 0
+        ? []
+        : await poolQuery<{ position: string }>(this.dataSource, {
+            name: 'assets.controllers-exist',
+            text: `SELECT x.position
+                     FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS x(tenant_uuid, uuid, position)
+                    WHERE EXISTS (SELECT FROM assets.controllers c
+                                   WHERE c.tenant_uuid = x.tenant_uuid AND c.uuid = x.uuid)`,
+            values: [
+              asked.map((controller) => controller.tenantUuid),
+              asked.map((controller) => controller.uuid),
+            ],
+          });
+    // Positions count from 1 among the well-formed ones.
+    const found = new Set(rows.map((row) => Number(row.position) - 1));
+    let askedIndex = 0;
+    return wellFormed.map((isWellFormed) => isWellFormed && found.has(askedIndex++));
   }
 
   list(tenantUuid: string, request: ListAssetsPayload<ControllerFilter>): Promise<AssetPage<ControllerView>> {

@@ -12,6 +12,7 @@ import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
 import { CommandInserts } from './creation/command-inserts.js';
 import { CommandTargetResolver } from './creation/command-target.resolver.js';
+import { ControllerLookups } from './creation/controller-lookups.js';
 import { IdempotencyKeySweeper } from './creation/idempotency-key.sweeper.js';
 import { ChargePointLifecycleConsumer } from './delivery/charge-point-lifecycle.consumer.js';
 import { CommandDispatcher } from './delivery/command-dispatcher.js';
@@ -64,6 +65,7 @@ export class CommandsModule {
         CommandCreationService,
         CommandInserts,
         CommandTargetResolver,
+        ControllerLookups,
         IdempotencyKeySweeper,
         CommandReader,
         DispatchSignal,

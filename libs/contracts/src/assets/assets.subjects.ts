@@ -36,6 +36,12 @@ export const AssetsSubjects = {
   listControllers: 'assets.controller.list.v1',
   /** AssetUuidPayload → ControllerView */
   getController: 'assets.controller.get.v1',
+  /**
+   * request/reply, not tenant-scoped by a principal: ControllersExistRequest → ControllersExistResponse. Whether each
+   * controller exists for its tenant; command-service resolves the targets of the commands created in one moment with
+   * one request.
+   */
+  controllersExist: 'assets.controller.exist.v1',
   /** UpdateAssetPayload<UpdateControllerPayload> → ControllerView */
   updateController: 'assets.controller.update.v1',
   /** AssetUuidPayload → {}; removes its plugs and sensors and publishes controllerDeleted */
@@ -77,6 +83,16 @@ export interface AuthenticateChargePointResponse {
   /** The identity as registered (identities compare case-insensitively). */
   ocppIdentity: string;
   securityProfile: number;
+}
+
+/** Each lookup names its tenant: the caller took it from the principal of the request it serves. */
+export interface ControllersExistRequest {
+  controllers: { tenantUuid: string; uuid: string }[];
+}
+
+export interface ControllersExistResponse {
+  /** One per requested controller, in the request's order; false for another tenant's, as for a missing one. */
+  exists: boolean[];
 }
 
 export type ControllerDeletedEvent = EventEnvelope<{

@@ -157,6 +157,36 @@ describe('creating a command', () => {
   });
 });
 
+describe('creations arriving together', () => {
+  it("share their controllers' existence checks, each answered for its own tenant", async () => {
+    const otherTenantsController = harness.addController(tenantB);
+    const targets = Array.from(
+      { length: 40 },
+      (_, index) =>
+        [controllerUuid, randomUUID(), otherTenantsController, controllerUuid.toUpperCase()][index % 4],
+    );
+    const lookupsBefore = harness.controllerLookups;
+    const outcomes = await Promise.all(
+      targets.map((targetUuid) =>
+        create({
+          type: 'soft_reset',
+          target_type: 'controller',
+          target_uuid: targetUuid,
+          valid_for_seconds: 60,
+        }).then(
+          ({ command }) => command.target_uuid,
+          (error: DomainError) => error.issues?.[0]?.errorKey,
+        ),
+      ),
+    );
+    expect(outcomes).toEqual(
+      targets.map((_, index) => [controllerUuid, 'not_found', 'not_found', controllerUuid][index % 4]),
+    );
+    // Two requests go out at once; what arrives meanwhile shares the next one.
+    expect(harness.controllerLookups - lookupsBefore).toBeLessThan(10);
+  });
+});
+
 describe('idempotency keys', () => {
   const body = () => ({
     type: 'soft_reset',

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import {
   type AssetPage,
   AssetsSubjects,
-  type ControllerView,
   ErrorCode,
   type ListAssetsPayload,
   type OcppCallTarget,
@@ -16,6 +15,7 @@ import { DomainError } from '@cpc/errors';
 import type { TargetType } from '@cpc/ocpp-commands';
 import { ServiceClient } from '@cpc/nats';
 import { DataSource } from 'typeorm';
+import { ControllerLookups } from './controller-lookups.js';
 
 /** Where a command goes: the charge point, and the target as the gateway needs it to build the OCPP call. */
 export interface ResolvedCommandTarget {
@@ -42,6 +42,7 @@ interface SessionRow {
 export class CommandTargetResolver {
   constructor(
     private readonly services: ServiceClient,
+    private readonly controllers: ControllerLookups,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -52,12 +53,8 @@ export class CommandTargetResolver {
   ): Promise<ResolvedCommandTarget | null> {
     switch (targetType) {
       case 'controller': {
-        const controller = await this.asset<ControllerView>(
-          AssetsSubjects.getController,
-          principal,
-          targetUuid,
-        );
-        return controller && { controllerUuid: controller.uuid, target: { targetType: 'controller' } };
+        const exists = await this.controllers.exists(principal.tenantUuid, targetUuid);
+        return exists ? { controllerUuid: targetUuid, target: { targetType: 'controller' } } : null;
       }
       case 'connector': {
         const plug = await this.asset<PlugView>(AssetsSubjects.getPlug, principal, targetUuid);

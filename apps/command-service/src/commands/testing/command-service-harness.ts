@@ -5,7 +5,8 @@ import {
   AssetsSubjects,
   type CommandStatusChangedEvent,
   CommandSubjects,
-  type ControllerView,
+  type ControllersExistRequest,
+  type ControllersExistResponse,
   type OcppCallReply,
   type OcppCallRequest,
   OcppGatewaySubjects,
@@ -36,6 +37,8 @@ export interface StandInAssets {
 export class CommandServiceHarness {
   readonly assets: StandInAssets = { controllers: new Map(), plugs: new Map() };
   readonly statusEvents: CommandStatusChangedEvent[] = [];
+  /** Existence requests the stand-in assets-service answered (each may carry many controllers). */
+  controllerLookups = 0;
   private rig!: ServiceTestRig;
   private urls = { natsUrl: '', databaseUrl: '' };
   private dataSource: DataSource | undefined;
@@ -162,16 +165,18 @@ export class CommandServiceHarness {
   }
 
   private serveAssets(connection: NatsConnection): void {
-    serveAsNestService<{ uuid: string }>(
-      connection,
-      AssetsSubjects.getController,
-      ({ principal, payload }) => {
-        const controller = this.assets.controllers.get(payload.uuid);
-        if (controller?.tenantUuid !== principal.tenantUuid) return undefined;
-        const view: Partial<ControllerView> = { uuid: payload.uuid };
-        return view;
+    connection.subscribe(AssetsSubjects.controllersExist, {
+      callback: (_error, message) => {
+        const { id, data } = message.json<{ id: string; data: ControllersExistRequest }>();
+        this.controllerLookups += 1;
+        const response: ControllersExistResponse = {
+          exists: data.controllers.map(
+            ({ tenantUuid, uuid }) => this.assets.controllers.get(uuid)?.tenantUuid === tenantUuid,
+          ),
+        };
+        message.respond(JSON.stringify({ id, response, isDisposed: true }));
       },
-    );
+    });
     serveAsNestService<{ uuid: string }>(connection, AssetsSubjects.getPlug, ({ principal, payload }) => {
       const plug = this.assets.plugs.get(payload.uuid);
       return plug?.tenantUuid === principal.tenantUuid ? plug.plug : undefined;
