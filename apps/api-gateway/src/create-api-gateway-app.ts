@@ -9,6 +9,7 @@ import type { ApiGatewayConfig } from './api-gateway.config.js';
 import { ApiGatewayModule } from './api-gateway.module.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { answerClientError } from './http-pipeline/client-error-handler.js';
+import { lingerOnEarlyClose } from './http-pipeline/lingering-close.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { serveOpenApi } from './openapi/openapi-document.js';
 
@@ -45,6 +46,8 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
   });
   // JSON and form bodies only (Nest registers both); anything else is a 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  // A refused body (413, 400) is answered before it is read; the close lingers so that the client gets the answer.
+  lingerOnEarlyClose(adapter.getInstance().server);
   const routeMethods = new RouteMethods();
   routeMethods.attachTo(adapter.getInstance());
   adapter.getInstance().addHook('onSend', async (request, reply) => {

@@ -62,7 +62,8 @@ function send(apiUrl: string, fuzz: FuzzRequest): Promise<RawResponse> {
         res.on('error', reject);
       },
     );
-    // The server may answer (413, 415) and close before a huge body is written: that answer counts.
+    // The server may answer (413, 415) before a huge body is written, then reads and drops the rest (a lingering close):
+    // the answer must arrive and the write must not fail, so a request error (EPIPE, ECONNRESET) is a failure.
     req.on('error', reject);
     req.end(fuzz.body);
   });
@@ -643,6 +644,20 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
       });
       expect(response.status).toBe(400);
       expect(JSON.parse(response.text)).toEqual({ error: 'the URL is not valid percent-encoding' });
+    });
+
+    it('answers a body over the limit with 413 and a spec error to every client still writing it (not EPIPE)', async () => {
+      const huge: FuzzRequest = {
+        method: 'PUT',
+        path: '/api/v1/?',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x'.repeat(HUGE) }),
+      };
+      const responses = await Promise.all(Array.from({ length: 10 }, () => send(platform.apiUrl, huge)));
+      for (const response of responses) {
+        expect(response.status).toBe(413);
+        expect(isSpecErrorBody(JSON.parse(response.text))).toBe(true);
+      }
     });
 
     it('documents 415 on routes that take a body', async () => {
