@@ -185,6 +185,45 @@ describe('locations', () => {
     expect(empty.items).toEqual([]);
   });
 
+  it('answers reads arriving together (sharing statements) each with its own location, for its own tenant', async () => {
+    const [north, south] = [await createLocation('North'), await createLocation('South')];
+    const theirs = await createLocation('Theirs', tenantB);
+    const reads: [string, string][] = Array.from({ length: 30 }, (_, index) => {
+      const picks: [string, string][] = [
+        [north.uuid, tenantA],
+        [south.uuid, tenantA],
+        [theirs.uuid, tenantA],
+        [theirs.uuid, tenantB],
+        [randomUUID(), tenantA],
+        [north.uuid, tenantA],
+      ];
+      return picks[index % picks.length];
+    });
+    const answers = await Promise.all(
+      reads.map(([uuid, tenant]) =>
+        call<LocationView>(AssetsSubjects.getLocation, { uuid }, tenant).then(
+          (view) => view.name,
+          (error: DomainError) => error.code,
+        ),
+      ),
+    );
+    expect(answers).toEqual(
+      reads.map(
+        (_, index) =>
+          ['North', 'South', ErrorCode.NotFound, 'Theirs', ErrorCode.NotFound, 'North'][index % 6],
+      ),
+    );
+    // A read after an acknowledged write sees it, also when other reads are under way.
+    const pending = Array.from({ length: 10 }, () => call(AssetsSubjects.getLocation, { uuid: north.uuid }));
+    await call(AssetsSubjects.updateLocation, { uuid: north.uuid, changes: { name: 'North renamed' } });
+    await expect(call<LocationView>(AssetsSubjects.getLocation, { uuid: north.uuid })).resolves.toMatchObject(
+      {
+        name: 'North renamed',
+      },
+    );
+    await Promise.all(pending);
+  });
+
   it('counts one charge point per EVSE of the controllers at the location', async () => {
     const location = await createLocation('Counting');
     const first = await createController(location.uuid, 'COUNT-1');

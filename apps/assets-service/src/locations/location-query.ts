@@ -1,3 +1,5 @@
+import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
+import { isUuid } from '@cpc/contracts';
 import { poolQuery } from '@cpc/database';
 import type { DataSource } from 'typeorm';
 import { LocationEntity } from '../entities/index.js';
@@ -51,36 +53,48 @@ function locationJson(dataSource: DataSource): string {
   return `json_build_object(${[...columns, ...relations].join(', ')})`;
 }
 
-/** Reads a location with everything its view needs in one named statement (GET location is the hottest read). */
+interface LocationLookup {
+  tenantUuid: string;
+  uuid: string;
+}
+
+type LocationWithRelations = { location: LocationEntity; relations: LocationRelations } | undefined;
+
+/**
+ * Reads locations with everything their views need in one named statement. GET location is the hottest read: the
+ * reads that arrive while two statements run share the next one (a statement starts after each of its reads
+ * arrived, so every read sees what was written before it).
+ */
 export class LocationViewQuery {
   private getText: string | undefined;
+  private readonly reads = new GroupedCalls<LocationLookup, LocationWithRelations>(
+    (group) => this.read(group),
+    { maxInFlight: 2, maxGroup: 100 },
+  );
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async one(
-    tenantUuid: string,
-    uuid: string,
-  ): Promise<{ location: LocationEntity; relations: LocationRelations } | undefined> {
-    this.getText ??= `SELECT ${locationJson(this.dataSource)} AS location
-      FROM assets.locations location WHERE location.tenant_uuid = $1 AND location.uuid = $2`;
-    const [row] = await poolQuery<{ location: LocationJson }>(this.dataSource, {
-      name: 'assets.location-view',
+  one(tenantUuid: string, uuid: string): Promise<LocationWithRelations> {
+    // A malformed uuid would fail the whole group's statement; no location has it.
+    if (!isUuid(tenantUuid) || !isUuid(uuid)) return Promise.resolve(undefined);
+    return this.reads.call({ tenantUuid, uuid });
+  }
+
+  private async read(group: GroupedCall<LocationLookup, LocationWithRelations>[]): Promise<void> {
+    this.getText ??= `SELECT x.position, ${locationJson(this.dataSource)} AS location
+      FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS x(tenant_uuid, uuid, position)
+      JOIN assets.locations location ON location.tenant_uuid = x.tenant_uuid AND location.uuid = x.uuid`;
+    const rows = await poolQuery<{ position: string; location: LocationJson }>(this.dataSource, {
+      name: 'assets.location-views',
       text: this.getText,
-      values: [tenantUuid, uuid],
+      values: [group.map((call) => call.item.tenantUuid), group.map((call) => call.item.uuid)],
     });
-    if (!row) return undefined;
-    const json = row.location;
-    const relations = {
-      controllerUuids: json.controllerUuids,
-      chargePointCount: json.chargePointCount,
-      facilityTypes: json.facilityTypes,
-    };
-    // The parsed object becomes the entity in place (its relation keys stay, unread): copying its 37 fields into a
-    // new object cost more than parsing it.
-    const timestamps = json as unknown as Pick<LocationEntity, 'createdAt' | 'updatedAt'>;
-    timestamps.createdAt = new Date(json.createdAt);
-    timestamps.updatedAt = new Date(json.updatedAt);
-    return { location: json as unknown as LocationEntity, relations };
+    // One row per read (the same location read twice is two rows, each parsed on its own: each becomes an entity).
+    const found = new Map(rows.map((row) => [Number(row.position) - 1, row.location]));
+    group.forEach((call, index) => {
+      const json = found.get(index);
+      call.resolve(json && asEntity(json));
+    });
   }
 
   /** The relations of a page of locations, by uuid. */
@@ -98,4 +112,20 @@ export class LocationViewQuery {
       ]),
     );
   }
+}
+
+/**
+ * The parsed object becomes the entity in place (its relation keys stay, unread): copying its 37 fields into a new
+ * object cost more than parsing it.
+ */
+function asEntity(json: LocationJson): { location: LocationEntity; relations: LocationRelations } {
+  const relations = {
+    controllerUuids: json.controllerUuids,
+    chargePointCount: json.chargePointCount,
+    facilityTypes: json.facilityTypes,
+  };
+  const timestamps = json as unknown as Pick<LocationEntity, 'createdAt' | 'updatedAt'>;
+  timestamps.createdAt = new Date(json.createdAt);
+  timestamps.updatedAt = new Date(json.updatedAt);
+  return { location: json as unknown as LocationEntity, relations };
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import { CommandSubjects } from '@cpc/contracts';
 import { namedQuery, TransactionalOutbox } from '@cpc/database';
 import { DataSource } from 'typeorm';
@@ -29,22 +30,10 @@ export interface NewCommand {
   event: string;
 }
 
-interface QueuedInsert {
-  command: NewCommand;
-  resolve: (row: CommandRow) => void;
-  reject: (error: unknown) => void;
-}
+type QueuedInsert = GroupedCall<NewCommand, CommandRow>;
 
 /**
- * Batches written at once. Each holds a connection only for its one statement; more than one lets a batch that waits
- * for a count row (held by a status change until it commits) not hold up every creation behind it.
- */
-const MAX_WRITERS = 4;
-/** Largest batch: one statement's parameters stay small. */
-const MAX_BATCH = 500;
-
-/**
- * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while MAX_WRITERS
+ * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while four
  * batches are being written go together into the next one. A batch is one statement (the commands, their first
  * status events into the outbox, their counts) and one commit, so under load a creation costs a share of a round
  * trip and of a WAL flush instead of one of each. A failed batch is written again one command at a time, so a
@@ -53,8 +42,15 @@ const MAX_BATCH = 500;
 @Injectable()
 export class CommandInserts {
   private readonly logger = new Logger(CommandInserts.name);
-  private queued: QueuedInsert[] = [];
-  private writers = 0;
+  /**
+   * Up to four batches are written at once. Each holds a connection only for its one statement; more than one lets a
+   * batch that waits for a count row (held by a status change until it commits) not hold up every creation behind
+   * it. At most 500 per batch, so one statement's parameters stay small.
+   */
+  private readonly inserts = new GroupedCalls<NewCommand, CommandRow>((batch) => this.writeBatch(batch), {
+    maxInFlight: 4,
+    maxGroup: 500,
+  });
   private readonly statement: string;
   private readonly claimingStatement: string;
 
@@ -76,10 +72,7 @@ export class CommandInserts {
 
   /** Stores the command `pending`; resolves with its row once committed. */
   insert(command: NewCommand): Promise<CommandRow> {
-    return new Promise<CommandRow>((resolve, reject) => {
-      this.queued.push({ command, resolve, reject });
-      this.writeQueued();
-    });
+    return this.inserts.call(command);
   }
 
   /**
@@ -99,20 +92,10 @@ export class CommandInserts {
     return row;
   }
 
-  private writeQueued(): void {
-    if (this.writers >= MAX_WRITERS || this.queued.length === 0) return;
-    const batch = this.queued.splice(0, MAX_BATCH);
-    this.writers += 1;
-    void this.writeBatch(batch).finally(() => {
-      this.writers -= 1;
-      this.writeQueued();
-    });
-  }
-
   private async writeBatch(batch: QueuedInsert[]): Promise<void> {
     let rows: CommandRow[];
     try {
-      rows = await this.write(batch.map((queued) => queued.command));
+      rows = await this.write(batch.map((queued) => queued.item));
     } catch (error) {
       if (batch.length === 1) {
         batch[0].reject(error);
@@ -124,9 +107,9 @@ export class CommandInserts {
     }
     const byUuid = new Map(rows.map((row) => [row.uuid, row]));
     for (const queued of batch) {
-      const row = byUuid.get(queued.command.uuid);
+      const row = byUuid.get(queued.item.uuid);
       if (row) queued.resolve(row);
-      else queued.reject(new Error(`command ${queued.command.uuid} was not stored`));
+      else queued.reject(new Error(`command ${queued.item.uuid} was not stored`));
     }
   }
 
