@@ -62,14 +62,15 @@ type LocationWithRelations = { location: LocationEntity; relations: LocationRela
 
 /**
  * Reads locations with everything their views need in one named statement. GET location is the hottest read: the
- * reads that arrive while two statements run share the next one (a statement starts after each of its reads
- * arrived, so every read sees what was written before it).
+ * reads that arrive while eight statements run share the next one (a statement starts after each of its reads
+ * arrived, so every read sees what was written before it). Eight of the pool's ten connections: fewer left
+ * PostgreSQL's processes waiting (50 connections of GET location: 1,853 req/s with two, 2,192 with eight).
  */
 export class LocationViewQuery {
   private getText: string | undefined;
   private readonly reads = new GroupedCalls<LocationLookup, LocationWithRelations>(
     (group) => this.read(group),
-    { maxInFlight: 2, maxGroup: 100 },
+    { maxInFlight: 8, maxGroup: 100 },
   );
 
   constructor(private readonly dataSource: DataSource) {}
