@@ -27,7 +27,7 @@ let rig: ServiceTestRig;
 const tenantA = randomUUID();
 const tenantB = randomUUID();
 
-function call<T>(subject: string, payload: unknown, tenantUuid = tenantA): Promise<T> {
+function call<T>(subject: string, payload: unknown, tenantUuid: string = tenantA): Promise<T> {
   return rig.call<T>(subject, payload, tenantUuid);
 }
 

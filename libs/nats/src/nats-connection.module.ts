@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
 import { JetStreamEventBus } from './jetstream-event-bus.js';
 import { NATS_CONNECTION } from './nats-connection.token.js';
+import { settleAnsweredRequestsQuietly } from './answered-requests.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
 /** Drains the raw connection on shutdown so published events are flushed before the process exits. */
@@ -53,6 +54,7 @@ export class NatsConnectionModule {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
+            settleAnsweredRequestsQuietly();
             const connection = await connect({
               servers: options.natsUrl.split(','),
               name: options.connectionName,
