@@ -5,7 +5,12 @@ import type { ChargePointConnection } from '../connections/charge-point-connecti
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import { OcppGatewayMetrics } from '../ocpp-gateway.metrics.js';
-import { RPCError, type StrictValidationFailure, TimeoutError } from '../ocpp-rpc/ocpp-rpc.js';
+import {
+  callWithTimeout,
+  RPCError,
+  type StrictValidationFailure,
+  TimeoutError,
+} from '../ocpp-rpc/ocpp-rpc.js';
 
 export type SentCall =
   | { sent: true; sentAt: string; reply: OcppCallReply }
@@ -60,9 +65,7 @@ export class ChargePointCallSender {
     socket.on('call', onCall);
     socket.on('strictValidationFailure', onValidationFailure);
     try {
-      const response = await socket.call(call.action, call.payload, {
-        callTimeoutMs: this.config.callTimeoutMs,
-      });
+      const response = await callWithTimeout(socket, call.action, call.payload, this.config.callTimeoutMs);
       const verdict = classifyOcppResponse(protocol, call.action, response);
       const reply: OcppCallReply =
         verdict.status === 'failed'

@@ -3,12 +3,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import {
+  callWithTimeout,
   handleActions,
   type OcppServerSocket,
   pingOrDrop,
   RPCClient,
   RPCServer,
   type RpcServer,
+  TimeoutError,
   trimAcceptedSocket,
 } from './ocpp-rpc.js';
 
@@ -72,6 +74,35 @@ describe('ocpp-rpc helpers', () => {
     expect(socket.handshake).toBeUndefined();
     await expect(client.call('Heartbeat', { unexpected: true })).rejects.toMatchObject({
       rpcErrorCode: 'PropertyConstraintViolation',
+    });
+  });
+
+  it("callWithTimeout answers like socket.call, and gives up on a silent charge point with ocpp-rpc's TimeoutError", async () => {
+    const client = (await connectClient()) as unknown as {
+      handle(method: string, handler: (call: { params: unknown }) => unknown): void;
+    };
+    client.handle('Reset', ({ params }) => ({
+      status: (params as { type: string }).type === 'Hard' ? 'Accepted' : 'Rejected',
+    }));
+    // Answers only after the test is over: the gateway must not wait that long.
+    client.handle(
+      'UnlockConnector',
+      () => new Promise((resolve) => setTimeout(() => resolve({ status: 'Unlocked' }), 60_000).unref()),
+    );
+    const socket = await accepted;
+    const pending = (socket as unknown as { _pendingCalls: Map<string, unknown> })._pendingCalls;
+
+    await expect(callWithTimeout(socket, 'Reset', { type: 'Hard' }, 5_000)).resolves.toEqual({
+      status: 'Accepted',
+    });
+    expect(pending.size).toBe(0);
+
+    const silent = callWithTimeout(socket, 'UnlockConnector', { connectorId: 1 }, 50);
+    await expect(silent).rejects.toBeInstanceOf(TimeoutError);
+    expect(pending.size).toBe(0);
+    // The next call goes out and is answered as usual.
+    await expect(callWithTimeout(socket, 'Reset', { type: 'Soft' }, 5_000)).resolves.toEqual({
+      status: 'Rejected',
     });
   });
 

@@ -10,7 +10,7 @@ import ocppRpc from 'ocpp-rpc';
 export const { RPCServer, RPCClient, createRPCError } = ocppRpc;
 export const { RPCError, TimeoutError } = ocppRpc as unknown as {
   RPCError: new (...args: never[]) => Error & { rpcErrorCode: string; rpcErrorMessage: string };
-  TimeoutError: new (...args: never[]) => Error;
+  TimeoutError: new (message?: string) => Error;
 };
 
 export type RpcServer = InstanceType<typeof RPCServer>;
@@ -157,6 +157,44 @@ export function pingOrDrop(socket: OcppServerSocket): void {
   } catch {
     ws.terminate();
   }
+}
+
+/** A call ocpp-rpc is waiting on the answer of (RPCClient._pendingCalls). */
+interface PendingCall {
+  params: unknown;
+  reject(error: unknown): void;
+}
+
+/**
+ * Sends a call to the charge point and gives up on it after `timeoutMs`, as ocpp-rpc's own `callTimeoutMs` would, at a
+ * fraction of its cost: ocpp-rpc builds, for every call, a TimeoutError (stack included), an AbortController and a
+ * promise timer, and on every answer the DOMException of aborting that timer, about a fifth of the gateway's busy
+ * time under load. Here it is one plain timer; when it fires, the call (ocpp-rpc's pending entry for this `params`
+ * object) is rejected with ocpp-rpc's TimeoutError and forgotten, exactly as ocpp-rpc does on its own timeout.
+ */
+export function callWithTimeout(
+  socket: OcppServerSocket,
+  method: string,
+  params: object,
+  timeoutMs: number,
+): Promise<unknown> {
+  const answer = socket.call(method, params, { callTimeoutMs: Infinity });
+  const timer = setTimeout(() => {
+    const pending = (socket as unknown as { _pendingCalls: Map<string, PendingCall> })._pendingCalls;
+    for (const call of pending.values()) {
+      if (call.params === params) return call.reject(new TimeoutError('Call timeout'));
+    }
+  }, timeoutMs);
+  return answer.then(
+    (response) => {
+      clearTimeout(timer);
+      return response;
+    },
+    (error: unknown) => {
+      clearTimeout(timer);
+      throw error;
+    },
+  );
 }
 
 /** An RPCError thrown from a handler becomes the CALLERROR the charge point receives (ocpp-rpc does the wiring). */
