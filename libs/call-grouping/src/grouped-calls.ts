@@ -7,6 +7,27 @@ export interface GroupedCall<TItem, TResult> {
   reject(error: unknown): void;
 }
 
+/** A call waiting for its group, remembering whether it was answered. */
+class QueuedCall<TItem, TResult> implements GroupedCall<TItem, TResult> {
+  answered = false;
+
+  constructor(
+    readonly item: TItem,
+    private readonly settleResolved: (result: TResult) => void,
+    private readonly settleRejected: (error: unknown) => void,
+  ) {}
+
+  resolve(result: TResult): void {
+    this.answered = true;
+    this.settleResolved(result);
+  }
+
+  reject(error: unknown): void {
+    this.answered = true;
+    this.settleRejected(error);
+  }
+}
+
 export interface GroupingLimits {
   /** Groups being run at once. */
   maxInFlight: number;
@@ -22,7 +43,7 @@ export interface GroupingLimits {
  * error it throws, or fails when it returns.
  */
 export class GroupedCalls<TItem, TResult> {
-  private queued: GroupedCall<TItem, TResult>[] = [];
+  private queued: QueuedCall<TItem, TResult>[] = [];
   private inFlight = 0;
 
   constructor(
@@ -32,7 +53,7 @@ export class GroupedCalls<TItem, TResult> {
 
   call(item: TItem): Promise<TResult> {
     return new Promise<TResult>((resolve, reject) => {
-      this.queued.push({ item, resolve, reject });
+      this.queued.push(new QueuedCall(item, resolve, reject));
       this.runQueued();
     });
   }
@@ -48,14 +69,18 @@ export class GroupedCalls<TItem, TResult> {
     });
   }
 
-  private async runGroup(group: GroupedCall<TItem, TResult>[]): Promise<void> {
+  private async runGroup(group: QueuedCall<TItem, TResult>[]): Promise<void> {
+    let failure: unknown;
     try {
       await this.run(group);
     } catch (error) {
-      for (const call of group) call.reject(error);
-      return;
+      failure = error;
     }
-    // Settling a promise twice is a no-op, so this only reaches the calls `run` left unanswered.
-    for (const call of group) call.reject(new Error('the group ended without an answer for this call'));
+    // Built only when needed: an error's stack trace would cost more than the whole call.
+    for (const call of group) {
+      if (call.answered) continue;
+      failure ??= new Error('the group ended without an answer for this call');
+      call.reject(failure);
+    }
   }
 }
