@@ -1,8 +1,7 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
+import { UUID_PATTERN } from '@cpc/contracts';
 import { ValidationFailedError } from '@cpc/errors';
 
-/** Any RFC 4122 UUID, either case; answered in lower case. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The spec's sensor uuid: a version-4 UUID in lower-case hexadecimal. */
 export const LOWER_CASE_UUID_V4_PATTERN =
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

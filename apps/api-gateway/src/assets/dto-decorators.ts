@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Matches, ValidateBy, ValidateIf } from 'class-validator';
-import { UUID_PATTERN } from './asset-uuid.pipe.js';
+import { UUID_PATTERN } from '@cpc/contracts';
 
 /** Validated when present; an explicit null is refused like any other wrong type. */
 export const OptionalField = () => ValidateIf((_object, value) => value !== undefined);

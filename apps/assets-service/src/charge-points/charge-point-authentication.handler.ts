@@ -6,13 +6,12 @@ import {
   AssetsSubjects,
   ErrorCode,
   PASSWORD_SECURITY_PROFILES,
+  UUID_PATTERN,
 } from '@cpc/contracts';
 import { DomainError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { ControllerEntity } from '../entities/index.js';
 import { decoyPasswordHash, verifyOcppPassword } from './password-hash.js';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function invalidCredentials(): DomainError {
   return new DomainError(ErrorCode.InvalidCredentials, 'invalid charge point credentials');

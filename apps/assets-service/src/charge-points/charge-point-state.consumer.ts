@@ -6,14 +6,13 @@ import {
   ChargePointEventSubjects,
   type ConnectorStatusEvent,
   type EventEnvelope,
+  UUID_PATTERN,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 
 /** Durable names cannot hold dots. */
 export const CHARGE_POINT_STATE_CONSUMER = 'assets-service_charge-point-state';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ChargePointData {
   controllerUuid?: unknown;

@@ -5,6 +5,7 @@ import {
   type TransactionEndedEvent,
   type TransactionStartedEvent,
   type TransactionUpdatedEvent,
+  UUID_PATTERN,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { ChargingSessionPlugResolver } from './charging-session-plug.resolver.js';
@@ -12,8 +13,6 @@ import { ChargingSessionsService, type SessionPlugState } from './charging-sessi
 
 /** Durable names cannot hold dots. */
 export const CHARGING_SESSIONS_CONSUMER = 'command-service_charging-sessions';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface TransactionData {
   controllerUuid?: unknown;

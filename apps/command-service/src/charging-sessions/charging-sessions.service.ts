@@ -9,6 +9,7 @@ import {
   type TransactionEndedEvent,
   type TransactionStartedEvent,
   type TransactionUpdatedEvent,
+  UUID_PATTERN,
 } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
 import { buildPagination, pageOffset } from '@cpc/pagination';
@@ -22,8 +23,6 @@ export interface SessionPlugState {
   connectorId: number | null;
   evseId: number | null;
 }
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SORT_COLUMNS: Record<ChargingSessionSortField, string> = {
   started_at: 'session.startedAt',

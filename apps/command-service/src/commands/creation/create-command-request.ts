@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@cpc/contracts';
+import { UUID_PATTERN, type ValidationIssue } from '@cpc/contracts';
 import {
   CommandValidationErrorKey as ErrorKey,
   parseCommandRequest,
@@ -10,7 +10,6 @@ import {
 export const MAX_VALID_FOR_SECONDS = 86_400;
 /** Visible ASCII, as HTTP header values commonly carry idempotency keys (UUIDs, ULIDs, hashes). */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BODY_FIELDS = new Set(['type', 'target_type', 'target_uuid', 'parameters', 'valid_for_seconds']);
 
 export const IDEMPOTENCY_KEY_PARAMETER = 'Idempotency-Key';

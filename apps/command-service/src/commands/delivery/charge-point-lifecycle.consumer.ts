@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { AssetsSubjects, ChargePointEventSubjects, type EventEnvelope } from '@cpc/contracts';
+import { AssetsSubjects, ChargePointEventSubjects, type EventEnvelope, UUID_PATTERN } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DispatchSignal } from './dispatch-signal.js';
@@ -7,8 +7,6 @@ import { DispatchSignal } from './dispatch-signal.js';
 /** Durable names cannot hold dots; NATS 2.9 allows one filter subject per consumer. */
 export const CHARGE_POINT_CONNECTIONS_CONSUMER = 'command-service_charge-point-connections';
 export const CONTROLLER_DELETIONS_CONSUMER = 'command-service_controller-deletions';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * What happens to charge points that matters for delivery: a connected charge point's waiting commands become due at

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import type { CommandFilter, CommandPage, CommandView, ListCommandsPayload } from '@cpc/contracts';
+import {
+  type CommandFilter,
+  type CommandPage,
+  type CommandView,
+  type ListCommandsPayload,
+  UUID_PATTERN,
+} from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
 import { buildPagination, MAX_PAGE_SIZE, pageOffset } from '@cpc/pagination';
 import { poolQuery } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import { countCommands } from '../command-counts.js';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILTER_COLUMNS: Record<keyof CommandFilter, string> = {
   target_type: 'target_type',
   target_uuid: 'target_uuid',

@@ -1,5 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { type EventEnvelope, type OcppCallCompletedEvent, OcppCallEventSubjects } from '@cpc/contracts';
+import {
+  type EventEnvelope,
+  type OcppCallCompletedEvent,
+  OcppCallEventSubjects,
+  UUID_PATTERN,
+} from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { endingOf } from './call-outcome.js';
 import { CommandTransitions } from './command-transitions.js';
@@ -8,8 +13,6 @@ import { CommandTransitions } from './command-transitions.js';
 export const GATEWAY_CALL_EVENTS_CONSUMER = 'command-service_ocpp-calls';
 /** Events handled at once; their transitions are written together (see CommandTransitions). */
 const CONCURRENCY = 200;
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The gateway's durable call events: `call-sent` makes a pending command `sent`; `call-completed` ends it, which is
