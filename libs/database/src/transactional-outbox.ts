@@ -73,11 +73,12 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * An INSERT of the events `select` yields (columns: event_id, tenant_uuid, subject, envelope), for a statement that
-   * writes its change and the change's events at once (e.g. as a CTE); written with it, published as by add().
+   * An INSERT of the events `select` yields (columns: event_id, tenant_uuid, subject, envelope, created_at: the order
+   * they leave in), for a statement that writes its change and the change's events at once (e.g. as a CTE); written
+   * with it, published as by add().
    */
   insertSql(select: string): string {
-    return `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope) ${select}`;
+    return `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope, created_at) ${select}`;
   }
 
   /** Publishes what is waiting; a run in progress is followed by one more, so nothing written before is missed. */

@@ -45,18 +45,42 @@ export type CountKey = [tenantUuid: string, targetType: string, type: string, st
 
 const lifecycleIndex = (status: string) => (COMMAND_STATUSES as readonly string[]).indexOf(status);
 
+/** Strings by code unit, as PostgreSQL's "C" collation and uuid comparison order them. */
+const compareCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The one global order every transaction locks count rows in (tenant, target type, type, lifecycle order of the
- * status, then slot), so two transactions never wait for each other in a circle.
+ * status, then slot), so two transactions never wait for each other in a circle. COUNT_LOCK_ORDER is the same order
+ * in SQL.
  */
 export function compareCountKeys(a: CountKey, b: CountKey): number {
   return (
-    a[0].localeCompare(b[0]) ||
-    a[1].localeCompare(b[1]) ||
-    a[2].localeCompare(b[2]) ||
+    compareCodeUnits(a[0], b[0]) ||
+    compareCodeUnits(a[1], b[1]) ||
+    compareCodeUnits(a[2], b[2]) ||
     lifecycleIndex(a[3]) - lifecycleIndex(b[3]) ||
     a[4] - b[4]
   );
+}
+
+/** compareCountKeys as an ORDER BY over columns tenant_uuid (uuid), target_type, type, status, slot. */
+const COUNT_LOCK_ORDER = `tenant_uuid, target_type COLLATE "C", type COLLATE "C",
+  array_position(ARRAY[${COMMAND_STATUSES.map((status) => `'${status}'`).join(', ')}], status::text), slot`;
+
+/**
+ * A SELECT moving the counts by `changes` (an SQL query yielding rows tenant_uuid, target_type, type, status,
+ * command uuid, delta), through control.move_command_counts in the global lock order: for a statement that changes
+ * commands and moves their counts at once (as its last step, see countStatusChanges).
+ */
+export function moveCountsSql(changes: string): string {
+  const ordered = (column: string, cast: string) =>
+    `array_agg(${column} ORDER BY ${COUNT_LOCK_ORDER})::${cast}`;
+  return `SELECT control.move_command_counts(${ordered('tenant_uuid', 'uuid[]')}, ${ordered('target_type', 'text[]')},
+            ${ordered('type', 'text[]')}, ${ordered('status', 'text[]')}, ${ordered('slot', 'smallint[]')},
+            ${ordered('delta', 'bigint[]')})
+      FROM (SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, sum(delta) AS delta
+              FROM (${changes}) AS change(tenant_uuid, target_type, type, status, uuid, delta)
+             GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0) AS moved`;
 }
 
 /**

@@ -147,7 +147,8 @@ function insertStatement(outbox: TransactionalOutbox, claim: string | undefined)
       ${outbox.insertSql(`
         SELECT i.event_id, c.tenant_uuid, $12,
                jsonb_set(i.event, '{data,command,created_at}',
-                         to_jsonb(to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
+                         to_jsonb(to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))),
+               clock_timestamp()
           FROM command c JOIN input i ON i.uuid = c.uuid
          ORDER BY i.position`)}
     ), counted AS (${countCreatedBatchSql('command', 'input')})

@@ -11,6 +11,7 @@ import {
   OcppCallEventSubjects,
   type OcppCallReply,
   type OcppCallRequest,
+  UUID_PATTERN,
 } from '@cpc/contracts';
 import { eventually } from '@cpc/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -84,6 +85,23 @@ describe('delivering commands to the gateway', () => {
       (statuses) => statuses.length === 3,
     );
     expect(harness.statusesOf(command.command_uuid)).toEqual(['pending', 'sent', 'accepted']);
+    // The events of a batch of transitions are built in SQL: the same envelope as the creation's, field for field.
+    const events = harness.statusEvents.filter(
+      (event) => event.data.command.command_uuid === command.command_uuid,
+    );
+    const sentView = { ...command, status: 'sent' };
+    expect(events.slice(1)).toEqual(
+      [
+        { command: sentView, previousStatus: 'pending' },
+        { command: done, previousStatus: 'sent' },
+      ].map((data) => ({
+        eventId: expect.stringMatching(UUID_PATTERN),
+        occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        tenantUuid: tenant,
+        data: { ...data, controllerUuid },
+      })),
+    );
+    expect(new Set(events.map((event) => event.eventId)).size).toBe(3);
     gateway.unsubscribe();
   });
 

@@ -1,20 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { CommandResult } from '@cpc/contracts';
+import { type CommandResult, CommandSubjects } from '@cpc/contracts';
 import { namedQuery, TransactionalOutbox } from '@cpc/database';
 import type { TerminalCommandStatus } from '@cpc/ocpp-commands';
 import type { DataSource, EntityManager } from 'typeorm';
-import {
-  COMMAND_ROW_COLUMNS,
-  type CommandRow,
-  commandRowColumns,
-  recordStatusChanges,
-  updatedRows,
-} from '../command-record.js';
+import { COMMAND_ROW_COLUMNS, type CommandRow, recordStatusChanges, updatedRows } from '../command-record.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { RecentlyEndedCommands } from './recently-ended-commands.js';
+import { type AppliedRow, transitionBatchSql, wakeLanesSql } from './transition-batch-statement.js';
 
-const OPEN = `status IN ('pending', 'sent')`;
 /** Enough for the endings and late events of several seconds at full load. */
 const RECENTLY_ENDED_CAPACITY = 50_000;
 
@@ -39,6 +34,16 @@ interface QueuedTransition {
   reject: (error: unknown) => void;
 }
 
+/** What a batch does to one command: all its transitions in the batch merged. */
+interface BatchedCommand {
+  /** A transition says its call went out: pending → sent. */
+  wantsSent: boolean;
+  /** The first known time of sending. */
+  sentAt: string | null;
+  /** The first ending queued for it. */
+  ending: CommandEnding | undefined;
+}
+
 /**
  * Every status change of a command, each one a guarded UPDATE (`sent` only from `pending`, a terminal status only
  * from `pending` or `sent`), so concurrent writers (the dispatcher, the gateway's events, a second instance, a
@@ -46,8 +51,8 @@ interface QueuedTransition {
  * nothing. Each change writes its status event in the same transaction.
  *
  * markSent and finish are group-committed: those that arrive while a batch is being written go together into the
- * next one (one transaction, one statement per step, the counts moved once per batch), so the cost per command falls
- * as the load grows instead of every command waiting its turn for the count rows and a commit of its own.
+ * next one (one statement: one round trip and one commit, the counts moved once per batch), so the cost per command
+ * falls as the load grows instead of every command waiting its turn for the count rows and a commit of its own.
  */
 @Injectable()
 export class CommandTransitions {
@@ -60,12 +65,15 @@ export class CommandTransitions {
    */
   private writing = false;
   private readonly recentlyEnded = new RecentlyEndedCommands(RECENTLY_ENDED_CAPACITY);
+  private readonly applyStatement: string;
 
   constructor(
     @InjectDeliveryDataSource() private readonly dataSource: DataSource,
     private readonly outbox: TransactionalOutbox,
     private readonly dispatch: DispatchSignal,
-  ) {}
+  ) {
+    this.applyStatement = transitionBatchSql(outbox);
+  }
 
   /** pending → sent; false when the command was no longer pending. */
   markSent(commandUuid: string, sentAt: string | null): Promise<boolean> {
@@ -126,7 +134,7 @@ export class CommandTransitions {
   private async writeBatch(batch: QueuedTransition[]): Promise<void> {
     let changed: Set<QueuedTransition>;
     try {
-      changed = await this.dataSource.transaction((manager) => this.apply(manager, batch));
+      changed = await this.apply(batch);
     } catch (error) {
       if (batch.length === 1) {
         batch[0].reject(error);
@@ -148,112 +156,68 @@ export class CommandTransitions {
   }
 
   /**
-   * One batch in one transaction: the open rows locked in uuid order (so concurrent batches cannot wait for each
-   * other in a circle), pending → sent where the call went out, then the endings; the first ending queued for a
-   * command wins, later ones change nothing. Returns the transitions that changed their command.
+   * One batch in one statement (one round trip, one commit): see applyTransitionsSql. The first ending queued for a
+   * command wins; the first known time of sending is kept. Returns the transitions that changed their command.
    */
-  private async apply(manager: EntityManager, batch: QueuedTransition[]): Promise<Set<QueuedTransition>> {
-    const uuids = [...new Set(batch.map((transition) => transition.commandUuid))];
-    const locked = await namedQuery<{ uuid: string; status: string }>(manager, {
-      name: 'commands.lock-open',
-      text: `SELECT uuid, status FROM control.commands WHERE uuid = ANY($1) AND ${OPEN} ORDER BY uuid FOR UPDATE`,
-      values: [uuids],
+  private async apply(batch: QueuedTransition[]): Promise<Set<QueuedTransition>> {
+    const byCommand = new Map<string, BatchedCommand>();
+    for (const transition of batch) {
+      let command = byCommand.get(transition.commandUuid);
+      if (!command) {
+        command = { wantsSent: false, sentAt: null, ending: undefined };
+        byCommand.set(transition.commandUuid, command);
+      }
+      if (!transition.ending || transition.ending.wasSent) {
+        command.wantsSent = true;
+        command.sentAt ??= transition.sentAt;
+      }
+      command.ending ??= transition.ending;
+    }
+    const commands = [...byCommand];
+    const rows = await namedQuery<AppliedRow>(this.dataSource, {
+      name: 'commands.apply-transitions',
+      text: this.applyStatement,
+      values: [
+        commands.map(([uuid]) => uuid),
+        commands.map(([, command]) => command.wantsSent),
+        commands.map(([, command]) => command.sentAt),
+        commands.map(([, command]) => command.ending?.status ?? null),
+        commands.map(([, command]) => (command.ending ? JSON.stringify(command.ending.result) : null)),
+        commands.map(() => randomUUID()),
+        commands.map(() => randomUUID()),
+        CommandSubjects.statusChanged,
+      ],
     });
-    const statusOf = new Map(locked.map((row) => [row.uuid, row.status]));
+    const sentNow = new Set(rows.filter((row) => row.passed_sent).map((row) => row.uuid));
+    const endedNow = new Set(rows.filter((row) => row.ended).map((row) => row.uuid));
     const changed = new Set<QueuedTransition>();
-
-    const sent = await this.sendPending(manager, batch, statusOf);
-    const sentNow = new Set(sent.map((row) => row.uuid));
     for (const transition of batch) {
-      if (!transition.ending && sentNow.has(transition.commandUuid)) changed.add(transition);
+      const uuid = transition.commandUuid;
+      const applied = transition.ending
+        ? endedNow.has(uuid) && byCommand.get(uuid)!.ending === transition.ending
+        : sentNow.has(uuid);
+      if (applied) changed.add(transition);
     }
-    for (const row of sent) statusOf.set(row.uuid, 'sent');
-
-    const endings = new Map<string, QueuedTransition>();
-    for (const transition of batch) {
-      if (!transition.ending || !statusOf.has(transition.commandUuid)) continue;
-      if (!endings.has(transition.commandUuid)) endings.set(transition.commandUuid, transition);
-    }
-    const ended = await this.end(manager, [...endings.values()]);
-    for (const row of ended) changed.add(endings.get(row.uuid)!);
-    await this.recordEnded(
-      manager,
-      ended.map((row) => ({ ...row, previous: statusOf.get(row.uuid)! })),
-      sent.map((row) => ({ row, previousStatus: 'pending' })),
-    );
     return changed;
   }
 
-  /** pending → sent for the batch's commands whose call went out (the first known time of sending kept). */
-  private async sendPending(
-    manager: EntityManager,
-    batch: QueuedTransition[],
-    statusOf: Map<string, string>,
-  ): Promise<CommandRow[]> {
-    const toSend = new Map<string, string | null>();
-    for (const transition of batch) {
-      if (transition.ending && !transition.ending.wasSent) continue;
-      if (statusOf.get(transition.commandUuid) !== 'pending') continue;
-      toSend.set(transition.commandUuid, toSend.get(transition.commandUuid) ?? transition.sentAt);
-    }
-    if (toSend.size === 0) return [];
-    return namedQuery<CommandRow>(manager, {
-      name: 'commands.mark-sent',
-      text: `UPDATE control.commands c
-          SET status = 'sent', sent_at = COALESCE(x.sent_at, clock_timestamp())
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS x(uuid, sent_at)
-        WHERE c.uuid = x.uuid AND c.status = 'pending'
-        RETURNING ${commandRowColumns('c')}`,
-      values: [[...toSend.keys()], [...toSend.values()]],
-    });
-  }
-
-  /** Open → terminal, one ending per command. */
-  private async end(manager: EntityManager, endings: QueuedTransition[]): Promise<CommandRow[]> {
-    if (endings.length === 0) return [];
-    return namedQuery<CommandRow>(manager, {
-      name: 'commands.end',
-      text: `UPDATE control.commands c
-          SET status = x.status, result = x.result, completed_at = clock_timestamp(),
-              next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
-         FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) AS x(uuid, status, result)
-        WHERE c.uuid = x.uuid AND c.${OPEN}
-        RETURNING ${commandRowColumns('c')}`,
-      values: [
-        endings.map((transition) => transition.commandUuid),
-        endings.map((transition) => transition.ending!.status),
-        endings.map((transition) => JSON.stringify(transition.ending!.result)),
-      ],
-    });
-  }
-
   /**
-   * Status events of commands that were sent and then of those that just ended, then the ended commands' charge
-   * points' next commands made due at once (they may have been waiting behind these, scheduled for later). Returns
-   * how many ended.
+   * The status events of commands that just ended and their counts, after their lanes' next commands were made due
+   * at once (they may have been waiting behind these, scheduled for later). Returns how many ended.
    */
-  private async recordEnded(
-    manager: EntityManager,
-    rows: EndedRow[],
-    earlier: { row: CommandRow; previousStatus: string }[] = [],
-  ): Promise<number> {
-    if (rows.length > 0) {
-      // Command rows first (the lane's next commands), counts last: see countStatusChanges. Rows another
-      // transaction holds are skipped rather than waited for: they become due at their time anyway.
-      await namedQuery(manager, {
-        name: 'commands.wake-lanes',
-        text: `UPDATE control.commands SET next_attempt_at = clock_timestamp()
-          WHERE uuid IN (SELECT uuid FROM control.commands
-                          WHERE controller_uuid = ANY($1) AND ${OPEN} AND next_attempt_at > clock_timestamp()
-                          FOR UPDATE SKIP LOCKED)`,
-        values: [[...new Set(rows.map((row) => row.controller_uuid))]],
-      });
-    }
-    if (rows.length + earlier.length === 0) return 0;
-    await recordStatusChanges(this.outbox, manager, [
-      ...earlier,
-      ...rows.map((row) => ({ row, previousStatus: row.previous })),
-    ]);
+  private async recordEnded(manager: EntityManager, rows: EndedRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    // Command rows first (the lanes' next commands), counts last: see countStatusChanges.
+    await namedQuery(manager, {
+      name: 'commands.wake-lanes',
+      text: wakeLanesSql('SELECT unnest($1::uuid[])'),
+      values: [[...new Set(rows.map((row) => row.controller_uuid))]],
+    });
+    await recordStatusChanges(
+      this.outbox,
+      manager,
+      rows.map((row) => ({ row, previousStatus: row.previous })),
+    );
     return rows.length;
   }
 }
