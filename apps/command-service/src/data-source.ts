@@ -9,6 +9,7 @@ import { AddCommandDeliveryUnconfirmed1763800000000 } from './migrations/1763800
 import { ShardCommandCounts1763815000000 } from './migrations/1763815000000-shard-command-counts.js';
 import { MoveCommandCountsFunction1763830000000 } from './migrations/1763830000000-move-command-counts-function.js';
 import { AddCommandsOpenLaneDueIndex1763840000000 } from './migrations/1763840000000-add-commands-open-lane-due-index.js';
+import { DropCommandsOpenDueIndex1763850000000 } from './migrations/1763850000000-drop-commands-open-due-index.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -22,6 +23,7 @@ export const CONTROL_MIGRATIONS = [
   ShardCommandCounts1763815000000,
   MoveCommandCountsFunction1763830000000,
   AddCommandsOpenLaneDueIndex1763840000000,
+  DropCommandsOpenDueIndex1763850000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {
