@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
@@ -11,6 +12,7 @@ import {
   type OcppCallRequest,
   OcppGatewaySubjects,
 } from '@cpc/contracts';
+import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
 import { ocppCallError } from './ocpp-rpc/ocpp-rpc.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
@@ -279,6 +281,44 @@ describe('ocpp-gateway: what the platform sends, across gateway instances', () =
       reply: one,
       sentAt: expect.any(String),
     });
+  });
+
+  it('replies before the outcome is in the ledger, and a repeat meanwhile gets that outcome without a second call', async () => {
+    const controller = newController();
+    const cp = await connectTo(gatewayA, controller, 'ocpp1.6');
+    let calls = 0;
+    cp.handle('ClearCache', () => {
+      calls += 1;
+      return Promise.resolve({ status: 'Accepted' });
+    });
+    const ledger = gatewayA.app.get(CommandDeliveryLedger);
+    let openLedger!: () => void;
+    const ledgerClosed = new Promise<void>((resolve) => (openLedger = resolve));
+    const settle = ledger.settle.bind(ledger);
+    const held = jest.spyOn(ledger, 'settle').mockImplementation(async (...args) => {
+      await ledgerClosed;
+      return settle(...args);
+    });
+    try {
+      const commandUuid = randomUUID();
+      const request = { commandUuid, type: 'clear_cache' };
+      const from = events.mark;
+      const reply = await send(controller, request);
+      expect(reply).toMatchObject({ outcome: 'answered', resultStatus: 'Accepted' });
+      await expect(send(controller, request)).resolves.toEqual(reply);
+      expect(await ledger.find(commandUuid)).not.toHaveProperty('reply');
+      openLedger();
+      await eventually(async () => (await ledger.find(commandUuid))?.reply !== undefined);
+      await expect(send(controller, request)).resolves.toEqual(reply);
+      expect(calls).toBe(1);
+      // The durable event follows the record.
+      await events.waitFor(OcppCallEventSubjects.completed, (data) => data.commandUuid === commandUuid, {
+        from,
+      });
+    } finally {
+      openLedger();
+      held.mockRestore();
+    }
   });
 
   it('keeps one call in flight per charge point', async () => {

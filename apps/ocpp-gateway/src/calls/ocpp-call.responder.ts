@@ -37,6 +37,8 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
   private readonly logger = new Logger(OcppCallResponder.name);
   /** Deliveries in progress on this instance: a repeated request joins the first instead of reading the ledger. */
   private readonly inFlight = new Map<string, Promise<OcppCallReply>>();
+  /** Outcomes already replied with whose record in the ledger is still being written. */
+  private readonly recording = new Map<string, Promise<void>>();
   private shuttingDown = false;
 
   constructor(
@@ -49,6 +51,11 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
 
   beforeApplicationShutdown(): void {
     this.shuttingDown = true;
+  }
+
+  /** Resolves once the outcomes replied with so far are in the ledger and their events handed to NATS (shutdown). */
+  async outcomesRecorded(): Promise<void> {
+    await Promise.all(this.recording.values());
   }
 
   serve(connection: ChargePointConnection): Subscription {
@@ -90,10 +97,15 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     }
     const running = this.inFlight.get(request.commandUuid);
     if (running) return running;
-    const delivery = this.deliverOnce(connection, request).finally(() =>
-      this.inFlight.delete(request.commandUuid),
-    );
+    const delivery = this.deliverOnce(connection, request);
     this.inFlight.set(request.commandUuid, delivery);
+    // Kept until the outcome is recorded: until then a repeat would find the ledger's claim without its reply.
+    void delivery
+      .then(
+        () => this.recording.get(request.commandUuid),
+        () => undefined,
+      )
+      .finally(() => this.inFlight.delete(request.commandUuid));
     return delivery;
   }
 
@@ -162,7 +174,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     if (result === NO_TURN || !result.sent) {
       const reply = result === NO_TURN ? undefined : result.reply;
       if (reply) {
-        await this.settle(connection, request.commandUuid, record, null, reply);
+        this.settle(connection, request.commandUuid, record, null, reply);
         return reply;
       }
       await this.ledger.release(request.commandUuid, claim.revision).catch((error: unknown) => {
@@ -180,7 +192,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
             description: 'the connection closed before the call went out',
           };
     }
-    await this.settle(connection, request.commandUuid, record, result.sentAt, result.reply);
+    this.settle(connection, request.commandUuid, record, result.sentAt, result.reply);
     return result.reply;
   }
 
@@ -197,11 +209,25 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
   }
 
   /**
-   * Records the final reply (for repeats) and publishes it durably (for a requester that restarted meanwhile). The
-   * reply does not wait for the event: a requester that is still there has its answer, one that is not finds the
-   * event or, asking again, the recorded reply.
+   * Records the final reply (for repeats), then publishes it durably (for a requester that restarted meanwhile). The
+   * reply waits for neither: a requester that is still there has its answer (a ledger write fewer in every charge
+   * point's round of commands), one that is not finds the event or, asking again, the recorded reply; a repeat while
+   * the record is written joins the delivery in flight (deliver).
    */
-  private async settle(
+  private settle(
+    connection: ChargePointConnection,
+    commandUuid: string,
+    record: DeliveryRecord,
+    sentAt: string | null,
+    reply: OcppCallReply,
+  ): void {
+    const recorded = this.recordOutcome(connection, commandUuid, record, sentAt, reply).finally(() =>
+      this.recording.delete(commandUuid),
+    );
+    this.recording.set(commandUuid, recorded);
+  }
+
+  private async recordOutcome(
     connection: ChargePointConnection,
     commandUuid: string,
     record: DeliveryRecord,

@@ -10,6 +10,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { OcppCallResponder } from '../calls/ocpp-call.responder.js';
 import { ChargePointConnectionLifecycle } from '../connections/charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from '../connections/charge-point-connections.registry.js';
 import { describeError } from '../describe-error.js';
@@ -53,6 +54,7 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
     private readonly authenticator: ChargePointHandshakeAuthenticator,
     private readonly lifecycle: ChargePointConnectionLifecycle,
     private readonly connections: ChargePointConnectionsRegistry,
+    private readonly calls: OcppCallResponder,
   ) {
     this.rpcServer = new RPCServer({
       protocols: [...SUPPORTED_PROTOCOLS],
@@ -98,7 +100,7 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
 
   /**
    * SIGTERM: refuse new upgrades, close every socket with 1001 once its calls in flight settled (bounded by the
-   * grace period), and only then let NATS drain, so replies and disconnect events still go out.
+   * grace period), and only then let NATS drain, so replies, recorded outcomes and disconnect events still go out.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.accepting = false;
@@ -118,6 +120,7 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
     }
     clearTimeout(timer);
     await this.lifecycle.disconnectsAnnounced();
+    await this.calls.outcomesRecorded();
     await this.rpcServer.close({ code: 1001, reason: 'gateway_shutdown' });
     this.httpServer.closeAllConnections();
     await listenerClosed;
