@@ -10,6 +10,7 @@ import { ShardCommandCounts1763815000000 } from './migrations/1763815000000-shar
 import { MoveCommandCountsFunction1763830000000 } from './migrations/1763830000000-move-command-counts-function.js';
 import { AddCommandsOpenLaneDueIndex1763840000000 } from './migrations/1763840000000-add-commands-open-lane-due-index.js';
 import { DropCommandsOpenDueIndex1763850000000 } from './migrations/1763850000000-drop-commands-open-due-index.js';
+import { ClaimIndexesForBacklogs1763860000000 } from './migrations/1763860000000-claim-indexes-for-backlogs.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -24,6 +25,7 @@ export const CONTROL_MIGRATIONS = [
   MoveCommandCountsFunction1763830000000,
   AddCommandsOpenLaneDueIndex1763840000000,
   DropCommandsOpenDueIndex1763850000000,
+  ClaimIndexesForBacklogs1763860000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -16,12 +16,14 @@ export interface AppliedRow {
  * `UPDATE … SET next_attempt_at = now` for the open commands of the lanes (charge points) `controllerUuids` (an SQL
  * expression yielding uuids) that wait for a later time, except `except` (uuids): an ended command's lane moves on
  * now. Rows another transaction holds are skipped rather than waited for: they become due at their time anyway.
+ * "Later" is compared with now() (the transaction's start), which the lane index can search, not clock_timestamp():
+ * with that, each lane's whole backlog was read (1.1 ms a lane with 150 waiting, most of a batch's time).
  */
 export function wakeLanesSql(controllerUuids: string, except = 'SELECT NULL::uuid WHERE false'): string {
   return `UPDATE control.commands SET next_attempt_at = clock_timestamp()
            WHERE uuid IN (SELECT uuid FROM control.commands
                            WHERE controller_uuid IN (${controllerUuids}) AND ${OPEN}
-                             AND next_attempt_at > clock_timestamp() AND uuid NOT IN (${except})
+                             AND next_attempt_at > now() AND uuid NOT IN (${except})
                            FOR UPDATE SKIP LOCKED)`;
 }
 
