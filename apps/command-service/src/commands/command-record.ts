@@ -36,12 +36,8 @@ const ROW_COLUMNS = [
   'completed_at',
 ];
 
-/** For SELECT and RETURNING clauses, qualified with `alias` where the statement reads several tables. */
-export function commandRowColumns(alias?: string): string {
-  return ROW_COLUMNS.map((column) => (alias ? `${alias}.${column}` : column)).join(', ');
-}
-
-export const COMMAND_ROW_COLUMNS = commandRowColumns();
+/** For SELECT and RETURNING clauses. */
+export const COMMAND_ROW_COLUMNS = ROW_COLUMNS.join(', ');
 
 /** ISO 8601 in UTC with seconds precision and `Z`, as the spec writes date-times. */
 function isoSeconds(value: Date): string {
