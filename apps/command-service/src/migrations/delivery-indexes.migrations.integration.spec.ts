@@ -1,0 +1,54 @@
+import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
+import { createTestDatabase, type TestDatabase } from '@cpc/testing';
+import type { DataSource } from 'typeorm';
+import { controlDataSourceOptions } from '../data-source.js';
+
+let database: TestDatabase;
+let dataSource: DataSource;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataSource = createServiceDataSource(controlDataSourceOptions(database.url));
+  await migrateServiceSchema(dataSource);
+  await dataSource.initialize();
+});
+
+afterAll(async () => {
+  await dataSource?.destroy();
+  await database?.drop();
+});
+
+/** The delivery indexes of control.commands (those over open commands), name → definition. */
+async function openIndexes(): Promise<Record<string, string>> {
+  const rows = await dataSource.query<{ indexname: string; indexdef: string }[]>(
+    `SELECT indexname, indexdef FROM pg_indexes
+      WHERE schemaname = 'control' AND tablename = 'commands' AND indexname LIKE 'commands_open_%'`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.indexname, row.indexdef.replace(/^.* USING /, '')]));
+}
+
+describe('the migrations of the delivery indexes', () => {
+  it('leave the lane, due-time and lease indexes, and go down to the earlier ones and up again', async () => {
+    const current = {
+      commands_open_lane_idx: expect.stringMatching(/^btree \(controller_uuid, created_at, uuid\) WHERE/),
+      commands_open_lane_due_idx: expect.stringMatching(
+        /^btree \(controller_uuid, next_attempt_at\) WHERE .*next_attempt_at IS NOT NULL/,
+      ),
+      commands_open_leased_idx: expect.stringMatching(
+        /^btree \(controller_uuid, lease_until\) WHERE .*lease_until IS NOT NULL/,
+      ),
+    };
+    expect(await openIndexes()).toEqual(current);
+
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    expect(await openIndexes()).toEqual({
+      commands_open_lane_idx: current.commands_open_lane_idx,
+      commands_open_lane_due_idx: expect.not.stringContaining('IS NOT NULL'),
+      commands_open_due_idx: expect.stringMatching(/^btree \(next_attempt_at\) WHERE/),
+    });
+
+    await migrateServiceSchema(dataSource);
+    expect(await openIndexes()).toEqual(current);
+  });
+});
