@@ -44,6 +44,11 @@ function isoSeconds(value: Date): string {
   return value.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** isoSeconds in SQL, for events PostgreSQL builds: `column` (a timestamptz expression) as the view writes it. */
+export function isoSecondsSql(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+}
+
 export function toCommandView(row: CommandRow): CommandView {
   return {
     command_uuid: row.uuid,

@@ -9,7 +9,7 @@ import {
   countCreatedBatchSql,
   type CountKey,
 } from '../command-counts.js';
-import { COMMAND_ROW_COLUMNS, type CommandRow } from '../command-record.js';
+import { COMMAND_ROW_COLUMNS, type CommandRow, isoSecondsSql } from '../command-record.js';
 import { claimKeySql } from './idempotency-keys.js';
 
 /** A command to store `pending`, with its first status event (as JSON, created_at filled in by the database). */
@@ -147,7 +147,7 @@ function insertStatement(outbox: TransactionalOutbox, claim: string | undefined)
       ${outbox.insertSql(`
         SELECT i.event_id, c.tenant_uuid, $12,
                jsonb_set(i.event, '{data,command,created_at}',
-                         to_jsonb(to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))),
+                         to_jsonb(${isoSecondsSql('c.created_at')})),
                clock_timestamp()
           FROM command c JOIN input i ON i.uuid = c.uuid
          ORDER BY i.position`)}

@@ -156,7 +156,7 @@ export class CommandTransitions {
   }
 
   /**
-   * One batch in one statement (one round trip, one commit): see applyTransitionsSql. The first ending queued for a
+   * One batch in one statement (one round trip, one commit): see transitionBatchSql. The first ending queued for a
    * command wins; the first known time of sending is kept. Returns the transitions that changed their command.
    */
   private async apply(batch: QueuedTransition[]): Promise<Set<QueuedTransition>> {

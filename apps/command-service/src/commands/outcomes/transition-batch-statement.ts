@@ -1,5 +1,6 @@
 import type { TransactionalOutbox } from '@cpc/database';
 import { moveCountsSql } from '../command-counts.js';
+import { isoSecondsSql } from '../command-record.js';
 
 const OPEN = `status IN ('pending', 'sent')`;
 
@@ -14,21 +15,18 @@ export interface AppliedRow {
 
 /**
  * `UPDATE … SET next_attempt_at = now` for the open commands of the lanes (charge points) `controllerUuids` (an SQL
- * expression yielding uuids) that wait for a later time, except `except` (uuids): an ended command's lane moves on
- * now. Rows another transaction holds are skipped rather than waited for: they become due at their time anyway.
+ * expression yielding uuids) that wait for a later time, except those `except` yields (an SQL query of uuids): an
+ * ended command's lane moves on now. Rows another transaction holds are skipped rather than waited for: they become due at their time anyway.
  * "Later" is compared with now() (the transaction's start), which the lane index can search, not clock_timestamp():
  * with that, each lane's whole backlog was read (1.1 ms a lane with 150 waiting, most of a batch's time).
  */
-export function wakeLanesSql(controllerUuids: string, except = 'SELECT NULL::uuid WHERE false'): string {
+export function wakeLanesSql(controllerUuids: string, except?: string): string {
   return `UPDATE control.commands SET next_attempt_at = clock_timestamp()
            WHERE uuid IN (SELECT uuid FROM control.commands
                            WHERE controller_uuid IN (${controllerUuids}) AND ${OPEN}
-                             AND next_attempt_at > now() AND uuid NOT IN (${except})
+                             AND next_attempt_at > now() ${except === undefined ? '' : `AND uuid NOT IN (${except})`}
                            FOR UPDATE SKIP LOCKED)`;
 }
-
-/** ISO 8601 in UTC, seconds precision, as toCommandView writes date-times. */
-const isoSeconds = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
 /**
  * A batch of status changes as one statement, so a batch costs one round trip and one commit. Parameters, one array
@@ -92,8 +90,8 @@ export function transitionBatchSql(outbox: TransactionalOutbox): string {
                    'command', jsonb_build_object(
                      'command_uuid', s.uuid, 'target_type', s.target_type, 'target_uuid', s.target_uuid,
                      'type', s.type, 'status', s.step_to, 'result', s.step_result,
-                     'created_at', ${isoSeconds('s.created_at')},
-                     'completed_at', ${isoSeconds('s.step_completed_at')}),
+                     'created_at', ${isoSecondsSql('s.created_at')},
+                     'completed_at', ${isoSecondsSql('s.step_completed_at')}),
                    'previousStatus', s.step_from,
                    'controllerUuid', s.controller_uuid)),
                clock_timestamp() + (row_number() OVER (ORDER BY s.phase, s.position) - 1) * interval '1 microsecond'
