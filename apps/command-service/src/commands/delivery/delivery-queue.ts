@@ -5,9 +5,8 @@ import { namedQuery } from '@cpc/database';
 import type { DataSource } from 'typeorm';
 import type { CommandRow } from '../command-record.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
+import { OPEN, OPEN_BY_UUID } from '../open-commands.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
-
-const OPEN = `status IN ('pending', 'sent')`;
 
 /** A command this instance claimed for one delivery attempt. */
 export type ClaimedCommand = Pick<
@@ -20,6 +19,46 @@ export type ClaimedCommand = Pick<
   valid_until: Date;
   target_deleted_at: Date | null;
 };
+
+/**
+ * Claims up to $3 lane heads for owner $1, for $2 ms, of lanes that have a due command and no claimed one; SKIP
+ * LOCKED keeps instances apart. The lanes are found by skipping from one charge point to the next in
+ * commands_open_lane_due_idx (a probe per lane, not a read of every due command); each lane's head and whether the
+ * lane is busy are probes of that lane alone (subqueries run per lane, which the planner cannot turn into scans of
+ * every open command), and the heads are then locked through the primary key (OPEN_BY_UUID). Times are `now()` (the
+ * statement's start), not clock_timestamp(), so the index can be searched by time.
+ */
+export const CLAIM_DUE_SQL = `WITH RECURSIVE due_lanes AS (
+       (SELECT controller_uuid FROM control.commands
+         WHERE ${OPEN} AND next_attempt_at <= now() ORDER BY controller_uuid LIMIT 1)
+       UNION ALL
+       SELECT (SELECT c.controller_uuid FROM control.commands c
+                WHERE c.${OPEN} AND c.next_attempt_at <= now() AND c.controller_uuid > lane.controller_uuid
+                ORDER BY c.controller_uuid LIMIT 1)
+         FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
+     ), heads AS MATERIALIZED (
+       SELECT (SELECT h.uuid FROM control.commands h
+                WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN}
+                ORDER BY h.created_at, h.uuid LIMIT 1) AS uuid,
+              EXISTS (SELECT 1 FROM control.commands other
+                       WHERE other.controller_uuid = lane.controller_uuid AND other.${OPEN}
+                         AND other.lease_until >= now()) AS busy
+         FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
+     ), claimable AS (
+       SELECT c.uuid FROM control.commands c
+        WHERE c.uuid IN (SELECT uuid FROM heads WHERE NOT busy) AND c.${OPEN_BY_UUID}
+          AND (c.lease_until IS NULL OR c.lease_until < now())
+        ORDER BY c.created_at
+        LIMIT $3
+        FOR UPDATE SKIP LOCKED
+     )
+     UPDATE control.commands c
+        SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond',
+            attempts = c.attempts + 1
+       FROM claimable
+      WHERE c.uuid = claimable.uuid
+     RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
+               c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at`;
 
 /**
  * The delivery queue is the commands table itself: the database is the only truth, so a killed instance loses
@@ -36,47 +75,11 @@ export class DeliveryQueue {
     private readonly transitions: CommandTransitions,
   ) {}
 
-  /**
-   * Claims up to `limit` lane heads of lanes that have a due command; SKIP LOCKED keeps instances apart. The lanes
-   * are found by skipping from one charge point to the next in commands_open_lane_due_idx (a probe per lane, not a
-   * read of every due command). Times are `now()` (the statement's start), not clock_timestamp(), so the index can be
-   * searched by time.
-   */
+  /** Claims up to `limit` lane heads (CLAIM_DUE_SQL). */
   claimDue(owner: string, leaseMs: number, limit: number): Promise<ClaimedCommand[]> {
     return namedQuery<ClaimedCommand>(this.dataSource, {
       name: 'commands.claim-due',
-      text: `WITH RECURSIVE due_lanes AS (
-         (SELECT controller_uuid FROM control.commands
-           WHERE ${OPEN} AND next_attempt_at <= now() ORDER BY controller_uuid LIMIT 1)
-         UNION ALL
-         SELECT (SELECT c.controller_uuid FROM control.commands c
-                  WHERE c.${OPEN} AND c.next_attempt_at <= now() AND c.controller_uuid > lane.controller_uuid
-                  ORDER BY c.controller_uuid LIMIT 1)
-           FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
-       ), heads AS (
-         SELECT (SELECT h.uuid FROM control.commands h
-                  WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN}
-                  ORDER BY h.created_at, h.uuid LIMIT 1) AS uuid
-           FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
-       ), claimable AS (
-         SELECT c.uuid FROM control.commands c
-          WHERE c.uuid IN (SELECT uuid FROM heads) AND c.${OPEN}
-            AND (c.lease_until IS NULL OR c.lease_until < now())
-            AND NOT EXISTS (
-              SELECT 1 FROM control.commands other
-               WHERE other.controller_uuid = c.controller_uuid AND other.${OPEN}
-                 AND other.lease_until >= now())
-          ORDER BY c.created_at
-          LIMIT $3
-          FOR UPDATE SKIP LOCKED
-       )
-       UPDATE control.commands c
-          SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond',
-              attempts = c.attempts + 1
-         FROM claimable
-        WHERE c.uuid = claimable.uuid
-       RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
-                 c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at`,
+      text: CLAIM_DUE_SQL,
       values: [owner, leaseMs, limit],
     });
   }
@@ -90,7 +93,7 @@ export class DeliveryQueue {
     await this.dataSource.query(
       `UPDATE control.commands SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
         WHERE uuid IN (SELECT uuid FROM control.commands
-                        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN} ORDER BY uuid FOR UPDATE)`,
+                        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN_BY_UUID} ORDER BY uuid FOR UPDATE)`,
       [owner, commandUuids, leaseMs],
     );
   }
@@ -107,7 +110,7 @@ export class DeliveryQueue {
               next_attempt_at = clock_timestamp() + $3 * interval '1 millisecond',
               delivery_unconfirmed_at = CASE WHEN $4 THEN COALESCE(delivery_unconfirmed_at, clock_timestamp())
                                              ELSE delivery_unconfirmed_at END
-        WHERE uuid = $2 AND lease_owner = $1 AND ${OPEN}`,
+        WHERE uuid = $2 AND lease_owner = $1 AND ${OPEN_BY_UUID}`,
       values: [owner, commandUuid, delayMs, unconfirmed],
     });
   }
@@ -118,7 +121,7 @@ export class DeliveryQueue {
     await this.dataSource.query(
       `UPDATE control.commands SET lease_owner = NULL, lease_until = NULL, next_attempt_at = clock_timestamp()
         WHERE uuid IN (SELECT uuid FROM control.commands
-                        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN} ORDER BY uuid FOR UPDATE)`,
+                        WHERE uuid = ANY($2) AND lease_owner = $1 AND ${OPEN_BY_UUID} ORDER BY uuid FOR UPDATE)`,
       [owner, commandUuids],
     );
   }

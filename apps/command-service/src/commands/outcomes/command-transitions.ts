@@ -7,6 +7,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { COMMAND_ROW_COLUMNS, type CommandRow, recordStatusChanges, updatedRows } from '../command-record.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
+import { OPEN_BY_UUID } from '../open-commands.js';
 import { RecentlyEndedCommands } from './recently-ended-commands.js';
 import { type AppliedRow, transitionBatchSql, wakeLanesSql } from './transition-batch-statement.js';
 
@@ -92,12 +93,13 @@ export class CommandTransitions {
   async failPending(commandUuids: string[], error: string, manager?: EntityManager): Promise<number> {
     if (commandUuids.length === 0) return 0;
     const run = async (transaction: EntityManager) => {
+      // Pending, said as "open and not sent" (see OPEN_BY_UUID).
       const rows = await updatedRows<EndedRow>(
         transaction,
         `UPDATE control.commands
             SET status = 'failed', result = $2, completed_at = clock_timestamp(),
                 next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
-          WHERE uuid = ANY($1) AND status = 'pending'
+          WHERE uuid = ANY($1) AND ${OPEN_BY_UUID} AND status <> 'sent'
           RETURNING 'pending' AS previous, ${COMMAND_ROW_COLUMNS}`,
         [commandUuids, JSON.stringify({ error })],
       );

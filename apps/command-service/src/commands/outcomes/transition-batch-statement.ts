@@ -1,8 +1,7 @@
 import type { TransactionalOutbox } from '@cpc/database';
 import { moveCountsSql } from '../command-counts.js';
 import { isoSecondsSql } from '../command-record.js';
-
-const OPEN = `status IN ('pending', 'sent')`;
+import { OPEN, OPEN_BY_UUID } from '../open-commands.js';
 
 /** A row of transitionBatchSql's result: a command the batch changed. */
 export interface AppliedRow {
@@ -15,17 +14,22 @@ export interface AppliedRow {
 
 /**
  * `UPDATE … SET next_attempt_at = now` for the open commands of the lanes (charge points) `controllerUuids` (an SQL
- * expression yielding uuids) that wait for a later time, except those `except` yields (an SQL query of uuids): an
- * ended command's lane moves on now. Rows another transaction holds are skipped rather than waited for: they become due at their time anyway.
- * "Later" is compared with now() (the transaction's start), which the lane index can search, not clock_timestamp():
- * with that, each lane's whole backlog was read (1.1 ms a lane with 150 waiting, most of a batch's time).
+ * query of uuids) that wait for a later time, except those `except` yields (an SQL query of uuids): an ended
+ * command's lane moves on now. Rows another transaction holds are skipped rather than waited for: they become due at
+ * their time anyway. Each lane is searched on its own (a lateral subquery runs once per lane, with the lane as its
+ * index key), whatever the planner believes of the number of open commands. "Later" is compared with now() (the
+ * transaction's start), which the lane index can search, not clock_timestamp(): with that, each lane's whole
+ * backlog was read (1.1 ms a lane with 150 waiting, most of a batch's time).
  */
 export function wakeLanesSql(controllerUuids: string, except?: string): string {
   return `UPDATE control.commands SET next_attempt_at = clock_timestamp()
-           WHERE uuid IN (SELECT uuid FROM control.commands
-                           WHERE controller_uuid IN (${controllerUuids}) AND ${OPEN}
-                             AND next_attempt_at > now() ${except === undefined ? '' : `AND uuid NOT IN (${except})`}
-                           FOR UPDATE SKIP LOCKED)`;
+           WHERE uuid IN (SELECT waiting.uuid
+                            FROM (SELECT DISTINCT lane_uuid FROM (${controllerUuids}) AS lanes(lane_uuid)) AS lane
+                            CROSS JOIN LATERAL (
+                              SELECT uuid FROM control.commands
+                               WHERE controller_uuid = lane.lane_uuid AND ${OPEN} AND next_attempt_at > now()
+                                     ${except === undefined ? '' : `AND uuid NOT IN (${except})`}
+                               FOR UPDATE SKIP LOCKED) AS waiting)`;
 }
 
 /**
@@ -42,7 +46,7 @@ export function wakeLanesSql(controllerUuids: string, except?: string): string {
  *    before the ending event of the same batch.
  * 5. `counted`: the counts moved, last (they are what creations wait for), in the global lock order.
  */
-export function transitionBatchSql(outbox: TransactionalOutbox): string {
+export function transitionBatchSql(outbox: Pick<TransactionalOutbox, 'insertSql'>): string {
   return `
     WITH input AS (
       SELECT * FROM unnest($1::uuid[], $2::bool[], $3::timestamptz[], $4::varchar[], $5::jsonb[], $6::uuid[],
@@ -51,7 +55,7 @@ export function transitionBatchSql(outbox: TransactionalOutbox): string {
                                   position)
     ), locked AS (
       SELECT uuid, status FROM control.commands
-       WHERE uuid IN (SELECT uuid FROM input) AND ${OPEN}
+       WHERE uuid IN (SELECT uuid FROM input) AND ${OPEN_BY_UUID}
        ORDER BY uuid FOR UPDATE
     ), changed AS (
       UPDATE control.commands c
@@ -64,7 +68,7 @@ export function transitionBatchSql(outbox: TransactionalOutbox): string {
              lease_owner = CASE WHEN i.ending IS NULL THEN c.lease_owner END,
              lease_until = CASE WHEN i.ending IS NULL THEN c.lease_until END
         FROM locked l JOIN input i ON i.uuid = l.uuid
-       WHERE c.uuid = l.uuid AND c.${OPEN}
+       WHERE c.uuid = l.uuid AND c.${OPEN_BY_UUID}
          AND (i.ending IS NOT NULL OR (i.wants_sent AND l.status = 'pending'))
       RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.status, c.result,
                 c.created_at, c.completed_at, l.status AS previous, (l.status = 'pending' AND i.wants_sent) AS passed_sent,

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { CommandSubjects } from '@cpc/contracts';
+import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
+import { createTestDatabase, type TestDatabase } from '@cpc/testing';
+import type { DataSource } from 'typeorm';
+import { controlDataSourceOptions } from '../data-source.js';
+import { CLAIM_DUE_SQL } from './delivery/delivery-queue.js';
+import { transitionBatchSql, wakeLanesSql } from './outcomes/transition-batch-statement.js';
+
+/**
+ * The delivery statements' plans when the statistics are stale in the worst way: analysed while no command was
+ * open, then a backlog. The planner then believes the partial indexes over open commands empty; what is measured is
+ * the rows each statement reads from control.commands (EXPLAIN ANALYZE, rows returned plus rows filtered out, times
+ * loops), which must stay proportional to the lanes and commands the statement is about, not to the backlog.
+ */
+
+const LANES = 100;
+const OPEN_PER_LANE = 50;
+const OPEN_COMMANDS = LANES * OPEN_PER_LANE;
+/** Well above what per-lane and per-uuid probes read here (a few hundred), far below one scan of the backlog. */
+const READ_LIMIT = OPEN_COMMANDS / 5;
+
+let database: TestDatabase;
+let dataSource: DataSource;
+let busyHeads: string[];
+let controllers: string[];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataSource = createServiceDataSource(controlDataSourceOptions(database.url));
+  await migrateServiceSchema(dataSource);
+  await dataSource.initialize();
+  const tenant = randomUUID();
+  controllers = Array.from({ length: LANES }, () => randomUUID());
+  const insertCommands = (select: string, values: unknown[]) =>
+    dataSource.query(
+      `INSERT INTO control.commands
+         (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status, result,
+          valid_until, created_at, sent_at, completed_at, next_attempt_at, lease_owner, lease_until, attempts)
+       ${select}`,
+      values,
+    );
+  // 20,000 ended commands, analysed: the statistics say no command is open.
+  await insertCommands(
+    `SELECT gen_random_uuid(), $1, 'remote_start', 'controller', lane, lane, '{"targetType":"controller"}', '{}',
+            'accepted', '{"status":"Accepted"}', now(), now() - i * interval '1 second', now(), now(), NULL, NULL, NULL, 1
+       FROM generate_series(1, 20000) AS i, LATERAL (SELECT ($2::uuid[])[1 + i % ${LANES}] AS lane) l`,
+    [tenant, controllers],
+  );
+  await dataSource.query('VACUUM (ANALYZE) control.commands');
+  // Then a backlog: every lane has 50 open commands, the first half due, the rest waiting for a later time; the
+  // head of every other lane is being delivered (leased).
+  await insertCommands(
+    `SELECT gen_random_uuid(), $1, 'remote_start', 'controller', lane, lane, '{"targetType":"controller"}', '{}',
+            'pending', NULL, now() + interval '1 hour', now() + i * interval '1 millisecond', NULL, NULL,
+            CASE WHEN i % ${OPEN_PER_LANE} < ${OPEN_PER_LANE / 2} THEN now() - interval '1 second'
+                 ELSE now() + interval '1 hour' END,
+            NULL, NULL, 0
+       FROM generate_series(0, ${OPEN_COMMANDS - 1}) AS i,
+            LATERAL (SELECT ($2::uuid[])[1 + i / ${OPEN_PER_LANE}] AS lane) l`,
+    [tenant, controllers],
+  );
+  // An UPDATE … RETURNING comes back from TypeORM as [rows, count].
+  const [heads] = await dataSource.query<[{ uuid: string }[], number]>(
+    `UPDATE control.commands SET lease_owner = 'another instance', lease_until = now() + interval '1 minute'
+      WHERE uuid IN (SELECT DISTINCT ON (controller_uuid) uuid FROM control.commands
+                      WHERE controller_uuid = ANY($1) AND completed_at IS NULL
+                      ORDER BY controller_uuid, created_at, uuid)
+      RETURNING uuid`,
+    [controllers.filter((_, index) => index % 2 === 0)],
+  );
+  busyHeads = heads.map((row) => row.uuid);
+});
+
+afterAll(async () => {
+  await dataSource?.destroy();
+  await database?.drop();
+});
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+function rowsReadFromCommands(node: PlanNode): number {
+  const own =
+    node['Relation Name'] === 'commands'
+      ? (node['Actual Rows'] +
+          (node['Rows Removed by Filter'] ?? 0) +
+          (node['Rows Removed by Index Recheck'] ?? 0)) *
+        node['Actual Loops']
+      : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsReadFromCommands(child), 0);
+}
+
+/** A value as an SQL literal (arrays as array literals), for EXECUTE. */
+function literal(value: unknown): string {
+  const text = Array.isArray(value)
+    ? `{${value.map((element) => (element === null ? 'NULL' : `"${String(element).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`
+    : String(value);
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * Runs `sql` as a prepared statement (as the service does), with a generic or a custom plan, inside a transaction
+ * that is rolled back; returns the rows it read from control.commands and the rows it returned.
+ */
+async function measure(
+  sql: string,
+  values: unknown[],
+  planCacheMode: 'force_generic_plan' | 'force_custom_plan',
+): Promise<{ read: number; returned: number }> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.startTransaction();
+    await runner.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
+    await runner.query(`PREPARE measured AS ${sql}`);
+    // EXPLAIN takes no bind parameters: the values go in as literals, coerced to the statement's parameter types.
+    const [{ 'QUERY PLAN': plans }] = (await runner.query(
+      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE measured(${values.map(literal).join(', ')})`,
+    )) as { 'QUERY PLAN': { Plan: PlanNode }[] }[];
+    return { read: rowsReadFromCommands(plans[0].Plan), returned: plans[0].Plan['Actual Rows'] };
+  } finally {
+    await runner.rollbackTransaction().catch(() => undefined);
+    await runner.query('DEALLOCATE ALL').catch(() => undefined);
+    await runner.release();
+  }
+}
+
+describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
+  'delivery statements over a backlog the statistics do not know (%s)',
+  (planCacheMode) => {
+    it('the claim reads per lane, not the backlog', async () => {
+      const { read, returned } = await measure(CLAIM_DUE_SQL, ['this instance', 30_000, 100], planCacheMode);
+      expect(returned).toBe(LANES / 2);
+      expect(read).toBeLessThan(READ_LIMIT);
+    });
+
+    it('a batch of endings reads its commands and their lanes, not the backlog', async () => {
+      const batch = busyHeads.slice(0, 10);
+      const { read, returned } = await measure(
+        transitionBatchSql({
+          insertSql: (select) =>
+            `INSERT INTO control.outbox_events (event_id, tenant_uuid, subject, envelope, created_at) ${select}`,
+        }),
+        [
+          batch,
+          batch.map(() => true),
+          batch.map(() => null),
+          batch.map(() => 'accepted'),
+          batch.map(() => JSON.stringify({ status: 'Accepted' })),
+          batch.map(() => randomUUID()),
+          batch.map(() => randomUUID()),
+          CommandSubjects.statusChanged,
+        ],
+        planCacheMode,
+      );
+      expect(returned).toBe(batch.length);
+      expect(read).toBeLessThan(READ_LIMIT);
+    });
+
+    it("waking lanes reads those lanes' waiting commands only", async () => {
+      const lanes = controllers.slice(0, 10);
+      const { read } = await measure(wakeLanesSql('SELECT unnest($1::uuid[])'), [lanes], planCacheMode);
+      expect(read).toBeLessThan(READ_LIMIT);
+    });
+  },
+);
