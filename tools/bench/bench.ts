@@ -156,6 +156,7 @@ function printTable(reports: PhaseReport[]): void {
         rows.push([label, 'POST p50/p95/p99', ms('postMs')]);
         rows.push([label, 'POST → received p50/p95/p99', ms('postToReceivedMs')]);
         rows.push([label, 'POST → terminal p50/p95/p99', ms('postToTerminalMs')]);
+        rows.push([label, 'load generator event-loop delay p50/p95/p99', ms('loadGeneratorDelayMs')]);
       }
     }
   }

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { connect } from '@nats-io/transport-node';
 import ocppRpc from 'ocpp-rpc';
 import pg from 'pg';
@@ -5,7 +6,7 @@ import { CommandSubjects, type CommandStatusChangedEvent } from '@cpc/contracts'
 import type { BenchTarget, BenchTenant } from './bench-setup.js';
 import { apiCall } from './bench-setup.js';
 import { JsonPoster } from './json-poster.js';
-import { LatencyRecorder, type LatencySummary } from './latency-recorder.js';
+import { LatencyRecorder, type LatencySummary, summarizeLoopDelay } from './latency-recorder.js';
 import type { Progress } from './progress.js';
 
 interface RpcClient {
@@ -17,6 +18,8 @@ const RPCClient = (ocppRpc as unknown as { RPCClient: new (options: Record<strin
   .RPCClient;
 
 const TERMINAL = new Set(['accepted', 'rejected', 'timeout', 'failed']);
+/** How often the load generator's event loop is sampled for its own delay. */
+const LOOP_DELAY_RESOLUTION_MS = 1;
 
 export interface CommandStepResult {
   targetPerSecond: number;
@@ -36,6 +39,11 @@ export interface CommandStepResult {
   postMs: LatencySummary;
   postToReceivedMs: LatencySummary;
   postToTerminalMs: LatencySummary;
+  /**
+   * The load generator's own event-loop delay while the step ran: the POSTs, the charge points and the status events
+   * share its loop, so a delay there is in the latencies above too.
+   */
+  loadGeneratorDelayMs: LatencySummary;
 }
 
 /**
@@ -174,6 +182,8 @@ export class CommandsBench {
       inFlight.add(request);
     };
 
+    const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+    loopDelay.enable();
     const sendStart = performance.now();
     const total = Math.round(perSecond * seconds);
     await new Promise<void>((resolve) => {
@@ -208,6 +218,7 @@ export class CommandsBench {
       await new Promise((resolve) => setTimeout(resolve, 200));
       if (terminalAt.size > lastTerminal) [lastTerminal, lastMoved] = [terminalAt.size, performance.now()];
     }
+    loopDelay.disable();
     subscription.unsubscribe();
     await nats.close();
     poster.close();
@@ -240,6 +251,7 @@ export class CommandsBench {
       postMs: post.summary(),
       postToReceivedMs: postToReceived.summary(),
       postToTerminalMs: postToTerminal.summary(),
+      loadGeneratorDelayMs: summarizeLoopDelay(loopDelay, LOOP_DELAY_RESOLUTION_MS),
     };
   }
 
