@@ -17,6 +17,7 @@ import { eventually } from '@cpc/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { DELIVERY_CONNECTION } from '../delivery-connection.js';
+import { DeliveryQueue } from './delivery-queue.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
 
@@ -153,6 +154,39 @@ describe('delivering commands to the gateway', () => {
     const command = await resetOf(controllerUuid);
     expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
     expect(attempts).toBe(3);
+    gateway.unsubscribe();
+  });
+
+  it('keeps a command it is delivering due again only when its claim ends, renewed or not', async () => {
+    const controllerUuid = harness.addController(tenant);
+    interface Lease {
+      owner: string;
+      leased_for_ms: number;
+      due_at_lease_end: boolean;
+    }
+    const leaseOf = async (uuid: string) =>
+      (
+        await harness.sql<Lease>(
+          `SELECT lease_owner AS owner, next_attempt_at = lease_until AS due_at_lease_end,
+                  (extract(epoch FROM lease_until - clock_timestamp()) * 1000)::int AS leased_for_ms
+             FROM control.commands WHERE uuid = $1`,
+          [uuid],
+        )
+      )[0];
+    const seen: Lease[] = [];
+    const gateway = harness.serveCalls(controllerUuid, async (request) => {
+      const claimed = await leaseOf(request.commandUuid);
+      await harness.provider(DeliveryQueue).renew(claimed.owner, [request.commandUuid], 600_000);
+      seen.push(claimed, await leaseOf(request.commandUuid));
+      return accepted;
+    });
+    const command = await resetOf(controllerUuid);
+    expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+    const [claimed, renewed] = seen;
+    expect(claimed).toMatchObject({ due_at_lease_end: true });
+    expect(claimed.leased_for_ms).toBeGreaterThan(0);
+    expect(renewed).toMatchObject({ owner: claimed.owner, due_at_lease_end: true });
+    expect(renewed.leased_for_ms).toBeGreaterThan(590_000);
     gateway.unsubscribe();
   });
 });
