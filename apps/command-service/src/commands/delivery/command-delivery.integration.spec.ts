@@ -17,9 +17,9 @@ import { eventually } from '@cpc/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { DELIVERY_CONNECTION } from '../delivery-connection.js';
-import { DeliveryQueue } from './delivery-queue.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
+import { DeliveryQueue } from './delivery-queue.js';
 
 const harness = new CommandServiceHarness();
 const tenant: string = randomUUID();
@@ -157,7 +157,7 @@ describe('delivering commands to the gateway', () => {
     gateway.unsubscribe();
   });
 
-  it('keeps a command it is delivering due again only when its claim ends, renewed or not', async () => {
+  it('keeps a command it is delivering due again only when its claim ends, renewed or its lane woken', async () => {
     const controllerUuid = harness.addController(tenant);
     interface Lease {
       owner: string;
@@ -176,7 +176,10 @@ describe('delivering commands to the gateway', () => {
     const seen: Lease[] = [];
     const gateway = harness.serveCalls(controllerUuid, async (request) => {
       const claimed = await leaseOf(request.commandUuid);
-      await harness.provider(DeliveryQueue).renew(claimed.owner, [request.commandUuid], 600_000);
+      const queue = harness.provider(DeliveryQueue);
+      await queue.renew(claimed.owner, [request.commandUuid], 600_000);
+      // What a connected event does: the lane's waiting commands become due, the one being delivered does not.
+      await queue.wakeLane(controllerUuid);
       seen.push(claimed, await leaseOf(request.commandUuid));
       return accepted;
     });

@@ -176,11 +176,15 @@ export class DeliveryQueue {
     });
   }
 
-  /** The charge point connected (or its lane moved on): every open command of it is due now. */
+  /**
+   * The charge point connected (or its lane moved on): every open command of it is due now, except one being
+   * delivered, which stays due at its lease's end (as claims leave it).
+   */
   async wakeLane(controllerUuid: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE control.commands SET next_attempt_at = clock_timestamp()
-        WHERE controller_uuid = $1 AND ${OPEN} AND next_attempt_at > clock_timestamp()`,
+        WHERE controller_uuid = $1 AND ${OPEN} AND next_attempt_at > clock_timestamp()
+          AND (lease_until IS NULL OR lease_until < clock_timestamp())`,
       [controllerUuid],
     );
   }
