@@ -11,6 +11,7 @@ import { MoveCommandCountsFunction1763830000000 } from './migrations/17638300000
 import { AddCommandsOpenLaneDueIndex1763840000000 } from './migrations/1763840000000-add-commands-open-lane-due-index.js';
 import { DropCommandsOpenDueIndex1763850000000 } from './migrations/1763850000000-drop-commands-open-due-index.js';
 import { ClaimIndexesForBacklogs1763860000000 } from './migrations/1763860000000-claim-indexes-for-backlogs.js';
+import { LaneFreeFunction1763870000000 } from './migrations/1763870000000-lane-free-function.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -26,6 +27,7 @@ export const CONTROL_MIGRATIONS = [
   AddCommandsOpenLaneDueIndex1763840000000,
   DropCommandsOpenDueIndex1763850000000,
   ClaimIndexesForBacklogs1763860000000,
+  LaneFreeFunction1763870000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

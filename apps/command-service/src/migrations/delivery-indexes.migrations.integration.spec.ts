@@ -27,8 +27,16 @@ async function openIndexes(): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((row) => [row.indexname, row.indexdef.replace(/^.* USING /, '')]));
 }
 
-describe('the migrations of the delivery indexes', () => {
-  it('leave the lane, due-time and lease indexes, and go down to the earlier ones and up again', async () => {
+/** Whether control.lane_is_free exists. */
+async function laneFunctionExists(): Promise<boolean> {
+  const [row] = await dataSource.query<{ present: boolean }[]>(
+    `SELECT to_regprocedure('control.lane_is_free(uuid, uuid)') IS NOT NULL AS present`,
+  );
+  return row.present;
+}
+
+describe('the migrations of the delivery indexes and the lane function', () => {
+  it('leave the lane, due-time and lease indexes and control.lane_is_free, and go down to the earlier ones and up again', async () => {
     const current = {
       commands_open_lane_idx: expect.stringMatching(/^btree \(controller_uuid, created_at, uuid\) WHERE/),
       commands_open_lane_due_idx: expect.stringMatching(
@@ -39,7 +47,11 @@ describe('the migrations of the delivery indexes', () => {
       ),
     };
     expect(await openIndexes()).toEqual(current);
+    expect(await laneFunctionExists()).toBe(true);
 
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    expect(await laneFunctionExists()).toBe(false);
+    expect(await openIndexes()).toEqual(current);
     await dataSource.undoLastMigration({ transaction: 'each' });
     await dataSource.undoLastMigration({ transaction: 'each' });
     expect(await openIndexes()).toEqual({
@@ -50,5 +62,6 @@ describe('the migrations of the delivery indexes', () => {
 
     await migrateServiceSchema(dataSource);
     expect(await openIndexes()).toEqual(current);
+    expect(await laneFunctionExists()).toBe(true);
   });
 });

@@ -26,7 +26,8 @@ export const TARGET_NOT_FOUND_ERROR_KEY = 'not_found';
 
 /**
  * Creates commands: judges the body, resolves the target for the caller's tenant, stores the command `pending` with
- * its first status event (one transaction), and wakes the dispatcher. With an Idempotency-Key, the key's first
+ * its first status event (one transaction), and wakes the dispatcher unless it was stored leased to it (its charge
+ * point had no other open command), in which case its delivery has begun. With an Idempotency-Key, the key's first
  * request within its lifetime answers every repeat with the same body; a repeat with another body is refused.
  */
 @Injectable()
@@ -107,7 +108,8 @@ export class CommandCreationService {
       return this.repeat(tenantUuid, earlier, fingerprint);
     }
     void this.outbox.flush();
-    this.dispatch.notify();
+    // Stored leased, it is being delivered already (CommandInserts); otherwise the dispatcher claims it.
+    if (!row.leased) this.dispatch.notify();
     return { command: toCommandView(row), created: true };
   }
 

@@ -10,6 +10,8 @@ import {
   type CountKey,
 } from '../command-counts.js';
 import { COMMAND_ROW_COLUMNS, type CommandRow, isoSecondsSql } from '../command-record.js';
+import type { ClaimedCommand } from '../delivery/delivery-queue.js';
+import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { claimKeySql } from './idempotency-keys.js';
 
 /** A command to store `pending`, with its first status event (as JSON, created_at filled in by the database). */
@@ -30,7 +32,16 @@ export interface NewCommand {
   event: string;
 }
 
-type QueuedInsert = GroupedCall<NewCommand, CommandRow>;
+/** A stored command; `leased` when it was stored leased to this instance's dispatcher (see insertStatement). */
+export type StoredCommand = CommandRow & ClaimedCommand & { leased: boolean };
+
+type QueuedInsert = GroupedCall<NewCommand, StoredCommand>;
+
+/**
+ * Most commands one creation statement stores leased: each takes an advisory lock until its commit, in a lock table
+ * all connections share (max_locks_per_transaction × max_connections entries, 6,400 by default).
+ */
+const MAX_LEASES_PER_BATCH = 64;
 
 /**
  * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while four
@@ -47,7 +58,7 @@ export class CommandInserts {
    * batch that waits for a count row (held by a status change until it commits) not hold up every creation behind
    * it. At most 500 per batch, so one statement's parameters stay small.
    */
-  private readonly inserts = new GroupedCalls<NewCommand, CommandRow>((batch) => this.writeBatch(batch), {
+  private readonly inserts = new GroupedCalls<NewCommand, StoredCommand>((batch) => this.writeBatch(batch), {
     maxInFlight: 4,
     maxGroup: 500,
   });
@@ -57,6 +68,7 @@ export class CommandInserts {
   constructor(
     private readonly dataSource: DataSource,
     outbox: TransactionalOutbox,
+    private readonly dispatch: DispatchSignal,
   ) {
     this.statement = insertStatement(outbox, undefined);
     this.claimingStatement = insertStatement(
@@ -70,8 +82,11 @@ export class CommandInserts {
     );
   }
 
-  /** Stores the command `pending`; resolves with its row once committed. */
-  insert(command: NewCommand): Promise<CommandRow> {
+  /**
+   * Stores the command `pending`; resolves with its row once committed. Stored leased, it is already handed to the
+   * dispatcher.
+   */
+  insert(command: NewCommand): Promise<StoredCommand> {
     return this.inserts.call(command);
   }
 
@@ -83,8 +98,8 @@ export class CommandInserts {
     command: NewCommand,
     key: string,
     fingerprint: string,
-  ): Promise<CommandRow | undefined> {
-    const [row] = await namedQuery<CommandRow>(this.dataSource, {
+  ): Promise<StoredCommand | undefined> {
+    const [row] = await namedQuery<StoredCommand>(this.dataSource, {
       name: 'commands.create-with-key',
       text: this.claimingStatement,
       values: [...columnsOf([command]), key, fingerprint],
@@ -93,7 +108,7 @@ export class CommandInserts {
   }
 
   private async writeBatch(batch: QueuedInsert[]): Promise<void> {
-    let rows: CommandRow[];
+    let rows: StoredCommand[];
     try {
       rows = await this.write(batch.map((queued) => queued.item));
     } catch (error) {
@@ -105,6 +120,7 @@ export class CommandInserts {
       for (const queued of batch) await this.writeBatch([queued]);
       return;
     }
+    for (const row of rows) if (row.leased) this.dispatch.deliverCreated(row);
     const byUuid = new Map(rows.map((row) => [row.uuid, row]));
     for (const queued of batch) {
       const row = byUuid.get(queued.item.uuid);
@@ -113,11 +129,17 @@ export class CommandInserts {
     }
   }
 
-  private write(commands: NewCommand[]): Promise<CommandRow[]> {
-    return namedQuery<CommandRow>(this.dataSource, {
+  private write(commands: NewCommand[]): Promise<StoredCommand[]> {
+    const leases = this.dispatch.leasesForCreation();
+    return namedQuery<StoredCommand>(this.dataSource, {
       name: 'commands.create-batch',
       text: this.statement,
-      values: columnsOf(commands),
+      values: [
+        ...columnsOf(commands),
+        leases?.owner ?? null,
+        leases?.leaseMs ?? 0,
+        Math.min(leases?.limit ?? 0, MAX_LEASES_PER_BATCH),
+      ],
     });
   }
 }
@@ -126,8 +148,27 @@ export class CommandInserts {
  * The statement storing commands from the parameters of columnsOf: the commands (in the given order: their
  * created_at, hence each charge point's delivery order, follows it), their first status events into the outbox and
  * their counts (count_rank orders the count rows by the global lock order); with `claim`, only if it claims the key.
+ * Without `claim`, $14 may name a dispatcher ($15: its lease in ms, $16: at most this many): the first command of each
+ * charge point in the batch, up to $16 of them, is stored already leased to it when control.lane_is_free finds the
+ * charge point with no open command, so that dispatcher delivers it at once instead of claiming it first.
  */
 function insertStatement(outbox: TransactionalOutbox, claim: string | undefined): string {
+  const leasing =
+    claim === undefined
+      ? `, lane_first AS (
+      SELECT DISTINCT ON (controller_uuid) uuid, controller_uuid, position
+        FROM input WHERE $14::text IS NOT NULL ORDER BY controller_uuid, position
+    ), leased AS MATERIALIZED (
+      SELECT uuid FROM (SELECT uuid, controller_uuid FROM lane_first ORDER BY position LIMIT $16) candidate
+       WHERE control.lane_is_free(candidate.controller_uuid, NULL)
+    )`
+      : '';
+  const lease =
+    claim === undefined
+      ? `CASE WHEN x.uuid IN (SELECT uuid FROM leased)
+                   THEN clock_timestamp() + $15 * interval '1 millisecond' END`
+      : 'NULL::timestamptz';
+  const owner = claim === undefined ? '$14' : 'NULL';
   return `
     WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} input AS (
       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[], $6::uuid[],
@@ -135,14 +176,18 @@ function insertStatement(outbox: TransactionalOutbox, claim: string | undefined)
              WITH ORDINALITY AS x(uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target,
                                   parameters, valid_for_seconds, event_id, event, count_rank, position)
       ${claim === undefined ? '' : 'WHERE EXISTS (SELECT FROM claimed)'}
-    ), command AS (
+    )${leasing}, command AS (
       INSERT INTO control.commands
              (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
-              valid_until, created_at, next_attempt_at)
+              valid_until, created_at, next_attempt_at, lease_owner, lease_until, attempts)
       SELECT uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, 'pending',
-             clock_timestamp() + make_interval(secs => valid_for_seconds), clock_timestamp(), clock_timestamp()
-        FROM input ORDER BY position
-      RETURNING ${COMMAND_ROW_COLUMNS}
+             clock_timestamp() + make_interval(secs => valid_for_seconds), clock_timestamp(),
+             COALESCE(lease_until, clock_timestamp()), CASE WHEN lease_until IS NOT NULL THEN ${owner} END, lease_until,
+             CASE WHEN lease_until IS NOT NULL THEN 1 ELSE 0 END
+        FROM (SELECT x.*, ${lease} AS lease_until FROM input x) AS x
+       ORDER BY position
+      RETURNING ${COMMAND_ROW_COLUMNS}, lease_owner IS NOT NULL AS leased, target, parameters, valid_until,
+                target_deleted_at
     ), event AS (
       ${outbox.insertSql(`
         SELECT i.event_id, c.tenant_uuid, $12,

@@ -19,7 +19,7 @@ import type { DataSource } from 'typeorm';
 import { DELIVERY_CONNECTION } from '../delivery-connection.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
-import { DeliveryQueue } from './delivery-queue.js';
+import { type ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
 
 const harness = new CommandServiceHarness();
 const tenant: string = randomUUID();
@@ -190,6 +190,102 @@ describe('delivering commands to the gateway', () => {
     expect(claimed.leased_for_ms).toBeGreaterThan(0);
     expect(renewed).toMatchObject({ owner: claimed.owner, due_at_lease_end: true });
     expect(renewed.leased_for_ms).toBeGreaterThan(590_000);
+    gateway.unsubscribe();
+  });
+});
+
+describe('leases at creation', () => {
+  const leaseOf = async (uuid: string) =>
+    (
+      await harness.sql<{ owner: string | null; attempts: number; due_at_lease_end: boolean }>(
+        `SELECT lease_owner AS owner, attempts, next_attempt_at = lease_until AS due_at_lease_end
+           FROM control.commands WHERE uuid = $1`,
+        [uuid],
+      )
+    )[0];
+
+  /** The uuids the running instance's claims returned, while the returned function is not called. */
+  const watchClaims = () => {
+    const queue = harness.provider(DeliveryQueue);
+    const claimDue = queue.claimDue.bind(queue);
+    const claimed: string[] = [];
+    const spy = jest.spyOn(queue, 'claimDue').mockImplementation(async (...args) => {
+      const rows = await claimDue(...args);
+      claimed.push(...rows.map((row) => row.uuid));
+      return rows;
+    });
+    return { claimed, stop: () => spy.mockRestore() };
+  };
+
+  it('stores a command for a charge point with no open command leased to this instance, which delivers it unclaimed', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const claims = watchClaims();
+    const leases: Awaited<ReturnType<typeof leaseOf>>[] = [];
+    const gateway = harness.serveCalls(controllerUuid, async (request) => {
+      leases.push(await leaseOf(request.commandUuid));
+      return accepted;
+    });
+    try {
+      const command = await resetOf(controllerUuid);
+      expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+      expect(leases).toEqual([
+        { owner: expect.stringMatching(new RegExp(`^${hostname()}/`)), attempts: 1, due_at_lease_end: true },
+      ]);
+      expect(claims.claimed).not.toContain(command.command_uuid);
+    } finally {
+      claims.stop();
+      gateway.unsubscribe();
+    }
+  });
+
+  it('stores a command behind an open one of its charge point unleased, and delivers the two in order', async () => {
+    const controllerUuid = harness.addController(tenant);
+    let answerFirst!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    const calls: string[] = [];
+    const gateway = harness.serveCalls(controllerUuid, async (request) => {
+      calls.push(request.commandUuid);
+      if (calls.length === 1) await firstAnswered;
+      return accepted;
+    });
+    try {
+      const first = await resetOf(controllerUuid, 600);
+      await eventually(
+        () => calls.length,
+        (count) => count === 1,
+      );
+      const second = await resetOf(controllerUuid, 600);
+      expect(await leaseOf(second.command_uuid)).toMatchObject({ owner: null, attempts: 0 });
+      answerFirst();
+      for (const command of [first, second]) {
+        expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+      }
+      expect(calls).toEqual([first.command_uuid, second.command_uuid]);
+    } finally {
+      gateway.unsubscribe();
+    }
+  });
+
+  it('passes over a charge point whose lane another transaction is deciding, in creation and in claims', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const calls: string[] = [];
+    const gateway = harness.serveCalls(controllerUuid, (request) => {
+      calls.push(request.commandUuid);
+      return accepted;
+    });
+    const lock = await harness.holdLaneLock(controllerUuid);
+    let command: CommandView;
+    try {
+      command = await resetOf(controllerUuid, 600);
+      expect(await leaseOf(command.command_uuid)).toMatchObject({ owner: null, attempts: 0 });
+      // It is due, and claims run at every poll (100 ms here): each passes the lane over.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(calls).toEqual([]);
+    } finally {
+      await lock.release();
+    }
+    expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+    expect(calls).toEqual([command.command_uuid]);
     gateway.unsubscribe();
   });
 });
@@ -395,6 +491,15 @@ describe('deleted targets', () => {
       target_uuid: otherPlug,
       valid_for_seconds: 600,
     });
+    // Its first attempt (at creation: the lane is idle) found the charge point offline and gave the claim back.
+    await eventually(
+      () =>
+        harness.sql<{ waiting: boolean }>(
+          `SELECT lease_owner IS NULL AND attempts > 0 AS waiting FROM control.commands WHERE uuid = $1`,
+          [unlock.command_uuid],
+        ),
+      ([row]) => row.waiting,
+    );
     harness.assets.plugs.delete(otherPlug);
     const calls: string[] = [];
     harness.serveCalls(other, (request) => {
@@ -413,6 +518,52 @@ describe('deleted targets', () => {
     // Commands of deleted assets stay listed.
     expect((await read(unlock.command_uuid)).target_uuid).toBe(otherPlug);
     expect(plugUuid).toBeDefined();
+  });
+
+  it('fails at once a waiting command whose controller was deleted while its delivery was being attempted', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const command = await resetOf(controllerUuid, 600);
+    // Its charge point is offline. Another instance takes it up (for an hour, so nothing else touches it) ...
+    const owner = 'another instance';
+    await eventually(
+      () =>
+        harness.sql<{ uuid: string }>(
+          `WITH taken AS (
+             UPDATE control.commands SET lease_owner = $2, lease_until = now() + interval '1 hour', attempts = 1
+              WHERE uuid = $1 AND lease_owner IS NULL RETURNING uuid)
+           SELECT uuid FROM taken`,
+          [command.command_uuid, owner],
+        ),
+      (taken) => taken.length === 1,
+    );
+    // ... the controller is deleted meanwhile, which only marks the command being delivered ...
+    await harness.publish(AssetsSubjects.controllerDeleted, tenant, {
+      controllerUuid,
+      ocppIdentity: 'CP',
+      locationUuid: randomUUID(),
+      deletedAt: new Date().toISOString(),
+    });
+    await eventually(
+      () =>
+        harness.sql<{ marked: boolean }>(
+          'SELECT target_deleted_at IS NOT NULL AS marked FROM control.commands WHERE uuid = $1',
+          [command.command_uuid],
+        ),
+      ([row]) => row.marked,
+    );
+    expect((await read(command.command_uuid)).status).toBe('pending');
+    // ... and its attempt finds the charge point offline: the command fails now, not at its next attempt.
+    await harness
+      .provider(DeliveryQueue)
+      .awaitConnection(
+        owner,
+        { uuid: command.command_uuid, controller_uuid: controllerUuid } as ClaimedCommand,
+        60_000,
+      );
+    expect(await read(command.command_uuid)).toMatchObject({
+      status: 'failed',
+      result: { error: 'target_deleted' },
+    });
   });
 });
 
@@ -479,6 +630,45 @@ describe('restarts and several instances', () => {
       }
       expect(Object.fromEntries(deliveries)).toEqual(Object.fromEntries(created));
     } finally {
+      await Promise.all(others.map((other) => other.app.close()));
+    }
+  });
+});
+
+describe('concurrent creations on several instances', () => {
+  it('never has two calls out to one charge point, and delivers each command once', async () => {
+    const others = await Promise.all([harness.launch(), harness.launch()]);
+    const gateways: { unsubscribe(): void }[] = [];
+    try {
+      const controllers = Array.from({ length: 4 }, () => harness.addController(tenant));
+      const outstanding = new Map<string, number>();
+      let overlaps = 0;
+      const calls: string[] = [];
+      for (const controllerUuid of controllers) {
+        gateways.push(
+          harness.serveCalls(controllerUuid, async (request) => {
+            const out = (outstanding.get(controllerUuid) ?? 0) + 1;
+            outstanding.set(controllerUuid, out);
+            if (out > 1) overlaps += 1;
+            calls.push(request.commandUuid);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            outstanding.set(controllerUuid, out - 1);
+            return accepted;
+          }),
+        );
+      }
+      // Created all at once: the requests spread over the three instances, several to a batch, leasing and
+      // claiming the same lanes at the same time.
+      const created = await Promise.all(
+        Array.from({ length: 60 }, (_, index) => resetOf(controllers[index % controllers.length], 600)),
+      );
+      for (const command of created) {
+        expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+      }
+      expect(overlaps).toBe(0);
+      expect([...calls].sort()).toEqual(created.map((command) => command.command_uuid).sort());
+    } finally {
+      for (const gateway of gateways) gateway.unsubscribe();
       await Promise.all(others.map((other) => other.app.close()));
     }
   });

@@ -1,9 +1,10 @@
 import { jest } from '@jest/globals';
+import { hostname } from 'node:os';
 import type { ServiceClient } from '@cpc/nats';
 import type { CommandServiceConfig } from '../../command-service.config.js';
 import type { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandDispatcher } from './command-dispatcher.js';
-import type { DeliveryQueue } from './delivery-queue.js';
+import type { ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
 import { DispatchSignal } from './dispatch-signal.js';
 import type { GatewayCallClient } from './gateway-call.client.js';
 
@@ -61,6 +62,101 @@ describe('CommandDispatcher wakes', () => {
     await jest.advanceTimersByTimeAsync(10);
     signal.notify();
     await settle();
+    expect(claims).toHaveLength(2);
+  });
+});
+
+/** The leases the dispatcher offers creations, and what it does after delivering a command created leased to it. */
+describe('CommandDispatcher and commands created leased to it', () => {
+  const claims: number[] = [];
+  let signal: DispatchSignal;
+  let dispatcher: CommandDispatcher;
+  /** Answers the calls the gateway was asked, in order. */
+  const pendingCalls: (() => void)[] = [];
+
+  const command = (index: number) =>
+    ({
+      uuid: `command-${index}`,
+      controller_uuid: `charge-point-${index}`,
+      target_type: 'controller',
+      status: 'pending',
+      target_deleted_at: null,
+      created_at: new Date(),
+    }) as unknown as ClaimedCommand;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    claims.length = 0;
+    pendingCalls.length = 0;
+    signal = new DispatchSignal();
+    const queue = {
+      claimDue: () => {
+        claims.push(performance.now());
+        return Promise.resolve([]);
+      },
+      awaitConnection: () => Promise.resolve(),
+      releaseAll: () => Promise.resolve(),
+    } as unknown as DeliveryQueue;
+    const gateway = {
+      // Offline once told to answer: the command waits for its charge point.
+      call: () => new Promise((resolve) => pendingCalls.push(() => resolve({ kind: 'offline' }))),
+    } as unknown as GatewayCallClient;
+    dispatcher = new CommandDispatcher(
+      { commandDispatchIntervalMs: 60_000, commandLeaseMs: 15_000 } as CommandServiceConfig,
+      queue,
+      {} as CommandTransitions,
+      gateway,
+      {} as ServiceClient,
+      signal,
+    );
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  const settle = async () => {
+    for (let turn = 0; turn < 10; turn += 1) await Promise.resolve();
+  };
+
+  it('offers leases for as many commands as it has room for, and none once full or stopping', async () => {
+    expect(signal.leasesForCreation()).toEqual({
+      owner: expect.stringMatching(new RegExp(`^${hostname()}/`)),
+      leaseMs: 15_000,
+      limit: 500,
+    });
+    for (let index = 0; index < 499; index += 1) signal.deliverCreated(command(index));
+    await settle();
+    expect(pendingCalls).toHaveLength(499);
+    expect(signal.leasesForCreation()).toMatchObject({ limit: 1 });
+    signal.deliverCreated(command(499));
+    expect(signal.leasesForCreation()).toBeUndefined();
+
+    await dispatcher.beforeApplicationShutdown();
+    pendingCalls.splice(0).forEach((answer) => answer());
+    await settle();
+    expect(signal.leasesForCreation()).toBeUndefined();
+    signal.deliverCreated(command(500));
+    await settle();
+    expect(pendingCalls).toHaveLength(0);
+  });
+
+  it('after such a delivery, claims only if a wake came while it ran', async () => {
+    signal.deliverCreated(command(1));
+    await settle();
+    pendingCalls.splice(0).forEach((answer) => answer());
+    await settle();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(claims).toHaveLength(0);
+
+    signal.deliverCreated(command(2));
+    await settle();
+    signal.notify();
+    await settle();
+    expect(claims).toHaveLength(1);
+    pendingCalls.splice(0).forEach((answer) => answer());
+    await settle();
+    await jest.advanceTimersByTimeAsync(10);
     expect(claims).toHaveLength(2);
   });
 });

@@ -22,7 +22,7 @@ import type { CommandServiceConfig } from '../../command-service.config.js';
 import { endingOf } from '../outcomes/call-outcome.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { type ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
-import { DispatchSignal } from './dispatch-signal.js';
+import { type CreationLeases, type DispatchListener, DispatchSignal } from './dispatch-signal.js';
 import { GatewayCallClient } from './gateway-call.client.js';
 
 /** Deliveries one instance runs at once (different charge points; one per charge point by the queue's rule). */
@@ -48,7 +48,9 @@ type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
  * call-completed events (GatewayCallEventsConsumer) when this instance died waiting.
  */
 @Injectable()
-export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class CommandDispatcher
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, DispatchListener
+{
   private readonly logger = new Logger(CommandDispatcher.name);
   /** Names this process's claims: the host, then this process's own id. */
   private readonly owner = `${hostname()}/${randomUUID()}`;
@@ -60,6 +62,8 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private lastClaimStartedAt = Number.NEGATIVE_INFINITY;
   private spacingTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Counts the wakes from outside (DispatchSignal), so a delivery knows whether one came while it ran. */
+  private notifications = 0;
 
   constructor(
     @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
@@ -69,7 +73,7 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
     private readonly services: ServiceClient,
     signal: DispatchSignal,
   ) {
-    signal.listen(() => this.wake());
+    signal.listen(this);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -133,18 +137,44 @@ export class CommandDispatcher implements OnApplicationBootstrap, BeforeApplicat
         const room = Math.min(CLAIM_BATCH, MAX_IN_FLIGHT - this.inFlight.size);
         if (room <= 0 || this.stopped) return;
         const claimed = await this.queue.claimDue(this.owner, this.config.commandLeaseMs, room);
-        for (const command of claimed) {
-          this.inFlight.add(command.uuid);
-          void this.attempt(command).finally(() => {
-            this.inFlight.delete(command.uuid);
-            this.wake();
-          });
-        }
+        for (const command of claimed) this.deliver(command);
         if (claimed.length < room) return;
       }
     } catch (error) {
       this.logger.warn(`claiming due commands failed, next poll retries: ${describe(error)}`);
     }
+  }
+
+  notified(): void {
+    this.notifications += 1;
+    this.wake();
+  }
+
+  leasesForCreation(): CreationLeases | undefined {
+    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    if (this.stopped || room <= 0) return undefined;
+    return { owner: this.owner, leaseMs: this.config.commandLeaseMs, limit: room };
+  }
+
+  /** Once stopping, a command created leased to this instance is left to lapse, and taken up as any lapsed claim. */
+  deliverCreated(command: ClaimedCommand): void {
+    if (!this.stopped) this.deliver(command);
+  }
+
+  /**
+   * Runs one attempt of a command leased to this instance, renewing its lease until the attempt ends. Then it looks
+   * for due commands only if there may be some it could not take meanwhile: it was full, or a wake came while the
+   * attempt ran (a command created into this lane then found it busy). A lane whose next command was there before
+   * is woken by the ending itself (CommandTransitions); anything else is found by the poll.
+   */
+  private deliver(command: ClaimedCommand): void {
+    const notificationsBefore = this.notifications;
+    this.inFlight.add(command.uuid);
+    void this.attempt(command).finally(() => {
+      const wasFull = this.inFlight.size >= MAX_IN_FLIGHT;
+      this.inFlight.delete(command.uuid);
+      if (wasFull || this.notifications !== notificationsBefore) this.wake();
+    });
   }
 
   private async attempt(command: ClaimedCommand): Promise<void> {

@@ -20,6 +20,22 @@ export type ClaimedCommand = Pick<
   target_deleted_at: Date | null;
 };
 
+/** The columns of a ClaimedCommand, for RETURNING clauses. */
+export const CLAIMED_COLUMNS = [
+  'uuid',
+  'tenant_uuid',
+  'controller_uuid',
+  'type',
+  'target_type',
+  'target_uuid',
+  'target',
+  'parameters',
+  'status',
+  'valid_until',
+  'created_at',
+  'target_deleted_at',
+] as const;
+
 /**
  * Claims up to $3 lane heads for owner $1, for $2 ms, of lanes that have a due command and no claimed one; SKIP
  * LOCKED keeps instances apart. The lanes are found by skipping from one charge point to the next in
@@ -28,7 +44,9 @@ export type ClaimedCommand = Pick<
  * every open command), and the heads are then locked through the primary key (OPEN_BY_UUID). Times are `now()` (the
  * statement's start), not clock_timestamp(), so the index can be searched by time. A claimed command is due again only
  * when its lease ends (a lapsed claim is taken up then), so the walk passes over lanes whose only open command is
- * being delivered (at 500/s, index scans of control.commands fell from 63,000 to 17,000 in 10 s).
+ * being delivered (at 500/s, index scans of control.commands fell from 63,000 to 17,000 in 10 s). The $3 oldest
+ * heads are then confirmed by control.lane_is_free, as a creation leasing its command confirms its lane: a lane that
+ * a creation is leasing right now is passed over (its new command may be invisible to this statement's snapshot).
  */
 export const CLAIM_DUE_SQL = `WITH RECURSIVE due_lanes AS (
        (SELECT controller_uuid FROM control.commands
@@ -39,19 +57,26 @@ export const CLAIM_DUE_SQL = `WITH RECURSIVE due_lanes AS (
                 ORDER BY c.controller_uuid LIMIT 1)
          FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
      ), heads AS MATERIALIZED (
-       SELECT (SELECT h.uuid FROM control.commands h
+       SELECT lane.controller_uuid,
+              (SELECT h.uuid FROM control.commands h
                 WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN}
                 ORDER BY h.created_at, h.uuid LIMIT 1) AS uuid,
               EXISTS (SELECT 1 FROM control.commands other
                        WHERE other.controller_uuid = lane.controller_uuid AND other.${OPEN}
                          AND other.lease_until >= now()) AS busy
          FROM due_lanes lane WHERE lane.controller_uuid IS NOT NULL
-     ), claimable AS (
-       SELECT c.uuid FROM control.commands c
+     ), candidates AS MATERIALIZED (
+       SELECT c.controller_uuid, c.uuid FROM control.commands c
         WHERE c.uuid IN (SELECT uuid FROM heads WHERE NOT busy) AND c.${OPEN_BY_UUID}
           AND (c.lease_until IS NULL OR c.lease_until < now())
         ORDER BY c.created_at
         LIMIT $3
+     ), free AS MATERIALIZED (
+       SELECT uuid FROM candidates WHERE control.lane_is_free(controller_uuid, uuid)
+     ), claimable AS (
+       SELECT c.uuid FROM control.commands c
+        WHERE c.uuid IN (SELECT uuid FROM free) AND c.${OPEN_BY_UUID}
+          AND (c.lease_until IS NULL OR c.lease_until < now())
         FOR UPDATE SKIP LOCKED
      ), lease AS (
        SELECT clock_timestamp() + $2 * interval '1 millisecond' AS until
@@ -60,8 +85,7 @@ export const CLAIM_DUE_SQL = `WITH RECURSIVE due_lanes AS (
         SET lease_owner = $1, lease_until = lease.until, next_attempt_at = lease.until, attempts = c.attempts + 1
        FROM claimable, lease
       WHERE c.uuid = claimable.uuid
-     RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
-               c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at`;
+     RETURNING ${CLAIMED_COLUMNS.map((column) => `c.${column}`).join(', ')}`;
 
 /**
  * The delivery queue is the commands table itself: the database is the only truth, so a killed instance loses
@@ -142,17 +166,26 @@ export class DeliveryQueue {
 
   /**
    * The lane's charge point is not connected: its pending commands whose validity is over fail
-   * (`charge_point_offline`, or `connection_lost` when an unanswered request may have delivered it), the others wait for the connected event, looked at again after `recheckMs` at the
-   * latest and when the first validity ends. The head's claim is given back.
+   * (`charge_point_offline`, or `connection_lost` when an unanswered request may have delivered it), and so do those
+   * whose target was deleted meanwhile (`target_deleted`: the deletion found them being delivered); the others wait
+   * for the connected event, looked at again after `recheckMs` at the latest and when the first validity ends. The
+   * head's claim is given back.
    */
   async awaitConnection(owner: string, head: ClaimedCommand, recheckMs: number): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const expired = await manager.query<{ uuid: string; unconfirmed: boolean }[]>(
-        `SELECT uuid, delivery_unconfirmed_at IS NOT NULL AS unconfirmed FROM control.commands
-          WHERE controller_uuid = $1 AND status = 'pending' AND valid_until <= clock_timestamp()
+      const ending = await manager.query<{ uuid: string; unconfirmed: boolean; deleted: boolean }[]>(
+        `SELECT uuid, delivery_unconfirmed_at IS NOT NULL AS unconfirmed, target_deleted_at IS NOT NULL AS deleted
+           FROM control.commands
+          WHERE controller_uuid = $1 AND status = 'pending'
+            AND (valid_until <= clock_timestamp() OR target_deleted_at IS NOT NULL)
             AND (lease_until IS NULL OR lease_until < clock_timestamp() OR (uuid = $2 AND lease_owner = $3))
           FOR UPDATE`,
         [head.controller_uuid, head.uuid, owner],
+      );
+      await this.transitions.failPending(
+        ending.filter((row) => row.deleted).map((row) => row.uuid),
+        CommandResultError.TargetDeleted,
+        manager,
       );
       // A call that may have gone out before the charge point went away is not "offline": its connection was lost.
       for (const [unconfirmed, error] of [
@@ -160,7 +193,7 @@ export class DeliveryQueue {
         [true, CommandResultError.ConnectionLost],
       ] as const) {
         await this.transitions.failPending(
-          expired.filter((row) => row.unconfirmed === unconfirmed).map((row) => row.uuid),
+          ending.filter((row) => !row.deleted && row.unconfirmed === unconfirmed).map((row) => row.uuid),
           error,
           manager,
         );

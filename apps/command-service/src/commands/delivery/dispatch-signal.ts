@@ -1,18 +1,46 @@
 import { Injectable } from '@nestjs/common';
+import type { ClaimedCommand } from './delivery-queue.js';
+
+/** Leases a creation may write into the commands it stores, for this instance's dispatcher to deliver at once. */
+export interface CreationLeases {
+  owner: string;
+  leaseMs: number;
+  /** At most this many commands leased by one creation statement. */
+  limit: number;
+}
+
+/** The dispatcher, as creations and wakers see it. */
+export interface DispatchListener {
+  /** Commands may have become due. */
+  notified(): void;
+  /** Undefined while it takes no new deliveries (full, or stopping). */
+  leasesForCreation(): CreationLeases | undefined;
+  /** A command stored already leased to it (CreationLeases), committed. */
+  deliverCreated(command: ClaimedCommand): void;
+}
 
 /**
- * Tells this instance's dispatcher that commands may have become due (one was created, a charge point connected), so
- * it looks at once instead of at its next poll. Other instances find them by polling.
+ * Between this instance's dispatcher and what feeds it: a wake when commands may have become due (one was created, a
+ * charge point connected), so it looks at once instead of at its next poll (other instances find them by polling),
+ * and the commands a creation stored already leased to it, which skip the claim.
  */
 @Injectable()
 export class DispatchSignal {
-  private listener: (() => void) | undefined;
+  private listener: DispatchListener | undefined;
 
-  listen(listener: () => void): void {
+  listen(listener: DispatchListener): void {
     this.listener = listener;
   }
 
   notify(): void {
-    this.listener?.();
+    this.listener?.notified();
+  }
+
+  leasesForCreation(): CreationLeases | undefined {
+    return this.listener?.leasesForCreation();
+  }
+
+  deliverCreated(command: ClaimedCommand): void {
+    this.listener?.deliverCreated(command);
   }
 }

@@ -135,8 +135,9 @@ export class CommandTransitions {
 
   private async writeBatch(batch: QueuedTransition[]): Promise<void> {
     let changed: Set<QueuedTransition>;
+    let laneWaiting: boolean;
     try {
-      changed = await this.apply(batch);
+      ({ changed, laneWaiting } = await this.apply(batch));
     } catch (error) {
       if (batch.length === 1) {
         batch[0].reject(error);
@@ -149,10 +150,10 @@ export class CommandTransitions {
     }
     // Committed: every command this batch had an ending for is terminal now, whether this batch ended it or not.
     for (const transition of batch) if (transition.ending) this.recentlyEnded.add(transition.commandUuid);
-    if (batch.some((transition) => transition.ending && changed.has(transition))) {
-      // Their charge points' next commands may be claimed now.
-      this.dispatch.notify();
-    }
+    // Their charge points' next commands may be claimed now. A lane with none is left alone: claiming at every
+    // ending made a claim statement every few milliseconds that found nothing (commands created into an idle lane
+    // are stored leased and need no claim).
+    if (laneWaiting) this.dispatch.notify();
     if (changed.size > 0) void this.outbox.flush();
     for (const transition of batch) transition.resolve(changed.has(transition));
   }
@@ -161,7 +162,9 @@ export class CommandTransitions {
    * One batch in one statement (one round trip, one commit): see transitionBatchSql. The first ending queued for a
    * command wins; the first known time of sending is kept. Returns the transitions that changed their command.
    */
-  private async apply(batch: QueuedTransition[]): Promise<Set<QueuedTransition>> {
+  private async apply(
+    batch: QueuedTransition[],
+  ): Promise<{ changed: Set<QueuedTransition>; laneWaiting: boolean }> {
     const byCommand = new Map<string, BatchedCommand>();
     for (const transition of batch) {
       let command = byCommand.get(transition.commandUuid);
@@ -200,7 +203,7 @@ export class CommandTransitions {
         : sentNow.has(uuid);
       if (applied) changed.add(transition);
     }
-    return changed;
+    return { changed, laneWaiting: rows.some((row) => row.lane_waiting) };
   }
 
   /**

@@ -10,6 +10,11 @@ export interface AppliedRow {
   passed_sent: boolean;
   /** It reached a terminal status in this batch. */
   ended: boolean;
+  /**
+   * It ended and another open command of its charge point, not in this batch, was there when the batch began: its
+   * lane has a next command to claim (one created later was not leased, so its creation woke the dispatcher).
+   */
+  lane_waiting: boolean;
 }
 
 /**
@@ -106,5 +111,9 @@ export function transitionBatchSql(outbox: Pick<TransactionalOutbox, 'insertSql'
         UNION ALL
         SELECT tenant_uuid, target_type, type, status, uuid, 1 FROM changed`)}
     )
-    SELECT c.uuid, c.passed_sent, c.ended FROM changed c, counted`;
+    SELECT c.uuid, c.passed_sent, c.ended,
+           c.ended AND EXISTS (SELECT FROM control.commands w
+                                WHERE w.controller_uuid = c.controller_uuid AND w.${OPEN}
+                                  AND w.uuid NOT IN (SELECT uuid FROM input)) AS lane_waiting
+      FROM changed c, counted`;
 }

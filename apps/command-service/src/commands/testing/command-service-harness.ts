@@ -108,8 +108,29 @@ export class CommandServiceHarness {
 
   /** Direct SQL on the service's database, for seeding and for looking behind the API. */
   async sql<T>(query: string, parameters: unknown[] = []): Promise<T[]> {
+    return (await this.database()).query<T[]>(query, parameters);
+  }
+
+  private async database(): Promise<DataSource> {
     this.dataSource ??= await new DataSource({ type: 'postgres', url: this.urls.databaseUrl }).initialize();
-    return this.dataSource.query<T[]>(query, parameters);
+    return this.dataSource;
+  }
+
+  /**
+   * Takes a charge point's lane lock (as control.lane_is_free takes it) in a transaction of its own, held until
+   * `release`: what a creation or a claim deciding that lane on another connection holds meanwhile.
+   */
+  async holdLaneLock(controllerUuid: string): Promise<{ release: () => Promise<void> }> {
+    const runner = (await this.database()).createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    await runner.query('SELECT control.lane_is_free($1, NULL)', [controllerUuid]);
+    return {
+      release: async () => {
+        await runner.commitTransaction();
+        await runner.release();
+      },
+    };
   }
 
   call<T>(subject: string, payload: unknown, tenantUuid: string): Promise<T> {
