@@ -141,8 +141,50 @@ export class JetStreamEventBus implements OnApplicationShutdown {
     })();
   }
 
+  /**
+   * Runs `handler` for every event on `subject` published from now on, on this instance, until shutdown; `onEnd`
+   * when that stops early (the consumer failed). For state every instance keeps (a durable consumer load-balances
+   * between instances and outlives them): an ordered consumer, ephemeral and private to the instance, which unlike a
+   * core subscription resumes from its last stream sequence after a NATS reconnect, so an event published during a
+   * blip still arrives.
+   */
+  async followOnThisInstance(
+    subject: string,
+    handler: (event: EventEnvelope<unknown>) => void,
+    onEnd: () => void = () => undefined,
+  ): Promise<void> {
+    await this.ensureStream();
+    const consumer = await this.client.consumers.get(EVENT_STREAM.name, {
+      filter_subjects: subject,
+      deliver_policy: DeliverPolicy.New,
+    });
+    const messages = await consumer.consume();
+    this.running.push(messages);
+    void (async () => {
+      try {
+        for await (const message of messages) {
+          try {
+            handler(message.json<EventEnvelope<unknown>>());
+          } catch (error) {
+            this.logger.warn(`ignoring an event on ${subject} it could not take: ${describe(error)}`);
+          }
+        }
+      } catch (error) {
+        if (!(this.stopping || this.connection.isClosed() || this.connection.isDraining())) {
+          this.logger.error(`following ${subject} stopped: ${describe(error)}`);
+        }
+      } finally {
+        onEnd();
+      }
+    })();
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await Promise.all(this.running.map((messages) => messages.close()));
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import {
+  AssetsSubjects,
   type CommandPage,
   CommandSubjects,
   type CommandView,
@@ -184,6 +185,45 @@ describe('creations arriving together', () => {
     );
     // Two requests go out at once; what arrives meanwhile shares the next one.
     expect(harness.controllerLookups - lookupsBefore).toBeLessThan(10);
+  });
+});
+
+describe('controllers seen to exist', () => {
+  const resetFor = (target: string, tenantUuid = tenantA) =>
+    create(
+      { type: 'soft_reset', target_type: 'controller', target_uuid: target, valid_for_seconds: 60 },
+      undefined,
+      tenantUuid,
+    ).then(
+      ({ command }) => command.target_uuid,
+      (error: DomainError) => error.issues?.[0]?.errorKey,
+    );
+
+  it('are asked about once, for their own tenant only, until their deletion event arrives', async () => {
+    const controller = harness.addController(tenantB);
+    const lookupsBefore = harness.controllerLookups;
+    expect(await resetFor(controller, tenantB)).toBe(controller);
+    expect(await resetFor(controller, tenantB)).toBe(controller);
+    expect(await resetFor(controller, tenantB)).toBe(controller);
+    expect(harness.controllerLookups - lookupsBefore).toBe(1);
+    // Remembered for its tenant: another tenant is asked about, and refused.
+    expect(await resetFor(controller, tenantA)).toBe('not_found');
+    expect(harness.controllerLookups - lookupsBefore).toBe(2);
+
+    harness.assets.controllers.delete(controller);
+    await harness.publish(AssetsSubjects.controllerDeleted, tenantB, {
+      controllerUuid: controller,
+      ocppIdentity: 'CP',
+      locationUuid: randomUUID(),
+      deletedAt: new Date().toISOString(),
+    });
+    await eventually(
+      () => resetFor(controller, tenantB),
+      (outcome) => outcome === 'not_found',
+    );
+    // "Not found" is not remembered: a controller created now is found at once.
+    harness.addController(tenantB, controller);
+    expect(await resetFor(controller, tenantB)).toBe(controller);
   });
 });
 
