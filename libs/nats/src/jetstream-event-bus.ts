@@ -115,7 +115,7 @@ export class JetStreamEventBus implements OnApplicationShutdown {
         message.ack();
       } catch (error) {
         this.logger.error(
-          `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${error instanceof Error ? error.message : String(error)}`,
+          `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${describe(error)}`,
         );
         message.nak(retryDelayMs);
       }
@@ -134,9 +134,7 @@ export class JetStreamEventBus implements OnApplicationShutdown {
       } catch (error) {
         // Draining the connection at shutdown ends the loop with an error; that is the expected end, not a crash.
         if (this.stopping || this.connection.isClosed() || this.connection.isDraining()) return;
-        this.logger.error(
-          `consumer ${options.durableName} stopped: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.logger.error(`consumer ${options.durableName} stopped: ${describe(error)}`);
       }
     })();
   }

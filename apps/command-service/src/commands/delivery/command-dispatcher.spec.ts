@@ -8,7 +8,28 @@ import type { ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
 import { DispatchSignal } from './dispatch-signal.js';
 import type { GatewayCallClient } from './gateway-call.client.js';
 
-/** How wakes become claim runs; the queue is a stand-in that finds nothing due (the integration spec delivers). */
+/** A dispatcher on stand-ins (the integration spec delivers for real), its timers fake. */
+function dispatcherOn(
+  signal: DispatchSignal,
+  queue: Partial<DeliveryQueue>,
+  gateway: Partial<GatewayCallClient> = {},
+) {
+  return new CommandDispatcher(
+    { commandDispatchIntervalMs: 60_000, commandLeaseMs: 15_000 } as CommandServiceConfig,
+    queue as DeliveryQueue,
+    {} as CommandTransitions,
+    gateway as GatewayCallClient,
+    {} as ServiceClient,
+    signal,
+  );
+}
+
+/** Lets the promises pending now run to their end. */
+const settle = async () => {
+  for (let turn = 0; turn < 10; turn += 1) await Promise.resolve();
+};
+
+/** How wakes become claim runs; the queue is a stand-in that finds nothing due. */
 describe('CommandDispatcher wakes', () => {
   const claims: number[] = [];
   let signal: DispatchSignal;
@@ -17,29 +38,17 @@ describe('CommandDispatcher wakes', () => {
     jest.useFakeTimers();
     claims.length = 0;
     signal = new DispatchSignal();
-    const queue = {
+    dispatcherOn(signal, {
       claimDue: () => {
         claims.push(performance.now());
         return Promise.resolve([]);
       },
-    } as unknown as DeliveryQueue;
-    new CommandDispatcher(
-      { commandDispatchIntervalMs: 60_000, commandLeaseMs: 15_000 } as CommandServiceConfig,
-      queue,
-      {} as CommandTransitions,
-      {} as GatewayCallClient,
-      {} as ServiceClient,
-      signal,
-    );
+    });
   });
 
   afterEach(() => {
     jest.useRealTimers();
   });
-
-  const settle = async () => {
-    for (let turn = 0; turn < 5; turn += 1) await Promise.resolve();
-  };
 
   it('claims at once on a first wake, and takes the wakes right after it up in one run a few ms later', async () => {
     signal.notify();
@@ -89,35 +98,24 @@ describe('CommandDispatcher and commands created leased to it', () => {
     claims.length = 0;
     pendingCalls.length = 0;
     signal = new DispatchSignal();
-    const queue = {
-      claimDue: () => {
-        claims.push(performance.now());
-        return Promise.resolve([]);
-      },
-      awaitConnection: () => Promise.resolve(),
-      releaseAll: () => Promise.resolve(),
-    } as unknown as DeliveryQueue;
-    const gateway = {
-      // Offline once told to answer: the command waits for its charge point.
-      call: () => new Promise((resolve) => pendingCalls.push(() => resolve({ kind: 'offline' }))),
-    } as unknown as GatewayCallClient;
-    dispatcher = new CommandDispatcher(
-      { commandDispatchIntervalMs: 60_000, commandLeaseMs: 15_000 } as CommandServiceConfig,
-      queue,
-      {} as CommandTransitions,
-      gateway,
-      {} as ServiceClient,
+    dispatcher = dispatcherOn(
       signal,
+      {
+        claimDue: () => {
+          claims.push(performance.now());
+          return Promise.resolve([]);
+        },
+        awaitConnection: () => Promise.resolve(),
+        releaseAll: () => Promise.resolve(),
+      },
+      // Offline once told to answer: the command waits for its charge point.
+      { call: () => new Promise((resolve) => pendingCalls.push(() => resolve({ kind: 'offline' }))) },
     );
   });
 
   afterEach(() => {
     jest.useRealTimers();
   });
-
-  const settle = async () => {
-    for (let turn = 0; turn < 10; turn += 1) await Promise.resolve();
-  };
 
   it('offers leases for as many commands as it has room for, and none once full or stopping', async () => {
     expect(signal.leasesForCreation()).toEqual({

@@ -20,22 +20,6 @@ export type ClaimedCommand = Pick<
   target_deleted_at: Date | null;
 };
 
-/** The columns of a ClaimedCommand, for RETURNING clauses. */
-export const CLAIMED_COLUMNS = [
-  'uuid',
-  'tenant_uuid',
-  'controller_uuid',
-  'type',
-  'target_type',
-  'target_uuid',
-  'target',
-  'parameters',
-  'status',
-  'valid_until',
-  'created_at',
-  'target_deleted_at',
-] as const;
-
 /**
  * Claims up to $3 lane heads for owner $1, for $2 ms, of lanes that have a due command and no claimed one; SKIP
  * LOCKED keeps instances apart. The lanes are found by skipping from one charge point to the next in
@@ -45,8 +29,9 @@ export const CLAIMED_COLUMNS = [
  * statement's start), not clock_timestamp(), so the index can be searched by time. A claimed command is due again only
  * when its lease ends (a lapsed claim is taken up then), so the walk passes over lanes whose only open command is
  * being delivered (at 500/s, index scans of control.commands fell from 63,000 to 17,000 in 10 s). The $3 oldest
- * heads are then confirmed by control.lane_is_free, as a creation leasing its command confirms its lane: a lane that
- * a creation is leasing right now is passed over (its new command may be invisible to this statement's snapshot).
+ * heads this statement could lock are then confirmed by control.lane_is_free, as a creation leasing its command
+ * confirms its lane: a lane that a creation is leasing right now is passed over (its new command may be invisible to
+ * this statement's snapshot).
  */
 export const CLAIM_DUE_SQL = `WITH RECURSIVE due_lanes AS (
        (SELECT controller_uuid FROM control.commands
@@ -71,13 +56,9 @@ export const CLAIM_DUE_SQL = `WITH RECURSIVE due_lanes AS (
           AND (c.lease_until IS NULL OR c.lease_until < now())
         ORDER BY c.created_at
         LIMIT $3
-     ), free AS MATERIALIZED (
-       SELECT uuid FROM candidates WHERE control.lane_is_free(controller_uuid, uuid)
-     ), claimable AS (
-       SELECT c.uuid FROM control.commands c
-        WHERE c.uuid IN (SELECT uuid FROM free) AND c.${OPEN_BY_UUID}
-          AND (c.lease_until IS NULL OR c.lease_until < now())
         FOR UPDATE SKIP LOCKED
+     ), claimable AS MATERIALIZED (
+       SELECT uuid FROM candidates WHERE control.lane_is_free(controller_uuid, uuid)
      ), lease AS (
        SELECT clock_timestamp() + $2 * interval '1 millisecond' AS until
      )
@@ -85,7 +66,8 @@ export const CLAIM_DUE_SQL = `WITH RECURSIVE due_lanes AS (
         SET lease_owner = $1, lease_until = lease.until, next_attempt_at = lease.until, attempts = c.attempts + 1
        FROM claimable, lease
       WHERE c.uuid = claimable.uuid
-     RETURNING ${CLAIMED_COLUMNS.map((column) => `c.${column}`).join(', ')}`;
+     RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
+               c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at`;
 
 /**
  * The delivery queue is the commands table itself: the database is the only truth, so a killed instance loses
