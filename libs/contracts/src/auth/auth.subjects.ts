@@ -20,4 +20,9 @@ export interface ResolveTenantRequest {
 export interface ResolveTenantResponse {
   uuid: string;
   slug: string;
+  /**
+   * Whether the tenant lets security-profile-0 charge points (no credentials at all) connect; off unless an operator
+   * turned it on (admin CLI `tenant:set-profile-0`).
+   */
+  allowsSecurityProfile0: boolean;
 }
