@@ -11,6 +11,8 @@ export interface ApiGatewayConfig extends CommonServiceConfig {
   tokenRateLimitPerAddress: number;
   tokenRateLimitPerAccount: number;
   apiRateLimitPerSubject: number;
+  /** `Strict-Transport-Security` max-age on answers to HTTPS requests (as the trusted ingress reports); 0: none. */
+  hstsMaxAgeSeconds: number;
 }
 
 export const API_GATEWAY_CONFIG = Symbol('API_GATEWAY_CONFIG');
@@ -34,6 +36,7 @@ export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiG
       tokenRateLimitPerAddress: reader.int('TOKEN_RATE_LIMIT_PER_ADDRESS', { default: 60, min: 1 }),
       tokenRateLimitPerAccount: reader.int('TOKEN_RATE_LIMIT_PER_ACCOUNT', { default: 10, min: 1 }),
       apiRateLimitPerSubject: reader.int('API_RATE_LIMIT_PER_SUBJECT', { default: 1200, min: 1 }),
+      hstsMaxAgeSeconds: reader.int('HSTS_MAX_AGE_SECONDS', { default: 365 * 86400, min: 0 }),
     }),
     env,
   );
