@@ -13,6 +13,8 @@ export interface ApiGatewayConfig extends CommonServiceConfig {
   apiRateLimitPerSubject: number;
   /** `Strict-Transport-Security` max-age on answers to HTTPS requests (as the trusted ingress reports); 0: none. */
   hstsMaxAgeSeconds: number;
+  /** A token naming a key id the gateway does not know refetches the signing keys at most once per this interval. */
+  unknownKidRefetchIntervalSeconds: number;
 }
 
 export const API_GATEWAY_CONFIG = Symbol('API_GATEWAY_CONFIG');
@@ -37,6 +39,11 @@ export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiG
       tokenRateLimitPerAccount: reader.int('TOKEN_RATE_LIMIT_PER_ACCOUNT', { default: 10, min: 1 }),
       apiRateLimitPerSubject: reader.int('API_RATE_LIMIT_PER_SUBJECT', { default: 1200, min: 1 }),
       hstsMaxAgeSeconds: reader.int('HSTS_MAX_AGE_SECONDS', { default: 365 * 86400, min: 0 }),
+      unknownKidRefetchIntervalSeconds: reader.int('UNKNOWN_KID_REFETCH_INTERVAL_SECONDS', {
+        default: 5,
+        min: 1,
+        max: 3600,
+      }),
     }),
     env,
   );

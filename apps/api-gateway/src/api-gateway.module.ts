@@ -3,7 +3,14 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { HealthModule } from '@cpc/health';
 import { MetricsModule } from '@cpc/metrics';
-import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
+import type { NatsConnection } from '@nats-io/transport-node';
+import {
+  NATS_CONNECTION,
+  NatsConnectionModule,
+  NatsHealthIndicator,
+  NatsRpcClientModule,
+  ServiceClient,
+} from '@cpc/nats';
 import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from './api-gateway.config.js';
 import { AssetsRoutesModule } from './assets/assets-routes.module.js';
 import { AccessTokenGuard } from './authentication/access-token.guard.js';
@@ -51,7 +58,14 @@ export class ApiGatewayModule {
       providers: [
         { provide: API_GATEWAY_CONFIG, useValue: config },
         { provide: RouteMethods, useValue: routeMethods },
-        SigningKeyCache,
+        {
+          provide: SigningKeyCache,
+          useFactory: (serviceClient: ServiceClient, connection: NatsConnection) =>
+            new SigningKeyCache(serviceClient, connection, {
+              unknownKidRefetchIntervalMs: config.unknownKidRefetchIntervalSeconds * 1000,
+            }),
+          inject: [ServiceClient, NATS_CONNECTION],
+        },
         {
           provide: VerifiedTokenCache,
           useFactory: (keys: SigningKeyCache) => new VerifiedTokenCache(keys),
