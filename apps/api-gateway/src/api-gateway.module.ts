@@ -16,6 +16,7 @@ import { AssetsRoutesModule } from './assets/assets-routes.module.js';
 import { AccessTokenGuard } from './authentication/access-token.guard.js';
 import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
 import { PermissionGuard } from './authentication/permission.guard.js';
+import { RevocationList } from './authentication/revocation-list.js';
 import { RouteAccess } from './authentication/route-access.js';
 import { SigningKeyCache } from './authentication/signing-key-cache.js';
 import { VerifiedTokenCache } from './authentication/verified-token-cache.js';
@@ -63,6 +64,15 @@ export class ApiGatewayModule {
           useFactory: (serviceClient: ServiceClient, connection: NatsConnection) =>
             new SigningKeyCache(serviceClient, connection, {
               unknownKidRefetchIntervalMs: config.unknownKidRefetchIntervalSeconds * 1000,
+            }),
+          inject: [ServiceClient, NATS_CONNECTION],
+        },
+        {
+          provide: RevocationList,
+          useFactory: (serviceClient: ServiceClient, connection: NatsConnection) =>
+            new RevocationList(serviceClient, connection, {
+              pollIntervalMs: config.revocationPollIntervalSeconds * 1000,
+              maxStalenessMs: config.revocationMaxStalenessSeconds * 1000,
             }),
           inject: [ServiceClient, NATS_CONNECTION],
         },
