@@ -27,7 +27,7 @@ export class QueryErrorLogger implements TypeOrmLogger {
   }
 
   logMigration(message: string): void {
-    this.logger.log(message);
+    this.logger.debug(message);
   }
 
   log(level: 'log' | 'info' | 'warn', message: unknown): void {
