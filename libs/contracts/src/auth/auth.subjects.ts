@@ -10,6 +10,10 @@ export const AuthSubjects = {
   resolveTenant: 'auth.tenant.resolve.v1',
   /** broadcast (no queue group): SigningKeysChangedEvent, after a rotation or revocation */
   signingKeysChanged: 'auth.signing-keys.changed.v1',
+  /** broadcast (no queue group): AccountsRevokedEvent, after a credential change (api-gateway applies it at once) */
+  accountsRevoked: 'auth.accounts.revoked.v1',
+  /** request/reply: ListRevocationsRequest → RevocationPage (api-gateway polls it, so a missed broadcast is caught) */
+  listRevocations: 'auth.revocations.list.v1',
 } as const;
 
 export interface ResolveTenantRequest {
