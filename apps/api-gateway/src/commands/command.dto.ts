@@ -125,7 +125,7 @@ export class CreateCommandBody {
   @ApiProperty({
     enum: TARGET_TYPES,
     description:
-      'Which target types each type allows: see spec/ocpp-mapping.md (422 on type when it does not fit).',
+      'Which target types each type allows: see docs/spec/ocpp-mapping.md (422 on type when it does not fit).',
   })
   target_type: string;
   @ApiProperty({
