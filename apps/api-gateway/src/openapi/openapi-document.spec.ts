@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { resolve } from 'node:path';
-import { COMMAND_TARGET_TYPES, COMMAND_TYPES, validateCommandRequest } from '@cpc/ocpp-commands';
+import {
+  COMMAND_TARGET_TYPES,
+  COMMAND_TYPES,
+  type CommandType,
+  validateCommandRequest,
+} from '@cpc/ocpp-commands';
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
 import {
   commandRequestSchemaName,
@@ -13,6 +20,69 @@ import {
 } from './generate-openapi-document.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
+
+/** A valid body per type, with every parameter the type has where possible. */
+const VALID_PARAMETERS: Record<CommandType, Record<string, unknown>> = {
+  soft_reset: {},
+  hard_reset: {},
+  clear_cache: {},
+  unlock: {},
+  identify: {},
+  remote_stop: {},
+  change_availability: { availability: 'inoperative' },
+  update_firmware: {
+    location: 'https://firmware.example/cp-2.1.bin',
+    retrieve_at: '2030-01-01T00:00:00Z',
+    retries: 3,
+    retry_interval: 60,
+    install_at: '2030-01-01T01:00:00+01:00',
+  },
+  request_diagnostics: {
+    location: 'ftp://logs.example/upload',
+    start_time: '2025-01-01T00:00:00Z',
+    stop_time: '2025-01-02T00:00:00Z',
+    retries: 1,
+    retry_interval: 10,
+  },
+  refresh_configuration: { keys: ['HeartbeatInterval', 'MeterValueSampleInterval'] },
+  remote_start: {
+    id_tag: 'TAG-0001',
+    charging_profile: {
+      id: 1,
+      stack_level: 0,
+      purpose: 'tx_profile',
+      kind: 'relative',
+      schedule: {
+        charging_rate_unit: 'A',
+        periods: [{ start_period: 0, limit: 16.5, number_phases: 3 }],
+        duration: 3600,
+        min_charging_rate: 6,
+      },
+    },
+  },
+  reserve: { id_tag: 'TAG-0001', expires_at: '2099-01-01T00:00:00Z', reservation_id: 7 },
+  cancel_reservation: { reservation_id: 7 },
+  set_charging_profile: {
+    charging_profile: {
+      id: 2,
+      stack_level: 1,
+      purpose: 'tx_default_profile',
+      kind: 'recurring',
+      recurrency_kind: 'daily',
+      valid_from: '2025-01-01T00:00:00Z',
+      valid_to: '2026-01-01T00:00:00Z',
+      schedule: {
+        charging_rate_unit: 'W',
+        start_schedule: '2025-01-01T00:00:00Z',
+        periods: [
+          { start_period: 0, limit: 11000 },
+          { start_period: 3600, limit: 7400 },
+        ],
+      },
+    },
+  },
+  clear_charging_profile: { id: 2, purpose: 'tx_default_profile', stack_level: 1 },
+};
 
 describe('the OpenAPI document', () => {
   let document: OpenAPIObject;
@@ -64,6 +134,40 @@ describe('the OpenAPI document', () => {
       expect((request.properties?.type as SchemaObject).enum).toEqual([type]);
       expect((request.properties?.target_type as SchemaObject).enum).toEqual(COMMAND_TARGET_TYPES[type]);
     }
+  });
+
+  describe('as a JSON schema of the create-command body', () => {
+    const validatorOf = () => {
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+      ajv.addSchema({ $id: 'openapi.json', components: document.components });
+      return ajv.compile({ $ref: `openapi.json#/components/schemas/${CREATE_COMMAND_REQUEST_SCHEMA}` });
+    };
+    const body = (type: CommandType, parameters: Record<string, unknown>) => ({
+      type,
+      target_type: COMMAND_TARGET_TYPES[type][0],
+      target_uuid: '6f1c2a9e-3b7d-4e3a-9c51-0d2f8b7a6e14',
+      parameters,
+      valid_for_seconds: 60,
+    });
+
+    it.each(COMMAND_TYPES)('accepts what the parser accepts: %s', (type) => {
+      const validate = validatorOf();
+      const request = body(type, VALID_PARAMETERS[type]);
+      expect(validateCommandRequest(request)).toEqual([]);
+      expect(validate(request) ? [] : validate.errors).toEqual([]);
+    });
+
+    it('refuses what the parser refuses: an unknown parameter, a target type the type cannot address', () => {
+      const validate = validatorOf();
+      const unknownParameter = body('unlock', { force: true });
+      const wrongTarget = { ...body('unlock', {}), target_type: 'controller' };
+      const missingParameter = body('reserve', { id_tag: 'TAG-0001' });
+      for (const request of [unknownParameter, wrongTarget, missingParameter]) {
+        expect(validateCommandRequest(request)).not.toEqual([]);
+        expect(validate(request)).toBe(false);
+      }
+    });
   });
 
   describe.each(COMMAND_TYPES)('the parameters of %s', (type) => {
