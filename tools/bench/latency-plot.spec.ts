@@ -47,6 +47,8 @@ describe('the latency plot', () => {
     const p99 = polylines[0].map((point) => Number(point.split(',')[1]));
     expect(p99[1]).toBeLessThan(p99[0]);
     expect(svg).toContain('(2 cores)');
+    expect(svg).toContain('stroke-dasharray');
+    expect(svg).toContain('target: p99 POST → received &lt; 50 ms at 500/s');
   });
 
   it('marks a lone point without a line, and escapes text', () => {

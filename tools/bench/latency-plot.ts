@@ -10,6 +10,8 @@ export interface PlotSeries {
   points: { x: number; y: number | null }[];
 }
 
+/** The latency target the bench is held to (docs/performance.md). */
+const P99_TARGET_MS = 50;
 const WIDTH = 720;
 const HEIGHT = 420;
 const MARGIN = { top: 48, right: 24, bottom: 56, left: 64 };
@@ -56,6 +58,8 @@ export function lineChartSvg(chart: {
   xLabel: string;
   yLabel: string;
   series: readonly PlotSeries[];
+  /** A horizontal dashed line, e.g. a latency target. */
+  threshold?: { y: number; label: string };
 }): string {
   const values = chart.series.flatMap((series) =>
     series.points.filter((point): point is { x: number; y: number } => point.y !== null),
@@ -64,7 +68,7 @@ export function lineChartSvg(chart: {
   const xTicks = ticks(
     Math.max(1, ...chart.series.flatMap((series) => series.points.map((point) => point.x))),
   );
-  const yTicks = ticks(Math.max(1, ...values.map((point) => point.y)));
+  const yTicks = ticks(Math.max(1, chart.threshold?.y ?? 0, ...values.map((point) => point.y)));
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const xOf = (x: number) => MARGIN.left + (x / xTicks[xTicks.length - 1]) * plotWidth;
@@ -96,6 +100,13 @@ export function lineChartSvg(chart: {
     `<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 14}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
     `<text transform="translate(18 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.yLabel)}</text>`,
   );
+  if (chart.threshold) {
+    const y = coordinate(yOf(chart.threshold.y));
+    lines.push(
+      `<line x1="${MARGIN.left}" y1="${y}" x2="${WIDTH - MARGIN.right}" y2="${y}" stroke="#555555" stroke-dasharray="6 4"/>`,
+      `<text x="${WIDTH - MARGIN.right - 4}" y="${coordinate(yOf(chart.threshold.y) - 6)}" text-anchor="end" fill="#555555">${escapeXml(chart.threshold.label)}</text>`,
+    );
+  }
   chart.series.forEach((series, index) => {
     const points = series.points.filter((point): point is { x: number; y: number } => point.y !== null);
     const path = points.map((point) => `${coordinate(xOf(point.x))},${coordinate(yOf(point.y))}`).join(' ');
@@ -124,6 +135,7 @@ export function commandLatencySvg(steps: readonly PlottedStep[], subtitle: strin
     xLabel: 'commands offered per second',
     yLabel: 'latency (ms)',
     series: commandLatencySeries(steps),
+    threshold: { y: P99_TARGET_MS, label: `target: p99 POST → received < ${P99_TARGET_MS} ms at 500/s` },
   });
 }
 
