@@ -11,6 +11,7 @@ import { type AuthServiceConfig, loadAuthServiceConfig } from '../auth-service.c
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
 import { AdminUsageError, parseAdminArguments } from './admin-arguments.js';
 import { adminUsage, findAdminCommand } from './admin-commands.js';
+import { readAdminPassword } from './admin-password-input.js';
 import { CliSigningKeyChangePublisher } from './cli-signing-key-change-publisher.js';
 
 @Module({})
@@ -47,7 +48,14 @@ async function main(): Promise<void> {
     logger: new PinoNestLogger(createLogger('auth-admin-cli', 'warn', true)),
   });
   try {
-    const result = await command.run(app, args);
+    const result = await command.run(app, args, {
+      password: () =>
+        readAdminPassword(args, {
+          env: process.env,
+          stdin: process.stdin,
+          warn: (text) => process.stderr.write(text),
+        }),
+    });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await app.close();

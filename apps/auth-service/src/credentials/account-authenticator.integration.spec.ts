@@ -4,6 +4,7 @@ import { type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { migrateServiceSchema, ServiceDatabaseModule } from '@cpc/database';
 import { createTestDatabase, type TestDatabase } from '@cpc/testing';
+import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { authDataSourceOptions, createAuthDataSource } from '../auth-data-source.js';
 import { AuthDomainModule } from '../auth-domain.module.js';
@@ -12,7 +13,11 @@ import { RolesService } from '../roles/roles.service.js';
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { UsersService } from '../users/users.service.js';
-import { AccountAuthenticator, InvalidCredentialsError } from './account-authenticator.service.js';
+import {
+  AccountAuthenticator,
+  InvalidCredentialsError,
+  type LoginAttempt,
+} from './account-authenticator.service.js';
 import { SecretHasher } from './secret-hasher.js';
 
 jest.setTimeout(60_000);
@@ -38,7 +43,11 @@ describe('AccountAuthenticator: the same work for every failure', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     await migrateServiceSchema(createAuthDataSource(database.url));
-    const config = loadAuthServiceConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    const config = loadAuthServiceConfig({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'warn',
+      SCRYPT_COST_LOG2: '12',
+    });
 
     @Module({
       imports: [
@@ -83,12 +92,12 @@ describe('AccountAuthenticator: the same work for every failure', () => {
 
   /** Runs one attempt and answers which stored hashes it verified against and whether it got in. */
   async function attempt(
-    request: Parameters<AccountAuthenticator['authenticate']>[0],
+    request: Omit<LoginAttempt, 'clientAddress'>,
   ): Promise<{ verifiedAgainst: string[]; outcome: 'accepted' | 'invalid credentials' }> {
     const verify = jest.spyOn(hasher, 'verify').mockClear();
     const hash = jest.spyOn(hasher, 'hash').mockClear();
     try {
-      await authenticator.authenticate(request);
+      await authenticator.authenticate({ ...request, clientAddress: '127.0.0.2' });
       return { verifiedAgainst: verify.mock.calls.map(([, stored]) => stored), outcome: 'accepted' };
     } catch (error) {
       expect(error).toBeInstanceOf(InvalidCredentialsError);
@@ -126,7 +135,7 @@ describe('AccountAuthenticator: the same work for every failure', () => {
     expect(verifiedAgainst).toHaveLength(1);
     expect(verifiedAgainst[0]).not.toBe(userHash);
     expect(costOf(verifiedAgainst[0])).toBe(costOf(userHash));
-    expect(costOf(userHash)).toBe('scrypt$16384$8$1');
+    expect(costOf(userHash)).toBe('scrypt$4096$8$1');
   });
 
   it('uses the same decoy every time, so no attempt pays for making one', async () => {
@@ -171,5 +180,84 @@ describe('AccountAuthenticator: the same work for every failure', () => {
     expect(wrong.outcome).toBe('invalid credentials');
     expect(wrong.verifiedAgainst).toHaveLength(1);
     expect(costOf(wrong.verifiedAgainst[0])).toBe(costOf(userHash));
+  });
+
+  describe('rehash on login', () => {
+    /** A hash of `password` made as an older release made them (N=2^10), stored in place of the account's. */
+    const olderHash = (password: string) =>
+      new SecretHasher(loadAuthServiceConfig({ DATABASE_URL: database.url, SCRYPT_COST_LOG2: '10' })).hash(
+        password,
+      );
+    const storedHash = async (table: string, column: string, uuid: string): Promise<string> => {
+      const rows = await app
+        .get(DataSource)
+        .query<Array<{ hash: string }>>(`SELECT ${column} AS hash FROM ${table} WHERE uuid = $1`, [uuid]);
+      return rows[0].hash;
+    };
+
+    it('replaces a user hash of an older cost with the current cost after a successful login only', async () => {
+      const users = app.get(UsersService);
+      const user = await users.create({
+        tenantSlug: 'acme',
+        email: 'old-hash@acme.test',
+        password: PASSWORD,
+        roleName: 'operator',
+      });
+      const older = await olderHash(PASSWORD);
+      await app
+        .get(DataSource)
+        .query(`UPDATE auth.users SET password_hash = $1 WHERE uuid = $2`, [older, user.uuid]);
+
+      await expect(
+        authenticator.authenticate({
+          tenant: 'acme',
+          username: 'old-hash@acme.test',
+          password: 'wrong-password',
+          clientAddress: '127.0.0.3',
+        }),
+      ).rejects.toBeInstanceOf(InvalidCredentialsError);
+      expect(await storedHash('auth.users', 'password_hash', user.uuid)).toBe(older);
+
+      await authenticator.authenticate({
+        tenant: 'acme',
+        username: 'old-hash@acme.test',
+        password: PASSWORD,
+        clientAddress: '127.0.0.3',
+      });
+      const replaced = await storedHash('auth.users', 'password_hash', user.uuid);
+      expect(costOf(older)).toBe('scrypt$1024$8$1');
+      expect(costOf(replaced)).toBe(costOf(userHash));
+      expect(await hasher.verify(PASSWORD, replaced)).toBe(true);
+    });
+
+    it('replaces an API-key hash of an older cost the same way', async () => {
+      const key = await app.get(ApiKeysService).create('acme', 'operator');
+      const older = await olderHash(key.private_key);
+      await app
+        .get(DataSource)
+        .query(`UPDATE auth.api_keys SET secret_hash = $1 WHERE uuid = $2`, [older, key.uuid]);
+      await authenticator.authenticate({
+        tenant: 'acme',
+        username: key.public_key,
+        password: key.private_key,
+        context: 'apikey',
+        clientAddress: '127.0.0.3',
+      });
+      const replaced = await storedHash('auth.api_keys', 'secret_hash', key.uuid);
+      expect(costOf(replaced)).toBe(costOf(userHash));
+      expect(await hasher.verify(key.private_key, replaced)).toBe(true);
+    });
+  });
+
+  it('finds an account by any spelling that normalizes to it (white space, case, NFKC)', async () => {
+    for (const username of [' OPS@acme.test\t', 'Ops@Acme.Test ', '\uff4f\uff50\uff53@acme.test']) {
+      const account = await authenticator.authenticate({
+        tenant: ' ACME',
+        username,
+        password: PASSWORD,
+        clientAddress: '127.0.0.4',
+      });
+      expect(account.tenant.slug).toBe('acme');
+    }
   });
 });
