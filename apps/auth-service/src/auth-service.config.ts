@@ -24,6 +24,8 @@ export interface AuthServiceConfig extends CommonServiceConfig {
   tokenFailureLimitPerAccount: number;
   /** Length of the failure window, in seconds. */
   tokenFailureWindowSeconds: number;
+  /** Days an address that logged in to an account is exempt from that account's per-account threshold (0: never). */
+  tokenKnownAddressDays: number;
 }
 
 const DEVELOPMENT_ENCRYPTION_SECRET = 'development-only-signing-key-secret-change-me';
@@ -74,6 +76,7 @@ export function loadAuthServiceConfig(env: NodeJS.ProcessEnv = process.env): Aut
           min: 1,
           max: 86400,
         }),
+        tokenKnownAddressDays: reader.int('TOKEN_KNOWN_ADDRESS_DAYS', { default: 30, min: 0, max: 365 }),
       };
       if (config.tokenFailureLimitPerAccount < config.tokenFailureLimitPerAccountAddress) {
         reader.problems.push(

@@ -3,6 +3,8 @@ import { jest } from '@jest/globals';
 import { type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { migrateServiceSchema, ServiceDatabaseModule } from '@cpc/database';
+import { ErrorCode } from '@cpc/contracts';
+import type { DomainError } from '@cpc/errors';
 import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
@@ -18,7 +20,7 @@ import {
   InvalidCredentialsError,
   type LoginAttempt,
 } from './account-authenticator.service.js';
-import { SecretHasher } from './secret-hasher.js';
+import { HashingAtCapacityError, SecretHasher } from './secret-hasher.js';
 
 jest.setTimeout(60_000);
 
@@ -26,6 +28,32 @@ const PASSWORD = 'correct-horse-9';
 
 /** The cost part of a stored hash (`scrypt$N$r$p$salt$hash`): what one verification against it costs. */
 const costOf = (stored: string) => stored.split('$').slice(0, 4).join('$');
+
+/** The auth domain (no transport) on `databaseUrl`, with the given settings on top of a test's low scrypt cost. */
+async function startCredentials(
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<INestApplicationContext> {
+  const config = loadAuthServiceConfig({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    SCRYPT_COST_LOG2: '12',
+    ...env,
+  });
+
+  @Module({
+    imports: [
+      ServiceDatabaseModule.register(authDataSourceOptions(databaseUrl)),
+      AuthDomainModule.register(config, {
+        provide: SigningKeyChangePublisher,
+        useValue: { publish: () => Promise.resolve() },
+      }),
+    ],
+  })
+  class CredentialsTestModule {}
+
+  return NestFactory.createApplicationContext(CredentialsTestModule, { logger: false });
+}
 
 /**
  * Whether a login attempt fails for an unknown account or a wrong password must not show in the work it takes: each
@@ -43,24 +71,7 @@ describe('AccountAuthenticator: the same work for every failure', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     await migrateServiceSchema(createAuthDataSource(database.url));
-    const config = loadAuthServiceConfig({
-      DATABASE_URL: database.url,
-      LOG_LEVEL: 'warn',
-      SCRYPT_COST_LOG2: '12',
-    });
-
-    @Module({
-      imports: [
-        ServiceDatabaseModule.register(authDataSourceOptions(database.url)),
-        AuthDomainModule.register(config, {
-          provide: SigningKeyChangePublisher,
-          useValue: { publish: () => Promise.resolve() },
-        }),
-      ],
-    })
-    class CredentialsTestModule {}
-
-    app = await NestFactory.createApplicationContext(CredentialsTestModule, { logger: false });
+    app = await startCredentials(database.url);
     authenticator = app.get(AccountAuthenticator);
     hasher = app.get(SecretHasher);
     tenantUuid = (await app.get(TenantsService).create({ slug: 'acme' })).uuid;
@@ -258,6 +269,34 @@ describe('AccountAuthenticator: the same work for every failure', () => {
         clientAddress: '127.0.0.4',
       });
       expect(account.tenant.slug).toBe('acme');
+    }
+  });
+
+  it('gives the failure slots back when the check could not run (hashing at capacity: 503)', async () => {
+    const narrow = await startCredentials(database.url, { TOKEN_FAILURE_LIMIT_PER_ACCOUNT_ADDRESS: '2' });
+    try {
+      const narrowAuthenticator = narrow.get(AccountAuthenticator);
+      // The hasher's own refusal when its slots are taken (secret-hasher.spec), made to happen on the first check.
+      jest.spyOn(narrow.get(SecretHasher), 'verify').mockRejectedValueOnce(new HashingAtCapacityError());
+      const wrong = () =>
+        narrowAuthenticator
+          .authenticate({
+            tenant: 'acme',
+            username: 'ops@acme.test',
+            password: 'wrong-password',
+            clientAddress: '127.0.0.5',
+          })
+          .then(
+            () => 'accepted',
+            (error: DomainError) => error.code,
+          );
+      expect(await wrong()).toBe(ErrorCode.ServiceUnavailable);
+      // The refused attempt took nothing: two failures are still allowed, the third is limited.
+      expect(await wrong()).toBe(ErrorCode.InvalidCredentials);
+      expect(await wrong()).toBe(ErrorCode.InvalidCredentials);
+      expect(await wrong()).toBe(ErrorCode.RateLimited);
+    } finally {
+      await narrow.close();
     }
   });
 });

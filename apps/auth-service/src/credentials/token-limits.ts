@@ -20,12 +20,17 @@ interface TakenSlot {
   windowSeconds: number;
   /** The window the slot was taken in, exactly as stored, so a give-back never lands in a later window. */
   windowStartedAt: string;
+  /** Whether the (account, address) pair has logged in successfully within TOKEN_KNOWN_ADDRESS_DAYS. */
+  known: boolean;
 }
 
-/** The failure slots one password login holds while its credentials are checked. */
+/**
+ * The failure slots one password login holds while its credentials are checked; no account slot when the address
+ * is known to the account (it logged in there within TOKEN_KNOWN_ADDRESS_DAYS).
+ */
 export interface LoginFailureSlots {
   accountAddress: TakenSlot;
-  account: TakenSlot;
+  account: TakenSlot | null;
 }
 
 const sha256 = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
@@ -67,7 +72,9 @@ export function clientAddressKey(address: string): string {
  * - failed password logins per (account, address) and, with a higher threshold, per account, per failure window.
  * A failure slot is taken before the credentials are checked, in one atomic upsert, so parallel attempts count one
  * each; a successful login gives its slots back. A refused attempt takes nothing, so an attacker who is held at one
- * address does not use up the account's budget that other addresses share.
+ * address does not use up the account's budget that other addresses share. An address that logged in to the account
+ * is remembered for TOKEN_KNOWN_ADDRESS_DAYS and not held back by the per-account threshold, so attackers spread over
+ * many addresses cannot lock the owner out from where the owner usually logs in.
  */
 @Injectable()
 export class TokenLimits {
@@ -105,6 +112,7 @@ export class TokenLimits {
       this.config.tokenFailureLimitPerAccountAddress,
     );
     if ('refused' in accountAddress) throw new RateLimitedError(accountAddress.retryAfterSeconds);
+    if (accountAddress.known) return { accountAddress, account: null };
     const account = await this.take(
       'account',
       sha256([tenant, username]),
@@ -118,27 +126,33 @@ export class TokenLimits {
     return { accountAddress, account };
   }
 
-  /** After a successful login: the pair's failures are forgotten, and the account gets its slot back. */
+  /**
+   * After a successful login: the pair's failures are forgotten and the address is known to the account from now
+   * on; the account gets its slot back.
+   */
   async settleSuccess(slots: LoginFailureSlots): Promise<void> {
-    await this.dataSource.query(`DELETE FROM auth.token_limit_counters WHERE scope = $1 AND subject = $2`, [
-      slots.accountAddress.scope,
-      slots.accountAddress.subject,
-    ]);
-    await this.giveBack(slots.account);
+    await this.dataSource.query(
+      `INSERT INTO auth.token_limit_counters AS counter (scope, subject, window_started_at, hits, known_until)
+       VALUES ($1, $2, now(), 0, now() + $3 * interval '1 day')
+       ON CONFLICT (scope, subject) DO UPDATE SET hits = 0, known_until = EXCLUDED.known_until`,
+      [slots.accountAddress.scope, slots.accountAddress.subject, this.config.tokenKnownAddressDays],
+    );
+    if (slots.account) await this.giveBack(slots.account);
   }
 
   /** When the check could not run (hashing at capacity, a database error): the attempt does not count. */
   async giveBackFailureSlots(slots: LoginFailureSlots): Promise<void> {
     await this.giveBack(slots.accountAddress);
-    await this.giveBack(slots.account);
+    if (slots.account) await this.giveBack(slots.account);
   }
 
-  /** Deletes counters whose window has ended. */
+  /** Deletes counters whose window has ended, unless they still remember a known address. */
   async sweep(): Promise<void> {
     await this.dataSource.query(
       `DELETE FROM auth.token_limit_counters
-        WHERE (scope = 'address' AND window_started_at <= now() - $1 * interval '1 second')
-           OR (scope <> 'address' AND window_started_at <= now() - $2 * interval '1 second')`,
+        WHERE (known_until IS NULL OR known_until <= now())
+          AND ((scope = 'address' AND window_started_at <= now() - $1 * interval '1 second')
+            OR (scope <> 'address' AND window_started_at <= now() - $2 * interval '1 second'))`,
       [this.config.tokenRateLimitWindowSeconds, this.config.tokenFailureWindowSeconds],
     );
   }
@@ -153,9 +167,13 @@ export class TokenLimits {
     windowSeconds: number,
     limit: number,
   ): Promise<TakenSlot | { refused: true; retryAfterSeconds: number }> {
-    const rows: Array<{ hits: number; window_started_at: string; retry_after_seconds: number }> =
-      await this.dataSource.query(
-        `INSERT INTO auth.token_limit_counters AS counter (scope, subject, window_started_at, hits)
+    const rows: Array<{
+      hits: number;
+      window_started_at: string;
+      retry_after_seconds: number;
+      known: boolean;
+    }> = await this.dataSource.query(
+      `INSERT INTO auth.token_limit_counters AS counter (scope, subject, window_started_at, hits)
          VALUES ($1, $2, now(), 1)
          ON CONFLICT (scope, subject) DO UPDATE SET
            window_started_at = CASE WHEN counter.window_started_at <= now() - $3 * interval '1 second'
@@ -164,13 +182,14 @@ export class TokenLimits {
                        THEN 1 ELSE LEAST(counter.hits, 2000000000) + 1 END
          RETURNING hits,
                    window_started_at::text AS window_started_at,
+                   COALESCE(known_until > now(), false) AS known,
                    GREATEST(1, CEIL(EXTRACT(EPOCH FROM
                      window_started_at + $3 * interval '1 second' - now())))::int AS retry_after_seconds`,
-        [scope, subject, windowSeconds],
-      );
+      [scope, subject, windowSeconds],
+    );
     const [row] = rows;
     if (row.hits > limit) return { refused: true, retryAfterSeconds: row.retry_after_seconds };
-    return { scope, subject, windowSeconds, windowStartedAt: row.window_started_at };
+    return { scope, subject, windowSeconds, windowStartedAt: row.window_started_at, known: row.known };
   }
 
   private async giveBack(slot: TakenSlot): Promise<void> {
