@@ -21,6 +21,7 @@ import {
   type LoginAttempt,
 } from './account-authenticator.service.js';
 import { HashingAtCapacityError, SecretHasher } from './secret-hasher.js';
+import { TokenLimits } from './token-limits.js';
 
 jest.setTimeout(60_000);
 
@@ -57,9 +58,11 @@ async function startCredentials(
 
 /**
  * Whether a login attempt fails for an unknown account or a wrong password must not show in the work it takes: each
- * runs exactly one scrypt verification, with the same cost parameters. Counted, not timed.
+ * runs exactly one scrypt verification, with the same cost parameters. Counted, not timed. Also: the normalized
+ * lookup, the rehash of older hashes, and the failure counters' give-back and sweep (their limits across addresses
+ * and replicas: platform-e2e oauth-token-limits).
  */
-describe('AccountAuthenticator: the same work for every failure', () => {
+describe('AccountAuthenticator', () => {
   let database: TestDatabase;
   let app: INestApplicationContext;
   let authenticator: AccountAuthenticator;
@@ -298,5 +301,22 @@ describe('AccountAuthenticator: the same work for every failure', () => {
     } finally {
       await narrow.close();
     }
+  });
+
+  it('sweeps counters whose window has ended, but keeps those that remember a known address', async () => {
+    const dataSource = app.get(DataSource);
+    await dataSource.query(
+      `INSERT INTO auth.token_limit_counters (scope, subject, window_started_at, hits, known_until) VALUES
+         ('address', 'sweep-ended', now() - interval '2 hours', 3, NULL),
+         ('address', 'sweep-running', now(), 3, NULL),
+         ('account', 'sweep-ended-account', now() - interval '2 hours', 3, NULL),
+         ('account_address', 'sweep-known', now() - interval '2 hours', 0, now() + interval '1 day'),
+         ('account_address', 'sweep-forgotten', now() - interval '2 hours', 0, now() - interval '1 second')`,
+    );
+    await app.get(TokenLimits).sweep();
+    const left = await dataSource.query<Array<{ subject: string }>>(
+      `SELECT subject FROM auth.token_limit_counters WHERE subject LIKE 'sweep-%' ORDER BY subject`,
+    );
+    expect(left.map((row) => row.subject)).toEqual(['sweep-known', 'sweep-running']);
   });
 });
