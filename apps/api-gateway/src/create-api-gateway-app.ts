@@ -11,6 +11,7 @@ import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { answerClientError } from './http-pipeline/client-error-handler.js';
 import { lingerOnEarlyClose } from './http-pipeline/lingering-close.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
+import { attachSecurityHeaders } from './http-pipeline/security-headers.js';
 import { serveOpenApi } from './openapi/openapi-document.js';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -54,6 +55,7 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
   adapter.getInstance().addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  attachSecurityHeaders(adapter.getInstance(), { hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiGatewayModule.register(config, routeMethods),
     adapter,

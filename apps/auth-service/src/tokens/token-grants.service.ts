@@ -9,6 +9,7 @@ import {
 import { TokenLimits } from '../credentials/token-limits.js';
 import { RolesService } from '../roles/roles.service.js';
 import { AccessTokenSigner } from './access-token-signer.service.js';
+import { AccountRevocationsService } from './account-revocations.service.js';
 import { type RefreshTokenGrant, RefreshTokensService } from './refresh-tokens.service.js';
 
 /** The two OAuth grants the token endpoint offers: `password` and `refresh_token`. */
@@ -20,6 +21,7 @@ export class TokenGrantsService {
     private readonly roles: RolesService,
     private readonly signer: AccessTokenSigner,
     private readonly refreshTokens: RefreshTokensService,
+    private readonly revocations: AccountRevocationsService,
     private readonly limits: TokenLimits,
   ) {}
 
@@ -72,8 +74,12 @@ export class TokenGrantsService {
     tenantSlug: string,
     refreshToken: string,
   ): Promise<TokenPair> {
-    const role = await this.roles.findByUuid(roleUuid);
+    const [role, notBefore] = await Promise.all([
+      this.roles.findByUuid(roleUuid),
+      this.revocations.notBeforeOf(grant.accountUuid),
+    ]);
     const accessToken = await this.signer.sign({
+      notBefore,
       accountUuid: grant.accountUuid,
       context: grant.context,
       tenantSlug,

@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `known_until` (account_address only): the address logged in to the account, so the per-account threshold does not
  * hold it back until then.
  */
-export class CreateTokenLimitCounters1795643143000 implements MigrationInterface {
-  name = 'CreateTokenLimitCounters1795643143000';
+export class CreateTokenLimitCounters1795644772000 implements MigrationInterface {
+  name = 'CreateTokenLimitCounters1795644772000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
