@@ -134,7 +134,9 @@ describe(`nats.js internals libs/nats relies on (pinned ${PINNED_VERSION})`, () 
     };
     try {
       const responder = connection.subscribe('internals.echo', {
-        callback: (_error, message) => message.respond(),
+        callback: (_error, message) => {
+          message.respond();
+        },
       });
       await connection.request('internals.echo', '', { timeout: 5_000 });
       requests = seen.length;

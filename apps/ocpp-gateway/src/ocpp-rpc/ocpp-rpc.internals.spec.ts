@@ -221,6 +221,29 @@ describe(`ocpp-rpc internals the gateway relies on (pinned ${PINNED_VERSION})`, 
     expect(pending.size).toBe(0);
   });
 
+  it("'call' is emitted for an outbound call that goes out, not for one strict mode stops", async () => {
+    const sent: unknown[][] = [];
+    const onCall = (event: { outbound: boolean; payload: unknown[] }) => {
+      if (event.outbound) sent.push(event.payload);
+    };
+    client.handle('ClearCache', () => ({ status: 'Accepted' }));
+    socket.on('call', onCall);
+    try {
+      await expect(socket.call('ClearCache', { unexpected: true })).rejects.toMatchObject({
+        rpcErrorCode: 'PropertyConstraintViolation',
+      });
+      await expect(socket.call('ClearCache', {})).resolves.toEqual({ status: 'Accepted' });
+    } finally {
+      socket.off('call', onCall);
+    }
+    if (sent.length !== 1 || sent[0]?.[2] !== 'ClearCache') {
+      throw new Error(
+        `ocpp-rpc ${installedVersion}: 'call' was emitted for ${sent.length} of the 1 outbound call that went out; ` +
+          'ChargePointCallSender relies on it to tell a sent call from one never sent. See docs/patched-libraries.md.',
+      );
+    }
+  });
+
   it('createValidator(...)._ajv: the Ajv instance the OCPP schema test support reads schemas from', () => {
     const { createValidator } = require('ocpp-rpc') as { createValidator: (...args: unknown[]) => Internals };
     const validator = createValidator('ocpp1.6', require('ocpp-rpc/lib/schemas/ocpp1_6.json') as object[]);
