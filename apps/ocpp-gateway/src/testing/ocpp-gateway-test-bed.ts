@@ -47,6 +47,12 @@ export class FakeTenantsAndControllers {
   tenantLookups = 0;
   /** When false, no answers at all (the services are down). */
   answering = true;
+  /** Every authenticate request received, in order. */
+  readonly authenticateRequests: AuthenticateChargePointRequest[] = [];
+  /** Identities (lower case) answered rate_limited, as assets-service does once their failures are used up. */
+  readonly rateLimitedIdentities = new Set<string>();
+  /** How long each authenticate answer takes, standing in for assets-service's scrypt work. */
+  authenticateDelayMs = 0;
 
   private constructor(private readonly nats: NatsConnection) {}
 
@@ -58,6 +64,10 @@ export class FakeTenantsAndControllers {
       return uuid ? { uuid, slug } : { error: { code: ErrorCode.NotFound, message: 'tenant not found' } };
     });
     fake.answer<AuthenticateChargePointRequest>(AssetsSubjects.authenticateChargePoint, (request) => {
+      fake.authenticateRequests.push(request);
+      if (fake.rateLimitedIdentities.has(request.ocppIdentity.toLowerCase())) {
+        return { error: { code: ErrorCode.RateLimited, message: 'too many failed handshakes' } };
+      }
       const controller = fake.controllers.get(`${request.tenantUuid}/${request.ocppIdentity.toLowerCase()}`);
       const passwordNeeded =
         controller && (controller.securityProfile === 1 || controller.securityProfile === 2);
@@ -119,7 +129,9 @@ export class FakeTenantsAndControllers {
           const packet = result.error
             ? { id: request.id, err: result.error, isDisposed: true }
             : { id: request.id, response: result, isDisposed: true };
-          message.respond(JSON.stringify(packet));
+          const delay = subject === AssetsSubjects.authenticateChargePoint ? this.authenticateDelayMs : 0;
+          if (delay > 0) setTimeout(() => message.respond(JSON.stringify(packet)), delay);
+          else message.respond(JSON.stringify(packet));
         },
       }),
     );
@@ -270,6 +282,10 @@ export interface ChargePointOptions {
   wsOpts?: Record<string, unknown>;
   /** Default true; false lets a test charge point send replies that break the schema. */
   strict?: boolean;
+  /** Extra headers of the upgrade request (what an ingress adds). */
+  headers?: Record<string, string>;
+  /** Local address to connect from (127.0.0.2, 127.0.0.3, ... where the address matters). */
+  localAddress?: string;
 }
 
 /** A real OCPP-J client, strict like a well-behaved charge point, that does not reconnect by itself. */
@@ -283,7 +299,8 @@ export function chargePoint(options: ChargePointOptions): ChargePoint {
     strictMode: options.strict ?? true,
     reconnect: false,
     callTimeoutMs: 10000,
-    wsOpts: options.wsOpts ?? {},
+    headers: options.headers ?? {},
+    wsOpts: { ...(options.localAddress ? { localAddress: options.localAddress } : {}), ...options.wsOpts },
   } as unknown as ConstructorParameters<typeof RPCClient>[0]);
 }
 
@@ -293,6 +310,8 @@ export interface UpgradeAttempt {
   /** user:password for HTTP Basic. */
   basicAuth?: string;
   headers?: Record<string, string>;
+  /** Local address to connect from (127.0.0.2, 127.0.0.3, ... where the address matters). */
+  localAddress?: string;
 }
 
 /** Tries a WebSocket upgrade and tells how it ended: the HTTP status of a refusal, or 101 when a socket opened. */
@@ -306,6 +325,7 @@ export function upgradeStatus(
       headers.authorization = `Basic ${Buffer.from(attempt.basicAuth).toString('base64')}`;
     const socket = new WebSocket(`ws://127.0.0.1:${port}${attempt.path}`, attempt.protocols ?? ['ocpp1.6'], {
       headers,
+      ...(attempt.localAddress ? { localAddress: attempt.localAddress } : {}),
     });
     socket.on('unexpected-response', (_request, response) => {
       let body = '';
