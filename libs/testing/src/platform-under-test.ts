@@ -155,6 +155,9 @@ export async function startPlatformUnderTest(
       OCPP_PORT: String(ocppPort),
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      // OCPP passwords at scrypt N = 2^12 instead of 2^17 (128 MiB and a few hundred ms a check): the tests create and
+      // connect many charge points on a shared machine; password-hash.spec.ts covers the default cost.
+      OCPP_PASSWORD_SCRYPT_LOG2_N: '12',
       ...options.env,
     };
     const childEnv = { ...process.env, ...env };
