@@ -85,6 +85,7 @@ export class ChargePointAuthenticationService {
       controllerUuid: controller.uuid,
       ocppIdentity: controller.ocppIdentity,
       securityProfile: controller.securityProfile,
+      credentialsVersion: controller.credentialsVersion,
     };
   }
 

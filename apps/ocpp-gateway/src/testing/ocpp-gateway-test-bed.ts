@@ -29,6 +29,8 @@ export interface FakeController {
   identity: string;
   password: string | undefined;
   securityProfile: number;
+  /** Raise it (with a matching ControllerCredentialsChangedEvent) to test credential changes. */
+  credentialsVersion: number;
 }
 
 interface NestRequest<T> {
@@ -42,6 +44,8 @@ interface NestRequest<T> {
  */
 export class FakeTenantsAndControllers {
   private readonly tenants = new Map<string, string>();
+  /** Slugs (lower case) of tenants that allow security profile 0. */
+  readonly tenantsAllowingProfile0 = new Set<string>();
   private readonly controllers = new Map<string, FakeController>();
   private readonly subscriptions: Subscription[] = [];
   tenantLookups = 0;
@@ -53,6 +57,13 @@ export class FakeTenantsAndControllers {
   readonly rateLimitedIdentities = new Set<string>();
   /** How long each authenticate answer takes, standing in for assets-service's scrypt work. */
   authenticateDelayMs = 0;
+  /**
+   * Set: each charge point authentication is looked up at once (as assets-service reads the row) but answered only
+   * once this promise resolves, to hold a handshake in flight while a test changes credentials.
+   */
+  authenticationsHeldUntil: Promise<void> | undefined;
+  /** Called with each authentication request as it arrives. */
+  onAuthentication: (request: AuthenticateChargePointRequest) => void = () => undefined;
 
   private constructor(private readonly nats: NatsConnection) {}
 
@@ -61,27 +72,40 @@ export class FakeTenantsAndControllers {
     fake.answer<ResolveTenantRequest>(AuthSubjects.resolveTenant, ({ slug }) => {
       fake.tenantLookups += 1;
       const uuid = fake.tenants.get(slug.toLowerCase());
-      return uuid ? { uuid, slug } : { error: { code: ErrorCode.NotFound, message: 'tenant not found' } };
+      return uuid
+        ? { uuid, slug, allowsSecurityProfile0: fake.tenantsAllowingProfile0.has(slug.toLowerCase()) }
+        : { error: { code: ErrorCode.NotFound, message: 'tenant not found' } };
     });
     fake.answer<AuthenticateChargePointRequest>(AssetsSubjects.authenticateChargePoint, (request) => {
+      fake.onAuthentication(request);
       fake.authenticateRequests.push(request);
-      if (fake.rateLimitedIdentities.has(request.ocppIdentity.toLowerCase())) {
-        return { error: { code: ErrorCode.RateLimited, message: 'too many failed handshakes' } };
-      }
-      const controller = fake.controllers.get(`${request.tenantUuid}/${request.ocppIdentity.toLowerCase()}`);
-      const passwordNeeded =
-        controller && (controller.securityProfile === 1 || controller.securityProfile === 2);
-      if (!controller || (passwordNeeded && request.password !== controller.password)) {
-        return { error: { code: ErrorCode.InvalidCredentials, message: 'invalid charge point credentials' } };
-      }
-      return {
-        controllerUuid: controller.controllerUuid,
-        ocppIdentity: controller.identity,
-        securityProfile: controller.securityProfile,
-      };
+      const answer = fake.decideAuthentication(request);
+      return fake.authenticateDelayMs > 0
+        ? new Promise<object>((resolve) => setTimeout(() => resolve(answer), fake.authenticateDelayMs))
+        : answer;
     });
     await fake.nats.flush();
     return fake;
+  }
+
+  /** What assets-service would answer, from the tables the test filled in. */
+  private decideAuthentication(request: AuthenticateChargePointRequest): object | Promise<object> {
+    if (this.rateLimitedIdentities.has(request.ocppIdentity.toLowerCase())) {
+      return { error: { code: ErrorCode.RateLimited, message: 'too many failed handshakes' } };
+    }
+    const controller = this.controllers.get(`${request.tenantUuid}/${request.ocppIdentity.toLowerCase()}`);
+    const passwordNeeded =
+      controller && (controller.securityProfile === 1 || controller.securityProfile === 2);
+    if (!controller || (passwordNeeded && request.password !== controller.password)) {
+      return { error: { code: ErrorCode.InvalidCredentials, message: 'invalid charge point credentials' } };
+    }
+    const answer = {
+      controllerUuid: controller.controllerUuid,
+      ocppIdentity: controller.identity,
+      securityProfile: controller.securityProfile,
+      credentialsVersion: controller.credentialsVersion,
+    };
+    return this.authenticationsHeldUntil ? this.authenticationsHeldUntil.then(() => answer) : answer;
   }
 
   addTenant(slug: string): string {
@@ -105,6 +129,7 @@ export class FakeTenantsAndControllers {
       identity: options.identity,
       password: options.password,
       securityProfile: options.securityProfile ?? 1,
+      credentialsVersion: 1,
     };
     this.controllers.set(`${tenantUuid}/${options.identity.toLowerCase()}`, controller);
     return controller;
@@ -119,19 +144,19 @@ export class FakeTenantsAndControllers {
     await this.nats.close();
   }
 
-  private answer<T>(subject: string, handle: (request: T) => object): void {
+  private answer<T>(subject: string, handle: (request: T) => object | Promise<object>): void {
     this.subscriptions.push(
       this.nats.subscribe(subject, {
         callback: (_error, message: Msg) => {
           if (!this.answering) return;
           const request = message.json<NestRequest<T>>();
-          const result = handle(request.data) as { error?: object };
-          const packet = result.error
-            ? { id: request.id, err: result.error, isDisposed: true }
-            : { id: request.id, response: result, isDisposed: true };
-          const delay = subject === AssetsSubjects.authenticateChargePoint ? this.authenticateDelayMs : 0;
-          if (delay > 0) setTimeout(() => message.respond(JSON.stringify(packet)), delay);
-          else message.respond(JSON.stringify(packet));
+          void Promise.resolve(handle(request.data)).then((answer) => {
+            const result = answer as { error?: object };
+            const packet = result.error
+              ? { id: request.id, err: result.error, isDisposed: true }
+              : { id: request.id, response: result, isDisposed: true };
+            message.respond(JSON.stringify(packet));
+          });
         },
       }),
     );

@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Failed charge point handshakes per counter key ('pair:<tenant>/<identity>@<address>' or
  * 'identity:<tenant>/<identity>') in fixed windows, shared by every ocpp-gateway replica (HandshakeFailureCounters).
  */
-export class CreateChargePointHandshakeFailures1795643000000 implements MigrationInterface {
-  name = 'CreateChargePointHandshakeFailures1795643000000';
+export class CreateChargePointHandshakeFailures1795643200000 implements MigrationInterface {
+  name = 'CreateChargePointHandshakeFailures1795643200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
