@@ -21,6 +21,14 @@ function invalidCredentials(): DomainError {
   return new DomainError(ErrorCode.InvalidCredentials, 'invalid charge point credentials');
 }
 
+function isInvalidCredentials(error: unknown): boolean {
+  return error instanceof DomainError && error.code === ErrorCode.InvalidCredentials;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function rateLimited(): DomainError {
   return new DomainError(
     ErrorCode.RateLimited,
@@ -51,14 +59,19 @@ export class ChargePointAuthenticationService {
     const password = typeof request.password === 'string' ? request.password : undefined;
     // The slot comes first: it is one statement, and an attempt over the limit never waits for scrypt capacity.
     if (!(await this.counters.take(attempt))) throw rateLimited();
-    let checked = false;
     try {
-      return await this.capacity.run(async () => {
-        checked = true;
-        return this.checkCredentials(attempt, password);
-      });
-    } finally {
-      if (!checked) await this.counters.giveBack(attempt);
+      return await this.capacity.run(() => this.checkCredentials(attempt, password));
+    } catch (error) {
+      // Only a wrong password is a failure; an attempt that could not be checked (no capacity, database trouble)
+      // gives its slots back.
+      if (!isInvalidCredentials(error)) {
+        await this.counters
+          .giveBack(attempt)
+          .catch((giveBackError: unknown) =>
+            this.logger.warn(`could not give back a handshake failure slot: ${messageOf(giveBackError)}`),
+          );
+      }
+      throw error;
     }
   }
 
@@ -117,7 +130,7 @@ export class ChargePointAuthenticationService {
       );
     } catch (error) {
       this.logger.warn(
-        `could not rehash the OCPP password of controller ${controller.uuid}: ${error instanceof Error ? error.message : String(error)}`,
+        `could not rehash the OCPP password of controller ${controller.uuid}: ${messageOf(error)}`,
       );
     }
   }
