@@ -3,7 +3,12 @@ import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
 import { ASSETS_SERVICE_NAME, type AssetsServiceConfig } from './assets-service.config.js';
+import { CHARGE_POINT_AUTHENTICATION_CONFIG } from './charge-points/charge-point-authentication.config.js';
 import { ChargePointAuthenticationHandler } from './charge-points/charge-point-authentication.handler.js';
+import { ChargePointAuthenticationService } from './charge-points/charge-point-authentication.service.js';
+import { HandshakeFailureCounters } from './charge-points/handshake-failure.counters.js';
+import { OcppPasswordHasher } from './charge-points/ocpp-password-hasher.js';
+import { PasswordCheckCapacity } from './charge-points/password-check.capacity.js';
 import { ChargePointStateConsumer } from './charge-points/charge-point-state.consumer.js';
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
@@ -37,6 +42,11 @@ export class AssetsServiceModule {
       ],
       providers: [
         { provide: OUTBOX_RELAY_INTERVAL_MS, useValue: config.outboxRelayIntervalMs },
+        { provide: CHARGE_POINT_AUTHENTICATION_CONFIG, useValue: config.chargePointAuthentication },
+        OcppPasswordHasher,
+        PasswordCheckCapacity,
+        HandshakeFailureCounters,
+        ChargePointAuthenticationService,
         OutboxPublisher,
         LocationsService,
         FacilityTypesService,

@@ -18,7 +18,7 @@ import {
 import { poolQuery } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
-import { hashOcppPassword } from '../charge-points/password-hash.js';
+import { OcppPasswordHasher } from '../charge-points/ocpp-password-hasher.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
 import { OutboxPublisher } from '../outbox/outbox-publisher.js';
 import { likeContains, listPage } from '../shared/asset-listing.js';
@@ -81,6 +81,7 @@ export class ControllersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxPublisher,
+    private readonly passwords: OcppPasswordHasher,
   ) {}
 
   async create(tenantUuid: string, payload: CreateControllerPayload): Promise<ControllerView> {
@@ -99,7 +100,7 @@ export class ControllersService {
       locationUuid: payload.location_uuid.toLowerCase(),
       name: payload.name,
       ocppIdentity: payload.ocpp_identity,
-      ocppPasswordHash: payload.ocpp_password ? await hashOcppPassword(payload.ocpp_password) : null,
+      ocppPasswordHash: payload.ocpp_password ? await this.passwords.hash(payload.ocpp_password) : null,
       securityProfile,
       credentialsVersion: 1,
       connectionStatus: 'offline',
@@ -207,7 +208,7 @@ export class ControllersService {
     const passwordHash =
       changes.ocpp_password === undefined || changes.ocpp_password === null
         ? changes.ocpp_password
-        : await hashOcppPassword(changes.ocpp_password);
+        : await this.passwords.hash(changes.ocpp_password);
     const updated = await this.dataSource.transaction(async (manager) => {
       const controller = await this.find(manager, tenantUuid, uuid, true);
       const changedCredentials: ControllerCredentialField[] = [];
