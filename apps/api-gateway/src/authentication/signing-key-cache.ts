@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AuthSubjects, type SigningKeySet } from '@cpc/contracts';
 import { NATS_CONNECTION, ServiceClient } from '@cpc/nats';
+import { describeError } from '@cpc/errors';
 
 /** Keys are re-fetched at least this often, so retired keys age out even if a change event was missed. */
 const MAX_AGE_MS = 5 * 60_000;
@@ -53,9 +54,7 @@ export class SigningKeyCache implements OnApplicationBootstrap {
       })
       .catch((error: unknown) => {
         // Keep verifying with the keys we have; auth-service being down must not log everybody out.
-        this.logger.warn(
-          `could not refresh signing keys: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.logger.warn(`could not refresh signing keys: ${describeError(error)}`);
       })
       .finally(() => (this.inFlight = undefined));
     return this.inFlight;
