@@ -2,12 +2,13 @@ import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } f
 import type { EventEnvelope } from '@cpc/contracts';
 import type { JetStreamEventBus } from '@cpc/nats';
 import type { DataSource, EntityManager } from 'typeorm';
+import { describeError } from '@cpc/errors';
 import { namedQuery } from './pool-query.js';
 
 export interface TransactionalOutboxOptions {
   /**
    * Schema-qualified table with the columns event_id uuid PK, tenant_uuid uuid, subject varchar, envelope jsonb,
-   * created_at timestamptz (see command-service's migration).
+   * created_at timestamptz (see the migrations of command-service and assets-service).
    */
   table: string;
   /** How often what could not be published right after its commit is retried. */
@@ -97,7 +98,7 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
       } catch (error) {
         if (!this.reportedFailure) {
           this.logger.warn(
-            `outbox: publishing failed, retrying every ${this.options.relayIntervalMs} ms: ${error instanceof Error ? error.message : String(error)}`,
+            `outbox: publishing failed, retrying every ${this.options.relayIntervalMs} ms: ${describeError(error)}`,
           );
         }
         this.reportedFailure = true;

@@ -1,6 +1,7 @@
 import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import { ErrorCode, type RpcErrorPayload } from '@cpc/contracts';
 import { type Observable, throwError } from 'rxjs';
+import { describeError } from './describe-error.js';
 import { DomainError } from './domain-error.js';
 
 /**
@@ -13,9 +14,7 @@ export class DomainErrorRpcFilter implements RpcExceptionFilter<unknown> {
 
   catch(exception: unknown): Observable<RpcErrorPayload> {
     if (exception instanceof DomainError) return throwError(() => exception.toPayload());
-    this.logger.error(
-      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
-    );
+    this.logger.error(describeError(exception, { stack: true }));
     return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
   }
 }

@@ -13,12 +13,11 @@ import {
   PASSWORD_SECURITY_PROFILES,
   type UpdateControllerPayload,
 } from '@cpc/contracts';
-import { poolQuery } from '@cpc/database';
+import { poolQuery, TransactionalOutbox } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { hashOcppPassword } from '../charge-points/password-hash.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
-import { OutboxPublisher } from '../outbox/outbox-publisher.js';
 import { likeContains, listPage } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
@@ -78,7 +77,7 @@ function identityTaken(): ValidationFailedError {
 export class ControllersService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly outbox: OutboxPublisher,
+    private readonly outbox: TransactionalOutbox,
   ) {}
 
   async create(tenantUuid: string, payload: CreateControllerPayload): Promise<ControllerView> {
@@ -249,9 +248,9 @@ export class ControllersService {
           deletedAt,
         },
       };
-      await this.outbox.enqueue(manager, AssetsSubjects.controllerDeleted, event);
+      await this.outbox.add(manager, [{ subject: AssetsSubjects.controllerDeleted, envelope: event }]);
     });
-    await this.outbox.publishPending();
+    await this.outbox.flush();
   }
 
   private async find(

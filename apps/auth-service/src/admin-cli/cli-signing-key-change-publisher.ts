@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { connect } from '@nats-io/transport-node';
 import { AuthSubjects, type SigningKeysChangedEvent } from '@cpc/contracts';
+import { describeError } from '@cpc/errors';
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
 
 /**
@@ -26,7 +27,7 @@ export class CliSigningKeyChangePublisher extends SigningKeyChangePublisher {
       await connection.drain();
     } catch (error) {
       this.logger.warn(
-        `could not announce the key change over NATS (${error instanceof Error ? error.message : String(error)}); caches expire within 5 minutes`,
+        `could not announce the key change over NATS (${describeError(error)}); caches expire within 5 minutes`,
       );
     }
   }

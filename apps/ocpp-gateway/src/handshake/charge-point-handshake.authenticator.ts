@@ -6,7 +6,7 @@ import {
   ErrorCode,
   type OcppProtocol,
 } from '@cpc/contracts';
-import { DomainError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import type { AuthenticatedChargePoint } from '../connections/charge-point-connection.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
@@ -143,9 +143,6 @@ export class ChargePointHandshakeAuthenticator {
   }
 
   private unavailable(error: unknown): HandshakeRefusedError {
-    return new HandshakeRefusedError(
-      503,
-      `cannot verify the charge point now: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return new HandshakeRefusedError(503, `cannot verify the charge point now: ${describeError(error)}`);
   }
 }

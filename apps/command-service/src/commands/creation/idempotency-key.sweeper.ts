@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { describeError } from '@cpc/errors';
 import { deleteExpiredKeys } from './idempotency-keys.js';
 
 const SWEEP_INTERVAL_MS = 3600_000;
@@ -15,9 +16,7 @@ export class IdempotencyKeySweeper implements OnApplicationBootstrap, OnApplicat
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
       deleteExpiredKeys(this.dataSource.manager).catch((error: unknown) => {
-        this.logger.warn(
-          `expired idempotency keys not removed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.logger.warn(`expired idempotency keys not removed: ${describeError(error)}`);
       });
     }, SWEEP_INTERVAL_MS);
     this.timer.unref();

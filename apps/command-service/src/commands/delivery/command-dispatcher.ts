@@ -14,7 +14,7 @@ import {
   type Principal,
   type TenantScopedRequest,
 } from '@cpc/contracts';
-import { DomainError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import { CommandResultError } from '@cpc/ocpp-commands';
 import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
@@ -81,7 +81,9 @@ export class CommandDispatcher
     // waiting for them to lapse. Were it still alive after all, its calls are only asked for again, and the gateway
     // answers a repeated command with the first outcome.
     await this.queue.releaseHost(`${hostname()}/`, this.owner).catch((error: unknown) => {
-      this.logger.warn(`claims of earlier processes not taken up, they lapse instead: ${describe(error)}`);
+      this.logger.warn(
+        `claims of earlier processes not taken up, they lapse instead: ${describeError(error)}`,
+      );
     });
     this.pollTimer = setInterval(() => this.wake(), this.config.commandDispatchIntervalMs);
     this.renewTimer = setInterval(() => void this.renewLeases(), Math.floor(this.config.commandLeaseMs / 3));
@@ -97,7 +99,7 @@ export class CommandDispatcher
     clearInterval(this.renewTimer);
     // Whoever runs next takes these up at once; the gateway answers a repeat with the first outcome.
     await this.queue.releaseAll(this.owner, [...this.inFlight]).catch((error: unknown) => {
-      this.logger.warn(`claims not given back, they lapse instead: ${describe(error)}`);
+      this.logger.warn(`claims not given back, they lapse instead: ${describeError(error)}`);
     });
   }
 
@@ -141,7 +143,7 @@ export class CommandDispatcher
         if (claimed.length < room) return;
       }
     } catch (error) {
-      this.logger.warn(`claiming due commands failed, next poll retries: ${describe(error)}`);
+      this.logger.warn(`claiming due commands failed, next poll retries: ${describeError(error)}`);
     }
   }
 
@@ -214,7 +216,7 @@ export class CommandDispatcher
     } catch (error) {
       if (this.stopped) return;
       this.logger.warn(
-        `delivery attempt of command ${command.uuid} failed, trying again: ${describe(error)}`,
+        `delivery attempt of command ${command.uuid} failed, trying again: ${describeError(error)}`,
       );
       await this.retryLater(command).catch(() => undefined);
     }
@@ -277,11 +279,7 @@ export class CommandDispatcher
     try {
       await this.queue.renew(this.owner, [...this.inFlight], this.config.commandLeaseMs);
     } catch (error) {
-      this.logger.warn(`claims not renewed: ${describe(error)}`);
+      this.logger.warn(`claims not renewed: ${describeError(error)}`);
     }
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

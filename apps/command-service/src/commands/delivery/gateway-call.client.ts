@@ -7,6 +7,7 @@ import {
   REQUEST_ID_HEADER,
 } from '@cpc/contracts';
 import { NATS_CONNECTION } from '@cpc/nats';
+import { describeError } from '@cpc/errors';
 
 export type GatewayCallResult =
   | { kind: 'reply'; reply: OcppCallReply }
@@ -47,7 +48,7 @@ export class GatewayCallClient {
       return { kind: 'reply', reply: message.json<OcppCallReply>() };
     } catch (error) {
       if (error instanceof RequestError && error.isNoResponders()) return { kind: 'offline' };
-      return { kind: 'unanswered', reason: error instanceof Error ? error.message : String(error) };
+      return { kind: 'unanswered', reason: describeError(error) };
     }
   }
 }
