@@ -22,6 +22,14 @@ export interface OutboxEvent {
   envelope: EventEnvelope<unknown>;
 }
 
+/**
+ * TransactionalOutbox.insertSql for the outbox on `table`, for statements written before any outbox exists (their SQL
+ * snapshots): the same text.
+ */
+export function outboxInsertSql(table: string, select: string): string {
+  return `INSERT INTO ${table} (event_id, tenant_uuid, subject, envelope, created_at) ${select}`;
+}
+
 interface PendingEvent {
   event_id: string;
   subject: string;
@@ -79,7 +87,7 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
    * with it, published as by add().
    */
   insertSql(select: string): string {
-    return `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope, created_at) ${select}`;
+    return outboxInsertSql(this.options.table, select);
   }
 
   /** Publishes what is waiting; a run in progress is followed by one more, so nothing written before is missed. */

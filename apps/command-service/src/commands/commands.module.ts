@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { controlDataSourceOptions } from '../data-source.js';
-import { CONTROL_OUTBOX_TABLE } from './command-record.js';
+import { CONTROL_OUTBOX_TABLE } from '../repositories/commands.repository.js';
 import { CommandStatusMetrics } from './command-status.metrics.js';
 import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';

@@ -4,7 +4,8 @@ import type { ServiceClient } from '@cpc/nats';
 import type { CommandServiceConfig } from '../../command-service.config.js';
 import type { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandDispatcher } from './command-dispatcher.js';
-import type { ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
+import type { ClaimedCommand } from '../command-row.js';
+import type { DeliveryQueue } from './delivery-queue.js';
 import { DispatchSignal } from './dispatch-signal.js';
 import type { GatewayCallClient } from './gateway-call.client.js';
 

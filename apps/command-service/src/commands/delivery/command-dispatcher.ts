@@ -21,7 +21,8 @@ import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
 import type { CommandServiceConfig } from '../../command-service.config.js';
 import { endingOf } from '../outcomes/call-outcome.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
-import { type ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
+import type { ClaimedCommand } from '../command-row.js';
+import { DeliveryQueue } from './delivery-queue.js';
 import { type CreationLeases, type DispatchListener, DispatchSignal } from './dispatch-signal.js';
 import { GatewayCallClient } from './gateway-call.client.js';
 
