@@ -24,12 +24,6 @@ import { DELIVERY_CONNECTION } from './delivery-connection.js';
 import { CommandTransitions } from './outcomes/command-transitions.js';
 import { GatewayCallEventsConsumer } from './outcomes/gateway-call-events.consumer.js';
 
-/**
- * Connections of the delivery pool: the dispatcher's claims, the transitions' writer, the outbox relay, and one for
- * the rest (renewals, releases).
- */
-const DELIVERY_POOL_SIZE = 4;
-
 /** Commands: creation, idempotency, delivery to charge points, outcomes, listing. */
 @Module({})
 export class CommandsModule {
@@ -46,7 +40,7 @@ export class CommandsModule {
           dataSourceFactory: async () =>
             createServiceDataSource({
               ...controlDataSourceOptions(config.databaseUrl),
-              poolSize: DELIVERY_POOL_SIZE,
+              poolSize: config.tuning.deliveryPoolSize,
             }).initialize(),
         }),
       ],

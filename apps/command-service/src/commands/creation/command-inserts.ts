@@ -1,8 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import { CommandSubjects } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 import {
   createCommandClaimingKey,
   createCommands,
@@ -33,14 +35,8 @@ export interface NewCommand {
 type QueuedInsert = GroupedCall<NewCommand, StoredCommand>;
 
 /**
- * Most commands one creation statement stores leased: each takes an advisory lock until its commit, in a lock table
- * all connections share (max_locks_per_transaction × max_connections entries, 6,400 by default).
- */
-const MAX_LEASES_PER_BATCH = 64;
-
-/**
- * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while four
- * batches are being written go together into the next one. A batch is one statement (the commands, their first
+ * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while
+ * tuning.creationBatchesInFlight batches are being written go together into the next one. A batch is one statement (the commands, their first
  * status events into the outbox, their counts) and one commit, so under load a creation costs a share of a round
  * trip and of a WAL flush instead of one of each. A failed batch is written again one command at a time, so a
  * command can only fail for a reason of its own.
@@ -48,20 +44,19 @@ const MAX_LEASES_PER_BATCH = 64;
 @Injectable()
 export class CommandInserts {
   private readonly logger = new Logger(CommandInserts.name);
-  /**
-   * Up to four batches are written at once. Each holds a connection only for its one statement; more than one lets a
-   * batch that waits for a count row (held by a status change until it commits) not hold up every creation behind
-   * it. At most 500 per batch, so one statement's parameters stay small.
-   */
-  private readonly inserts = new GroupedCalls<NewCommand, StoredCommand>((batch) => this.writeBatch(batch), {
-    maxInFlight: 4,
-    maxGroup: 500,
-  });
+  /** tuning.creationBatchesInFlight batches at once, of at most tuning.creationBatchSize commands. */
+  private readonly inserts: GroupedCalls<NewCommand, StoredCommand>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly dispatch: DispatchSignal,
-  ) {}
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
+  ) {
+    this.inserts = new GroupedCalls<NewCommand, StoredCommand>((batch) => this.writeBatch(batch), {
+      maxInFlight: config.tuning.creationBatchesInFlight,
+      maxGroup: config.tuning.creationBatchSize,
+    });
+  }
 
   /**
    * Stores the command `pending`; resolves with its row once committed. Stored leased, it is already handed to the
@@ -116,7 +111,7 @@ export class CommandInserts {
       ...columnsOf(commands),
       leaseOwner: leases?.owner ?? null,
       leaseMs: leases?.leaseMs ?? 0,
-      leaseLimit: Math.min(leases?.limit ?? 0, MAX_LEASES_PER_BATCH),
+      leaseLimit: Math.min(leases?.limit ?? 0, this.config.tuning.creationMaxLeasesPerBatch),
     });
   }
 }

@@ -26,18 +26,6 @@ import { DeliveryQueue } from './delivery-queue.js';
 import { type CreationLeases, type DispatchListener, DispatchSignal } from './dispatch-signal.js';
 import { GatewayCallClient } from './gateway-call.client.js';
 
-/** Deliveries one instance runs at once (different charge points; one per charge point by the queue's rule). */
-const MAX_IN_FLIGHT = 500;
-const CLAIM_BATCH = 100;
-/** Retry delay when something between us and the charge point failed (NATS, assets-service, the database). */
-const RETRY_DELAY_MS = 1000;
-/**
- * Least time between the starts of two claim runs. Every creation and every ending wakes the dispatcher; claiming at
- * each wake made nearly one claim query per command (pg_stat_statements at 100/s: 981 claims for 1,178 commands),
- * while waiting this long lets one claim take up what several wakes announced.
- */
-const MIN_CLAIM_SPACING_MS = 5;
-
 type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
 
 /**
@@ -105,7 +93,7 @@ export class CommandDispatcher
   }
 
   /**
-   * Looks for due commands now, or MIN_CLAIM_SPACING_MS after the previous run began (coalesced: a wake during a run
+   * Looks for due commands now, or tuning.minClaimSpacingMs after the previous run began (coalesced: a wake during a run
    * makes one more run).
    */
   wake(): void {
@@ -115,7 +103,7 @@ export class CommandDispatcher
       return;
     }
     if (this.spacingTimer) return;
-    const wait = this.lastClaimStartedAt + MIN_CLAIM_SPACING_MS - performance.now();
+    const wait = this.lastClaimStartedAt + this.config.tuning.minClaimSpacingMs - performance.now();
     if (wait > 0) {
       this.spacingTimer = setTimeout(() => {
         this.spacingTimer = undefined;
@@ -137,7 +125,10 @@ export class CommandDispatcher
   private async claimAndDeliver(): Promise<void> {
     try {
       for (;;) {
-        const room = Math.min(CLAIM_BATCH, MAX_IN_FLIGHT - this.inFlight.size);
+        const room = Math.min(
+          this.config.tuning.claimBatchSize,
+          this.config.tuning.maxDeliveriesInFlight - this.inFlight.size,
+        );
         if (room <= 0 || this.stopped) return;
         const claimed = await this.queue.claimDue(this.owner, this.config.commandLeaseMs, room);
         for (const command of claimed) this.deliver(command);
@@ -154,7 +145,7 @@ export class CommandDispatcher
   }
 
   leasesForCreation(): CreationLeases | undefined {
-    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    const room = this.config.tuning.maxDeliveriesInFlight - this.inFlight.size;
     if (this.stopped || room <= 0) return undefined;
     return { owner: this.owner, leaseMs: this.config.commandLeaseMs, limit: room };
   }
@@ -174,7 +165,7 @@ export class CommandDispatcher
     const notificationsBefore = this.notifications;
     this.inFlight.add(command.uuid);
     void this.attempt(command).finally(() => {
-      const wasFull = this.inFlight.size >= MAX_IN_FLIGHT;
+      const wasFull = this.inFlight.size >= this.config.tuning.maxDeliveriesInFlight;
       this.inFlight.delete(command.uuid);
       if (wasFull || this.notifications !== notificationsBefore) this.wake();
     });
@@ -205,7 +196,12 @@ export class CommandDispatcher
       if (result.kind === 'offline') return await this.offline(command);
       if (result.kind === 'unanswered') {
         this.logger.warn(`no answer about command ${command.uuid}, trying again: ${result.reason}`);
-        return await this.queue.release(this.owner, command.uuid, RETRY_DELAY_MS, true);
+        return await this.queue.release(
+          this.owner,
+          command.uuid,
+          this.config.tuning.deliveryRetryDelayMs,
+          true,
+        );
       }
       if (result.reply.outcome === 'not_sent') return await this.notSent(command, result.reply.reason);
       const ending = endingOf(result.reply);
@@ -248,7 +244,7 @@ export class CommandDispatcher
   }
 
   private retryLater(command: ClaimedCommand): Promise<void> {
-    return this.queue.release(this.owner, command.uuid, RETRY_DELAY_MS);
+    return this.queue.release(this.owner, command.uuid, this.config.tuning.deliveryRetryDelayMs);
   }
 
   /**

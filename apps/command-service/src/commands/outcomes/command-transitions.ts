@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type CommandResult, CommandSubjects } from '@cpc/contracts';
 import { runStatement, TransactionalOutbox } from '@cpc/database';
 import type { TerminalCommandStatus } from '@cpc/ocpp-commands';
 import type { DataSource, EntityManager } from 'typeorm';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 import {
   applyCommandTransitions,
   failPendingCommands,
@@ -14,9 +16,6 @@ import type { CommandRow } from '../command-row.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { RecentlyEndedCommands } from './recently-ended-commands.js';
-
-/** Enough for the endings and late events of several seconds at full load. */
-const RECENTLY_ENDED_CAPACITY = 50_000;
 
 type EndedRow = CommandRow & { previous: string };
 
@@ -69,13 +68,16 @@ export class CommandTransitions {
    * creations at 1,000/s offered fell from 363/s to 141–242/s) without ending more commands.
    */
   private writing = false;
-  private readonly recentlyEnded = new RecentlyEndedCommands(RECENTLY_ENDED_CAPACITY);
+  private readonly recentlyEnded: RecentlyEndedCommands;
 
   constructor(
     @InjectDeliveryDataSource() private readonly dataSource: DataSource,
     private readonly outbox: TransactionalOutbox,
     private readonly dispatch: DispatchSignal,
-  ) {}
+    @Inject(COMMAND_SERVICE_CONFIG) config: CommandServiceConfig,
+  ) {
+    this.recentlyEnded = new RecentlyEndedCommands(config.tuning.recentlyEndedCapacity);
+  }
 
   /** pending → sent; false when the command was no longer pending. */
   markSent(commandUuid: string, sentAt: string | null): Promise<boolean> {
