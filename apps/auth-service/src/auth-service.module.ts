@@ -13,6 +13,11 @@ import { SigningKeyChangePublisher } from './signing-keys/signing-key-change-pub
 import { SigningKeysController } from './signing-keys/signing-keys.controller.js';
 import { SigningKeysService } from './signing-keys/signing-keys.service.js';
 import { TenantsController } from './tenants/tenants.controller.js';
+import {
+  AccountRevocationPublisher,
+  NatsAccountRevocationPublisher,
+} from './tokens/account-revocation-publisher.js';
+import { RevocationsController } from './tokens/revocations.controller.js';
 import { TokenController } from './tokens/token.controller.js';
 
 /** A new platform has no signing key; the first auth-service to start creates one. */
@@ -33,13 +38,14 @@ export class AuthServiceModule {
       imports: [
         ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
         NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'auth-service' }),
-        AuthDomainModule.register(config, {
-          provide: SigningKeyChangePublisher,
-          useClass: NatsSigningKeyChangePublisher,
-        }),
+        AuthDomainModule.register(
+          config,
+          { provide: SigningKeyChangePublisher, useClass: NatsSigningKeyChangePublisher },
+          { provide: AccountRevocationPublisher, useClass: NatsAccountRevocationPublisher },
+        ),
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
       ],
-      controllers: [TokenController, SigningKeysController, TenantsController],
+      controllers: [TokenController, SigningKeysController, TenantsController, RevocationsController],
       providers: [FirstSigningKey, SigningKeyChangeListener],
     };
   }

@@ -5,3 +5,4 @@ export * from './service-database.module.js';
 export * from './transactional-outbox.js';
 export * from './pool-query.js';
 export * from './sql-statement.js';
+export * from './query-error-logger.js';

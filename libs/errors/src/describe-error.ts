@@ -1,8 +1,8 @@
 /**
- * How anything thrown is described, for a log line or a reason: an Error by its message (with `stack`, by its stack
- * when it has one: for failures nobody expected), anything else as a string.
+ * How anything thrown is described in a log line or a reason, when the failure is one the code expects (a broker or
+ * database away, a peer's refusal): an Error by its message, anything else as a string. Failures nobody expected are
+ * logged with describeErrorForLog (@cpc/logging): the stack, and of a query error its SQL without the values.
  */
-export function describeError(error: unknown, options: { stack?: boolean } = {}): string {
-  if (!(error instanceof Error)) return String(error);
-  return options.stack ? (error.stack ?? error.message) : error.message;
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import { ErrorCode, type RpcErrorPayload } from '@cpc/contracts';
+import { describeErrorForLog } from '@cpc/logging';
 import { type Observable, throwError } from 'rxjs';
-import { describeError } from './describe-error.js';
 import { DomainError } from './domain-error.js';
 
 /**
@@ -14,7 +14,7 @@ export class DomainErrorRpcFilter implements RpcExceptionFilter<unknown> {
 
   catch(exception: unknown): Observable<RpcErrorPayload> {
     if (exception instanceof DomainError) return throwError(() => exception.toPayload());
-    this.logger.error(describeError(exception, { stack: true }));
+    this.logger.error(describeErrorForLog(exception));
     return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
   }
 }

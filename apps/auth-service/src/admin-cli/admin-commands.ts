@@ -4,7 +4,13 @@ import { RolesService, toRoleView } from '../roles/roles.service.js';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { TenantsService, toTenantView } from '../tenants/tenants.service.js';
 import { UsersService } from '../users/users.service.js';
-import { type AdminArguments, AdminUsageError, optionalFlag, requiredFlag } from './admin-arguments.js';
+import {
+  type AdminArguments,
+  AdminUsageError,
+  booleanFlag,
+  optionalFlag,
+  requiredFlag,
+} from './admin-arguments.js';
 
 type AdminCommand = {
   usage: string;
@@ -40,6 +46,15 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     usage: '--slug <slug>',
     run: async (app, args) =>
       toTenantView(await app.get(TenantsService).setDisabled(requiredFlag(args, 'slug'), false)),
+  },
+  'tenant:set-profile-0': {
+    usage: '--slug <slug> --allowed <true|false>',
+    run: async (app, args) =>
+      toTenantView(
+        await app
+          .get(TenantsService)
+          .setSecurityProfile0Allowed(requiredFlag(args, 'slug'), booleanFlag(args, 'allowed')),
+      ),
   },
   'role:create': {
     usage: '--tenant <slug> --name <role> --permissions <p1,p2,...>',

@@ -9,9 +9,13 @@ import { authDataSourceOptions } from '../auth-data-source.js';
 import { AuthDomainModule } from '../auth-domain.module.js';
 import { type AuthServiceConfig, loadAuthServiceConfig } from '../auth-service.config.js';
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
+import { AccountRevocationPublisher } from '../tokens/account-revocation-publisher.js';
 import { AdminUsageError, parseAdminArguments } from './admin-arguments.js';
 import { adminUsage, findAdminCommand } from './admin-commands.js';
-import { CliSigningKeyChangePublisher } from './cli-signing-key-change-publisher.js';
+import {
+  CliAccountRevocationPublisher,
+  CliSigningKeyChangePublisher,
+} from './cli-signing-key-change-publisher.js';
 
 @Module({})
 class AdminCliModule {
@@ -20,10 +24,14 @@ class AdminCliModule {
       module: AdminCliModule,
       imports: [
         ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
-        AuthDomainModule.register(config, {
-          provide: SigningKeyChangePublisher,
-          useValue: new CliSigningKeyChangePublisher(config.natsUrl),
-        }),
+        AuthDomainModule.register(
+          config,
+          { provide: SigningKeyChangePublisher, useValue: new CliSigningKeyChangePublisher(config.natsUrl) },
+          {
+            provide: AccountRevocationPublisher,
+            useValue: new CliAccountRevocationPublisher(config.natsUrl),
+          },
+        ),
       ],
     };
   }

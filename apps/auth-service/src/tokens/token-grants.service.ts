@@ -8,6 +8,7 @@ import {
 } from '../credentials/account-authenticator.service.js';
 import { RolesService } from '../roles/roles.service.js';
 import { AccessTokenSigner } from './access-token-signer.service.js';
+import { AccountRevocationsService } from './account-revocations.service.js';
 import { type RefreshTokenGrant, RefreshTokensService } from './refresh-tokens.service.js';
 
 /** The two OAuth grants the token endpoint offers: `password` and `refresh_token`. */
@@ -19,6 +20,7 @@ export class TokenGrantsService {
     private readonly roles: RolesService,
     private readonly signer: AccessTokenSigner,
     private readonly refreshTokens: RefreshTokensService,
+    private readonly revocations: AccountRevocationsService,
   ) {}
 
   async passwordGrant(request: IssueTokenRequest): Promise<TokenPair> {
@@ -68,8 +70,12 @@ export class TokenGrantsService {
     tenantSlug: string,
     refreshToken: string,
   ): Promise<TokenPair> {
-    const role = await this.roles.findByUuid(roleUuid);
+    const [role, notBefore] = await Promise.all([
+      this.roles.findByUuid(roleUuid),
+      this.revocations.notBeforeOf(grant.accountUuid),
+    ]);
     const accessToken = await this.signer.sign({
+      notBefore,
       accountUuid: grant.accountUuid,
       context: grant.context,
       tenantSlug,
