@@ -17,7 +17,16 @@ describe('SQL snapshots of command-service', () => {
     } catch {
       throw new Error(stale);
     }
-    if (snapshot !== rendered.get(name)) throw new Error(stale);
+    const expected = rendered.get(name)!;
+    if (snapshot !== expected) {
+      // Name the statements whose SQL differs (each entry starts with `-- <statement name>`).
+      const entries = (text: string) => new Set(text.split('\n\n'));
+      const written = entries(snapshot);
+      const changed = [...entries(expected)]
+        .filter((entry) => !written.has(entry))
+        .map((entry) => /^-- (\S+)/.exec(entry)?.[1] ?? entry.slice(0, 60));
+      throw new Error(`${stale} (changed: ${changed.join(', ') || 'statements removed'})`);
+    }
   });
 
   it('has no snapshot of a repository that is gone', () => {
