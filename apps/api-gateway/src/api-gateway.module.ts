@@ -28,7 +28,6 @@ import { RequestIdInterceptor } from './http-pipeline/request-id.interceptor.js'
 import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { OAuthTokenController } from './oauth/oauth-token.controller.js';
-import { TokenRateLimits } from './oauth/token-rate-limits.js';
 import { SubjectRateLimitGuard } from './rate-limiting/subject-rate-limit.guard.js';
 
 /**
@@ -83,7 +82,6 @@ export class ApiGatewayModule {
         },
         RouteAccess,
         AccessTokenStrategy,
-        TokenRateLimits,
         HttpRequestMetrics,
         { provide: APP_GUARD, useClass: AccessTokenGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },

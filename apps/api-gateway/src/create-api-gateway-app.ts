@@ -29,8 +29,9 @@ export function applyRoutePrefix(app: INestApplication): void {
 export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    // Only the ingress's X-Forwarded-For entries are believed, never a client's own.
-    trustProxy: config.trustedProxies ?? false,
+    // X-Forwarded-For is read only when the TCP peer is a trusted proxy, and only as far as the chain stays trusted
+    // (proxy-addr); from anyone else it is ignored and `request.ip` is the peer's own address.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: {
       ignoreTrailingSlash: true,
       // A path parameter of any length reaches its validation (422 on `uuid`); Node's 16 KB header limit bounds it.

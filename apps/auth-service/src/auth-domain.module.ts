@@ -6,6 +6,7 @@ import { AUTH_CONFIG } from './auth-config.token.js';
 import type { AuthServiceConfig } from './auth-service.config.js';
 import { AccountAuthenticator } from './credentials/account-authenticator.service.js';
 import { SecretHasher } from './credentials/secret-hasher.js';
+import { TokenLimits } from './credentials/token-limits.js';
 import { RoleEntity } from './roles/role.entity.js';
 import { RolesService } from './roles/roles.service.js';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity.js';
@@ -23,6 +24,7 @@ import { UsersService } from './users/users.service.js';
 
 const DOMAIN_SERVICES = [
   SecretHasher,
+  TokenLimits,
   TenantsService,
   RolesService,
   UsersService,

@@ -5,6 +5,7 @@ import { NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
 import { authDataSourceOptions } from './auth-data-source.js';
 import { AuthDomainModule } from './auth-domain.module.js';
 import type { AuthServiceConfig } from './auth-service.config.js';
+import { TokenLimitCounterSweeper } from './credentials/token-limits.js';
 import {
   NatsSigningKeyChangePublisher,
   SigningKeyChangeListener,
@@ -46,7 +47,7 @@ export class AuthServiceModule {
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
       ],
       controllers: [TokenController, SigningKeysController, TenantsController, RevocationsController],
-      providers: [FirstSigningKey, SigningKeyChangeListener],
+      providers: [FirstSigningKey, SigningKeyChangeListener, TokenLimitCounterSweeper],
     };
   }
 }

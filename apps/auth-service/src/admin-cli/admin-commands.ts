@@ -11,10 +11,16 @@ import {
   optionalFlag,
   requiredFlag,
 } from './admin-arguments.js';
+import { PASSWORD_USAGE } from './admin-password-input.js';
+
+/** What a command reads besides its flags; secrets never come from the flags alone (admin-password-input). */
+export interface AdminInput {
+  password(): Promise<string>;
+}
 
 type AdminCommand = {
   usage: string;
-  run: (app: INestApplicationContext, args: AdminArguments) => Promise<object>;
+  run: (app: INestApplicationContext, args: AdminArguments, input: AdminInput) => Promise<object>;
 };
 
 const list = (value: string) => value.split(',').map((item) => item.trim());
@@ -89,12 +95,12 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
       ),
   },
   'user:create': {
-    usage: '--tenant <slug> --email <email> --password <password> --role <role> [--entity-type <type>]',
-    run: async (app, args) => {
+    usage: `--tenant <slug> --email <email> ${PASSWORD_USAGE} --role <role> [--entity-type <type>]`,
+    run: async (app, args, input) => {
       const user = await app.get(UsersService).create({
         tenantSlug: requiredFlag(args, 'tenant'),
         email: requiredFlag(args, 'email'),
-        password: requiredFlag(args, 'password'),
+        password: await input.password(),
         roleName: requiredFlag(args, 'role'),
         entityType: optionalFlag(args, 'entity-type'),
       });
@@ -127,10 +133,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
       }),
   },
   'user:set-password': {
-    usage: '--tenant <slug> --email <email> --password <password>',
-    run: (app, args) =>
+    usage: `--tenant <slug> --email <email> ${PASSWORD_USAGE}`,
+    run: async (app, args, input) =>
       app.get(UsersService).update(requiredFlag(args, 'tenant'), requiredFlag(args, 'email'), {
-        password: requiredFlag(args, 'password'),
+        password: await input.password(),
       }),
   },
   'apikey:create': {

@@ -12,6 +12,7 @@ import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-pu
 import { AccountRevocationPublisher } from '../tokens/account-revocation-publisher.js';
 import { AdminUsageError, parseAdminArguments } from './admin-arguments.js';
 import { adminUsage, findAdminCommand } from './admin-commands.js';
+import { readAdminPassword } from './admin-password-input.js';
 import {
   CliAccountRevocationPublisher,
   CliSigningKeyChangePublisher,
@@ -55,7 +56,14 @@ async function main(): Promise<void> {
     logger: new PinoNestLogger(createLogger('auth-admin-cli', 'warn', true)),
   });
   try {
-    const result = await command.run(app, args);
+    const result = await command.run(app, args, {
+      password: () =>
+        readAdminPassword(args, {
+          env: process.env,
+          stdin: process.stdin,
+          warn: (text) => process.stderr.write(text),
+        }),
+    });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await app.close();

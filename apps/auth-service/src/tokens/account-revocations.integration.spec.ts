@@ -25,6 +25,8 @@ import { TokenGrantsService } from './token-grants.service.js';
 jest.setTimeout(60_000);
 
 const PASSWORD = 'correct-horse-9';
+/** Token requests name the client's address; the limits count by it. */
+const CLIENT_ADDRESS = '127.0.0.2';
 
 /** The service methods behind the admin CLI's changes, on a real PostgreSQL database. */
 describe('AccountRevocationsService', () => {
@@ -38,7 +40,11 @@ describe('AccountRevocationsService', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     await migrateServiceSchema(createAuthDataSource(database.url));
-    const config = loadAuthServiceConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    const config = loadAuthServiceConfig({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'warn',
+      SCRYPT_COST_LOG2: '12',
+    });
 
     @Module({
       imports: [
@@ -75,7 +81,7 @@ describe('AccountRevocationsService', () => {
   });
 
   const logIn = (email: string, password = PASSWORD) =>
-    grants.passwordGrant({ tenant: 'acme', username: email, password });
+    grants.passwordGrant({ tenant: 'acme', username: email, password, clientAddress: CLIENT_ADDRESS });
 
   it('a password change revokes every refresh-token family and dates the access tokens', async () => {
     const first = await logIn('ops@acme.test');
@@ -83,7 +89,9 @@ describe('AccountRevocationsService', () => {
     const user = await users.update('acme', 'ops@acme.test', { password: 'battery-staple-10' });
 
     for (const pair of [first, second]) {
-      await expect(grants.refreshGrant(pair.refresh_token)).rejects.toThrow(InvalidCredentialsError);
+      await expect(
+        grants.refreshGrant({ refreshToken: pair.refresh_token, clientAddress: CLIENT_ADDRESS }),
+      ).rejects.toThrow(InvalidCredentialsError);
     }
     const notBefore = await revocations.notBeforeOf(user.uuid);
     expect(announced).toContainEqual({ revocations: [{ subject: user.uuid, notBefore }] });
@@ -91,7 +99,9 @@ describe('AccountRevocationsService', () => {
     // Issued after the change: at least the not-before time, even within the same second.
     const after = await logIn('ops@acme.test', 'battery-staple-10');
     expect((jwt.decode(after.access_token) as jwt.JwtPayload).iat).toBeGreaterThanOrEqual(notBefore);
-    expect(await grants.refreshGrant(after.refresh_token)).toMatchObject({ token_type: 'Bearer' });
+    expect(
+      await grants.refreshGrant({ refreshToken: after.refresh_token, clientAddress: CLIENT_ADDRESS }),
+    ).toMatchObject({ token_type: 'Bearer' });
   });
 
   it('an enable revokes nothing, and the refresh token of before the disable stays refused', async () => {
@@ -100,7 +110,9 @@ describe('AccountRevocationsService', () => {
     const count = announced.length;
     await users.update('acme', 'enabled@acme.test', { disabled: false });
     expect(announced).toHaveLength(count);
-    await expect(grants.refreshGrant(pair.refresh_token)).rejects.toThrow(InvalidCredentialsError);
+    await expect(
+      grants.refreshGrant({ refreshToken: pair.refresh_token, clientAddress: CLIENT_ADDRESS }),
+    ).rejects.toThrow(InvalidCredentialsError);
   });
 
   it('a revoked API key’s refresh token is refused', async () => {
@@ -110,9 +122,12 @@ describe('AccountRevocationsService', () => {
       username: key.public_key,
       password: key.private_key,
       context: 'apikey',
+      clientAddress: CLIENT_ADDRESS,
     });
     await app.get(ApiKeysService).update('acme', key.public_key, { revoked: true });
-    await expect(grants.refreshGrant(pair.refresh_token)).rejects.toThrow(InvalidCredentialsError);
+    await expect(
+      grants.refreshGrant({ refreshToken: pair.refresh_token, clientAddress: CLIENT_ADDRESS }),
+    ).rejects.toThrow(InvalidCredentialsError);
     expect(await revocations.notBeforeOf(key.uuid)).toBeGreaterThan(0);
   });
 

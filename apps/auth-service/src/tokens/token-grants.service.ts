@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { IssueTokenRequest, TokenPair } from '@cpc/contracts';
+import type { IssueTokenRequest, RefreshTokenRequest, TokenPair } from '@cpc/contracts';
 import { DataSource } from 'typeorm';
 import {
   AccountAuthenticator,
   InvalidCredentialsError,
 } from '../credentials/account-authenticator.service.js';
+import { TokenLimits } from '../credentials/token-limits.js';
 import { RolesService } from '../roles/roles.service.js';
 import { AccessTokenSigner } from './access-token-signer.service.js';
 import { AccountRevocationsService } from './account-revocations.service.js';
@@ -21,9 +22,11 @@ export class TokenGrantsService {
     private readonly signer: AccessTokenSigner,
     private readonly refreshTokens: RefreshTokensService,
     private readonly revocations: AccountRevocationsService,
+    private readonly limits: TokenLimits,
   ) {}
 
   async passwordGrant(request: IssueTokenRequest): Promise<TokenPair> {
+    await this.limits.takeRequestSlot(request.clientAddress);
     const account = await this.authenticator.authenticate(request);
     const grant: RefreshTokenGrant = {
       familyUuid: randomUUID(),
@@ -44,7 +47,8 @@ export class TokenGrantsService {
   }
 
   /** Uses the refresh token and issues a new pair in one transaction: a failure leaves the old token usable. */
-  async refreshGrant(refreshToken: string): Promise<TokenPair> {
+  async refreshGrant({ refreshToken, clientAddress }: RefreshTokenRequest): Promise<TokenPair> {
+    await this.limits.takeRequestSlot(clientAddress);
     const outcome = await this.dataSource.transaction(async (manager) => {
       const grant = await this.refreshTokens.consume(manager, refreshToken);
       if (!grant) return null;

@@ -10,6 +10,7 @@ import {
   requireEmail,
   requirePassword,
 } from '../credentials/admin-input-rules.js';
+import { normalizeLoginName } from '../credentials/login-name.js';
 import { SecretHasher } from '../credentials/secret-hasher.js';
 import { RolesService } from '../roles/roles.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
@@ -42,7 +43,7 @@ export class UsersService {
     entityType?: string;
   }): Promise<UserView> {
     const tenant = await this.tenants.getBySlug(input.tenantSlug);
-    const email = input.email.trim().toLowerCase();
+    const email = normalizeLoginName(input.email);
     requireEmail(email);
     requirePassword(input.password);
     const entityType = input.entityType ?? 'user';
@@ -89,7 +90,7 @@ export class UsersService {
   }
 
   findForLogin(tenantUuid: string, email: string): Promise<UserEntity | null> {
-    return this.users.findOneBy({ tenantUuid, email: email.trim().toLowerCase() });
+    return this.users.findOneBy({ tenantUuid, email: normalizeLoginName(email) });
   }
 
   findByUuid(uuid: string): Promise<UserEntity | null> {
