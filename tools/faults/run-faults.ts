@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { describeError } from '@cpc/errors';
 import { planCommand, type PlanTarget } from './command-plan.js';
 import { CommandDriver, StatusPoller } from './command-traffic.js';
 import { type FaultName, type FaultOptions, faultUsage, parseFaultOptions } from './fault-options.js';
@@ -97,6 +98,8 @@ async function main(): Promise<number> {
     await platform.start();
     log('platform ready; creating tenant, role and user');
     await platform.admin(['tenant:create', '--slug', TENANT]);
+    // The simulated charge points connect without credentials (profile 0), which a tenant must allow explicitly.
+    await platform.admin(['tenant:set-profile-0', '--slug', TENANT, '--allowed', 'true']);
     await platform.admin(['role:create', '--tenant', TENANT, '--name', 'operator', '--permissions', '*']);
     await platform.admin([
       'user:create',
@@ -227,7 +230,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`[faults] ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[faults] ${describeError(error)}`);
     process.exit(2);
   },
 );

@@ -1,7 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
+import { DatabaseHealthIndicator, ServiceDatabaseModule, TransactionalOutbox } from '@cpc/database';
 import { HealthModule } from '@cpc/health';
-import { NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
+import { JetStreamEventBus, NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
+import { DataSource } from 'typeorm';
 import { ASSETS_SERVICE_NAME, type AssetsServiceConfig } from './assets-service.config.js';
 import { CHARGE_POINT_AUTHENTICATION_CONFIG } from './charge-points/charge-point-authentication.config.js';
 import { ChargePointAuthenticationHandler } from './charge-points/charge-point-authentication.handler.js';
@@ -16,11 +17,13 @@ import { assetsDataSourceOptions } from './data-source.js';
 import { FacilityTypesService } from './locations/facility-types.service.js';
 import { LocationsHandler } from './locations/locations.handler.js';
 import { LocationsService } from './locations/locations.service.js';
-import { OUTBOX_RELAY_INTERVAL_MS, OutboxPublisher } from './outbox/outbox-publisher.js';
 import { PlugsHandler } from './plugs/plugs.handler.js';
 import { PlugsService } from './plugs/plugs.service.js';
 import { SensorsHandler } from './sensors/sensors.handler.js';
 import { SensorsService } from './sensors/sensors.service.js';
+
+/** The transactional outbox's table (its columns: see TransactionalOutboxOptions). */
+const ASSETS_OUTBOX_TABLE = 'assets.outbox_events';
 
 /** Locations, controllers, plugs and sensors, with the live state of controllers and plugs fed by gateway events. */
 @Module({})
@@ -41,13 +44,20 @@ export class AssetsServiceModule {
         ChargePointAuthenticationHandler,
       ],
       providers: [
-        { provide: OUTBOX_RELAY_INTERVAL_MS, useValue: config.outboxRelayIntervalMs },
         { provide: CHARGE_POINT_AUTHENTICATION_CONFIG, useValue: config.chargePointAuthentication },
         OcppPasswordHasher,
         PasswordCheckCapacity,
         HandshakeFailureCounters,
         ChargePointAuthenticationService,
-        OutboxPublisher,
+        {
+          provide: TransactionalOutbox,
+          inject: [DataSource, JetStreamEventBus],
+          useFactory: (dataSource: DataSource, eventBus: JetStreamEventBus) =>
+            new TransactionalOutbox(dataSource, eventBus, {
+              table: ASSETS_OUTBOX_TABLE,
+              relayIntervalMs: config.outboxRelayIntervalMs,
+            }),
+        },
         LocationsService,
         FacilityTypesService,
         ControllersService,

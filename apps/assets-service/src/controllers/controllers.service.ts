@@ -15,12 +15,11 @@ import {
   PASSWORD_SECURITY_PROFILES,
   type UpdateControllerPayload,
 } from '@cpc/contracts';
-import { poolQuery } from '@cpc/database';
+import { poolQuery, TransactionalOutbox } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { OcppPasswordHasher } from '../charge-points/ocpp-password-hasher.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
-import { OutboxPublisher } from '../outbox/outbox-publisher.js';
 import { likeContains, listPage } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
@@ -80,7 +79,7 @@ function identityTaken(): ValidationFailedError {
 export class ControllersService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly outbox: OutboxPublisher,
+    private readonly outbox: TransactionalOutbox,
     private readonly passwords: OcppPasswordHasher,
   ) {}
 
@@ -249,7 +248,7 @@ export class ControllersService {
       }
       return { view: toControllerView(controller), credentialsChanged: changedCredentials.length > 0 };
     });
-    if (updated.credentialsChanged) await this.outbox.publishPending();
+    if (updated.credentialsChanged) await this.outbox.flush();
     return updated.view;
   }
 
@@ -273,9 +272,9 @@ export class ControllersService {
           deletedAt,
         },
       };
-      await this.outbox.enqueue(manager, AssetsSubjects.controllerDeleted, event);
+      await this.outbox.add(manager, [{ subject: AssetsSubjects.controllerDeleted, envelope: event }]);
     });
-    await this.outbox.publishPending();
+    await this.outbox.flush();
   }
 
   private async enqueueCredentialsChanged(
@@ -296,7 +295,9 @@ export class ControllersService {
         changedAt,
       },
     };
-    await this.outbox.enqueue(manager, AssetsSubjects.controllerCredentialsChanged, event);
+    await this.outbox.add(manager, [
+      { subject: AssetsSubjects.controllerCredentialsChanged, envelope: event },
+    ]);
   }
 
   private async find(

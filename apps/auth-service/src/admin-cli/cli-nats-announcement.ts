@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { connect } from '@nats-io/transport-node';
+import { describeError } from '@cpc/errors';
 
 /**
  * From the CLI, announcing a change over NATS is best effort: the command's own result must not depend on the
@@ -22,8 +23,6 @@ export async function announceOverNats(
     connection.publish(subject, JSON.stringify(event));
     await connection.drain();
   } catch (error) {
-    logger.warn(
-      `could not announce the change over NATS (${error instanceof Error ? error.message : String(error)}); ${otherwise}`,
-    );
+    logger.warn(`could not announce the change over NATS (${describeError(error)}); ${otherwise}`);
   }
 }

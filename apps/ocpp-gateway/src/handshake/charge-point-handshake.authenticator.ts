@@ -7,7 +7,7 @@ import {
   type OcppProtocol,
   type ResolveTenantResponse,
 } from '@cpc/contracts';
-import { DomainError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import type { AuthenticatedChargePoint } from '../connections/charge-point-connection.js';
 import { SecurityProfileTakeoverGuard } from '../connections/security-profile-takeover.guard.js';
@@ -178,9 +178,6 @@ export class ChargePointHandshakeAuthenticator {
   }
 
   private unavailable(error: unknown): HandshakeRefusedError {
-    return new HandshakeRefusedError(
-      503,
-      `cannot verify the charge point now: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return new HandshakeRefusedError(503, `cannot verify the charge point now: ${describeError(error)}`);
   }
 }

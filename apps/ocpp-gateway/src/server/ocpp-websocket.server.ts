@@ -13,7 +13,7 @@ import {
 import { OcppCallResponder } from '../calls/ocpp-call.responder.js';
 import { ChargePointConnectionLifecycle } from '../connections/charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from '../connections/charge-point-connections.registry.js';
-import { describeError } from '../describe-error.js';
+import { describeError } from '@cpc/errors';
 import {
   ChargePointHandshakeAuthenticator,
   SUPPORTED_PROTOCOLS,
