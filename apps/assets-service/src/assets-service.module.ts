@@ -10,6 +10,7 @@ import { ChargePointAuthenticationService } from './charge-points/charge-point-a
 import { HandshakeFailureCounters } from './charge-points/handshake-failure.counters.js';
 import { OcppPasswordHasher } from './charge-points/ocpp-password-hasher.js';
 import { PasswordCheckCapacity } from './charge-points/password-check.capacity.js';
+import { VerifiedPasswordCache } from './charge-points/verified-password.cache.js';
 import { ChargePointStateConsumer } from './charge-points/charge-point-state.consumer.js';
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
@@ -47,6 +48,7 @@ export class AssetsServiceModule {
         { provide: CHARGE_POINT_AUTHENTICATION_CONFIG, useValue: config.chargePointAuthentication },
         OcppPasswordHasher,
         PasswordCheckCapacity,
+        VerifiedPasswordCache,
         HandshakeFailureCounters,
         ChargePointAuthenticationService,
         {

@@ -14,6 +14,8 @@ export interface ChargePointAuthenticationConfig {
   maxConcurrentPasswordChecks: number;
   /** Password checks allowed to wait for one of those; beyond it service_unavailable (the gateway answers 503). */
   maxQueuedPasswordChecks: number;
+  /** Controllers whose verified password is remembered (as a keyed digest) so a reconnect skips scrypt; 0: none. */
+  verifiedPasswordCacheSize: number;
 }
 
 export const CHARGE_POINT_AUTHENTICATION_CONFIG = Symbol('CHARGE_POINT_AUTHENTICATION_CONFIG');
@@ -46,6 +48,11 @@ export function readChargePointAuthenticationConfig(reader: EnvReader): ChargePo
       default: 16,
       min: 0,
       max: 10000,
+    }),
+    verifiedPasswordCacheSize: reader.int('OCPP_VERIFIED_PASSWORD_CACHE_SIZE', {
+      default: 100000,
+      min: 0,
+      max: 10000000,
     }),
   };
 }

@@ -216,6 +216,46 @@ describe('charge point authentication: bounded password checks', () => {
 
   afterAll(() => small?.stop());
 
+  it('lets charge points reconnect with their verified passwords without another scrypt check, so a reconnect storm does not queue', async () => {
+    const depot = await small.call<LocationView>(AssetsSubjects.createLocation, { name: 'Depot' }, tenant);
+    const identities = Array.from({ length: 30 }, (_, index) => `CP-STORM-${index}`);
+    const controllers: ControllerView[] = [];
+    for (const identity of identities)
+      controllers.push(
+        await small.call<ControllerView>(
+          AssetsSubjects.createController,
+          { location_uuid: depot.uuid, name: identity, ocpp_identity: identity, ocpp_password: PASSWORD },
+          tenant,
+        ),
+      );
+    const attempt = (identity: string, password: string) =>
+      small.client
+        .request(AssetsSubjects.authenticateChargePoint, {
+          tenantUuid: tenant,
+          ocppIdentity: identity,
+          password,
+          remoteAddress: '127.0.0.9',
+        })
+        .then(
+          () => 'ok',
+          (error: unknown) => (error instanceof DomainError ? error.code : String(error)),
+        );
+    for (const identity of identities) await expect(attempt(identity, PASSWORD)).resolves.toBe('ok');
+    // One check at a time and at most two waiting: 30 at once would mostly be refused without the remembered passwords.
+    const reconnects = await Promise.all(identities.map((identity) => attempt(identity, PASSWORD)));
+    expect(tally(reconnects)).toEqual({ ok: 30 });
+    // A wrong password gains nothing from it.
+    await expect(attempt(identities[0], 'wrong-password-0000')).resolves.toBe(ErrorCode.InvalidCredentials);
+    // A new password (a new stored hash) takes effect at once: the remembered one no longer opens.
+    await small.call(
+      AssetsSubjects.updateController,
+      { uuid: controllers[0].uuid, changes: { ocpp_password: 'another-password-456' } },
+      tenant,
+    );
+    await expect(attempt(identities[0], PASSWORD)).resolves.toBe(ErrorCode.InvalidCredentials);
+    await expect(attempt(identities[0], 'another-password-456')).resolves.toBe('ok');
+  });
+
   it('refuses checks beyond the running and queued ones at once, unknown identities included, without counting them', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 40 }, async (_, index) => {

@@ -13,6 +13,7 @@ import { ControllerEntity } from '../entities/index.js';
 import { type HandshakeAttempt, HandshakeFailureCounters } from './handshake-failure.counters.js';
 import { OcppPasswordHasher } from './ocpp-password-hasher.js';
 import { PasswordCheckCapacity } from './password-check.capacity.js';
+import { VerifiedPasswordCache } from './verified-password.cache.js';
 
 /** Longer than any identity (48) or address (45) can be: such a request is refused without any work. */
 const MAX_FIELD_LENGTH = 100;
@@ -51,6 +52,7 @@ export class ChargePointAuthenticationService {
     private readonly counters: HandshakeFailureCounters,
     private readonly hasher: OcppPasswordHasher,
     private readonly capacity: PasswordCheckCapacity,
+    private readonly verifiedPasswords: VerifiedPasswordCache,
   ) {}
 
   async authenticate(request: AuthenticateChargePointRequest): Promise<AuthenticateChargePointResponse> {
@@ -60,7 +62,11 @@ export class ChargePointAuthenticationService {
     // The slot comes first: it is one statement, and an attempt over the limit never waits for scrypt capacity.
     if (!(await this.counters.take(attempt))) throw rateLimited();
     try {
-      return await this.capacity.run(() => this.checkCredentials(attempt, password));
+      const controller = await this.findController(attempt);
+      // A reconnect with the password verified before needs no scrypt run, so it does not queue behind those.
+      if (controller !== null && !this.needsPasswordCheck(controller, password))
+        return await this.accept(attempt, controller);
+      return await this.capacity.run(() => this.checkPassword(attempt, controller, password));
     } catch (error) {
       // Only a wrong password is a failure; an attempt that could not be checked (no capacity, database trouble)
       // gives its slots back.
@@ -75,24 +81,42 @@ export class ChargePointAuthenticationService {
     }
   }
 
-  private async checkCredentials(
-    attempt: HandshakeAttempt,
-    password: string | undefined,
-  ): Promise<AuthenticateChargePointResponse> {
-    const controller = await this.dataSource
+  private findController(attempt: HandshakeAttempt): Promise<ControllerEntity | null> {
+    return this.dataSource
       .getRepository(ControllerEntity)
       .createQueryBuilder('controller')
       .where('controller.tenantUuid = :tenantUuid', { tenantUuid: attempt.tenantUuid })
       .andWhere('lower(controller.ocppIdentity) = lower(:identity)', { identity: attempt.identity })
       .getOne();
-    const needsPassword =
-      controller === null || PASSWORD_SECURITY_PROFILES.includes(controller.securityProfile);
-    if (needsPassword) {
-      const storedHash = controller?.ocppPasswordHash ?? (await this.hasher.decoyHash());
-      const matches = await this.hasher.verify(password ?? '', storedHash);
-      if (!controller?.ocppPasswordHash || password === undefined || !matches) throw invalidCredentials();
-      await this.upgradeHash(controller, password);
-    }
+  }
+
+  /** false for profiles without a password, and for a password this process verified against today's hash. */
+  private needsPasswordCheck(controller: ControllerEntity, password: string | undefined): boolean {
+    if (!PASSWORD_SECURITY_PROFILES.includes(controller.securityProfile)) return false;
+    return !(
+      controller.ocppPasswordHash &&
+      password !== undefined &&
+      this.verifiedPasswords.matches(controller.uuid, controller.ocppPasswordHash, password)
+    );
+  }
+
+  private async checkPassword(
+    attempt: HandshakeAttempt,
+    controller: ControllerEntity | null,
+    password: string | undefined,
+  ): Promise<AuthenticateChargePointResponse> {
+    const storedHash = controller?.ocppPasswordHash ?? (await this.hasher.decoyHash());
+    const matches = await this.hasher.verify(password ?? '', storedHash);
+    if (!controller?.ocppPasswordHash || password === undefined || !matches) throw invalidCredentials();
+    const currentHash = await this.upgradeHash(controller.uuid, controller.ocppPasswordHash, password);
+    this.verifiedPasswords.remember(controller.uuid, currentHash, password);
+    return this.accept(attempt, controller);
+  }
+
+  private async accept(
+    attempt: HandshakeAttempt,
+    controller: ControllerEntity,
+  ): Promise<AuthenticateChargePointResponse> {
     await this.counters.forgive(attempt);
     return {
       controllerUuid: controller.uuid,
@@ -117,21 +141,23 @@ export class ChargePointAuthenticationService {
 
   /**
    * A hash made with older scrypt parameters is replaced by one with today's, now that the password is known; only
-   * if nobody changed the password meanwhile. A failure here costs the charge point nothing.
+   * if nobody changed the password meanwhile. A failure here costs the charge point nothing. Returns the hash stored
+   * now.
    */
-  private async upgradeHash(controller: ControllerEntity, password: string): Promise<void> {
-    const stored = controller.ocppPasswordHash;
-    if (!stored || !this.hasher.needsUpgrade(stored)) return;
+  private async upgradeHash(controllerUuid: string, stored: string, password: string): Promise<string> {
+    if (!this.hasher.needsUpgrade(stored)) return stored;
     try {
       const upgraded = await this.hasher.hash(password);
-      await this.dataSource.query(
+      const [, updatedRows] = (await this.dataSource.query(
         `UPDATE ${ASSETS_SCHEMA}.controllers SET ocpp_password_hash = $1 WHERE uuid = $2 AND ocpp_password_hash = $3`,
-        [upgraded, controller.uuid, stored],
-      );
+        [upgraded, controllerUuid, stored],
+      )) as [unknown, number];
+      return updatedRows === 1 ? upgraded : stored;
     } catch (error) {
       this.logger.warn(
-        `could not rehash the OCPP password of controller ${controller.uuid}: ${messageOf(error)}`,
+        `could not rehash the OCPP password of controller ${controllerUuid}: ${messageOf(error)}`,
       );
+      return stored;
     }
   }
 }
