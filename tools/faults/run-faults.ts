@@ -98,8 +98,6 @@ async function main(): Promise<number> {
     await platform.start();
     log('platform ready; creating tenant, role and user');
     await platform.admin(['tenant:create', '--slug', TENANT]);
-    // The simulated charge points connect without credentials (profile 0), which a tenant must allow explicitly.
-    await platform.admin(['tenant:set-profile-0', '--slug', TENANT, '--allowed', 'true']);
     await platform.admin(['role:create', '--tenant', TENANT, '--name', 'operator', '--permissions', '*']);
     await platform.admin([
       'user:create',
