@@ -9,10 +9,11 @@
  * "Older" compares the modification times of package-lock.json and node_modules/.package-lock.json, the hidden
  * lockfile npm (7 and later) writes at the end of every install, after it has written package-lock.json itself. So
  * right after `npm ci` or `npm install` (CI runs `npm ci` itself) this does nothing, while a pull or checkout that
- * changes package-lock.json, or an install that stopped half-way, leads to a new `npm ci`.
+ * changes package-lock.json, or an install that stopped half-way, leads to a new `npm ci`. A node_modules that is a
+ * symbolic link (one install shared by several checkouts) is never reinstalled from here: it only says so.
  */
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,7 +34,13 @@ function installReason() {
 }
 
 const reason = installReason();
-if (reason !== undefined) {
+const nodeModules = join(rootDir, 'node_modules');
+if (reason !== undefined && lstatSync(nodeModules, { throwIfNoEntry: false })?.isSymbolicLink()) {
+  process.stderr.write(
+    `\n${reason}, but node_modules is a link to ${realpathSync(nodeModules)}, which other checkouts may share: ` +
+      'not reinstalling it from here (run npm ci where it lives when it needs updating)\n\n',
+  );
+} else if (reason !== undefined) {
   process.stdout.write(
     `\n${reason}: installing the dependencies first with npm ci (a minute or so, once)\n\n`,
   );

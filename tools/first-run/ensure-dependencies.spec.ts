@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -102,6 +103,21 @@ describe('ensure-dependencies (runs before every build)', () => {
     const result = run();
     expect(result.stdout).toContain('no node_modules/.package-lock.json');
     expect(result.npmRuns).toHaveLength(1);
+  });
+
+  it('never reinstalls a node_modules that is a link (shared with other checkouts), and says so', () => {
+    const shared = join(root, 'shared-node-modules');
+    mkdirSync(shared);
+    writeFileSync(join(shared, '.package-lock.json'), '{}');
+    utimesSync(join(shared, '.package-lock.json'), at(9), at(9));
+    symlinkSync(shared, join(root, 'node_modules'));
+    const result = run();
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(
+      `package-lock.json is newer than node_modules, but node_modules is a link to ${shared}, which other ` +
+        'checkouts may share: not reinstalling it from here',
+    );
+    expect(result.npmRuns).toEqual([]);
   });
 
   it('stops with exit 1 and a message when npm ci fails', () => {
