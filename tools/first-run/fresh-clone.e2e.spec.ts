@@ -75,7 +75,7 @@ describe('a fresh clone: npm start is the only command typed', () => {
       if (!ports.includes(port)) ports.push(port);
     }
     const [postgresPort, natsPort, ...servicePorts] = ports;
-    const env = {
+    const env: Record<string, string> = {
       ...userEnvironment(),
       ...Object.fromEntries(SERVICE_PORT_VARIABLES.map((variable, i) => [variable, String(servicePorts[i])])),
       DATABASE_URL: `postgres://postgres@127.0.0.1:${postgresPort}/cpc`,
