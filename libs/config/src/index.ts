@@ -1,2 +1,3 @@
 export * from './env-reader.js';
 export * from './common-service-config.js';
+export * from './nats-settings.js';

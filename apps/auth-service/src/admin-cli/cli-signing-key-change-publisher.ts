@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { connect } from '@nats-io/transport-node';
 import { AuthSubjects, type SigningKeysChangedEvent } from '@cpc/contracts';
+import { natsClientOptions, type NatsConnectionSettings } from '@cpc/nats';
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
 
 /**
@@ -10,14 +11,15 @@ import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-pu
 export class CliSigningKeyChangePublisher extends SigningKeyChangePublisher {
   private readonly logger = new Logger('admin');
 
-  constructor(private readonly natsUrl: string) {
+  /** The CLI logs in as auth-service (the same NATS_USER and NATS_PASSWORD). */
+  constructor(private readonly nats: NatsConnectionSettings) {
     super();
   }
 
   async publish(event: SigningKeysChangedEvent): Promise<void> {
     try {
       const connection = await connect({
-        servers: this.natsUrl.split(','),
+        ...natsClientOptions(this.nats),
         timeout: 2000,
         reconnect: false,
         name: 'auth-admin-cli',

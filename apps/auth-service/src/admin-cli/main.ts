@@ -22,7 +22,7 @@ class AdminCliModule {
         ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
         AuthDomainModule.register(config, {
           provide: SigningKeyChangePublisher,
-          useValue: new CliSigningKeyChangePublisher(config.natsUrl),
+          useValue: new CliSigningKeyChangePublisher(config),
         }),
       ],
     };
