@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NatsUserName } from '@cpc/contracts';
+import { type NatsUserName, natsPasswordVariable } from '@cpc/contracts';
+import type { NodeConnectionOptions } from '@nats-io/transport-node';
 import {
   findFreePort,
+  generateNatsPassword,
   generateNatsPasswords,
   type NatsPasswords,
   natsClientEnvironment,
@@ -26,7 +28,15 @@ export interface NatsTestServer {
   clientEnvironment(user: NatsUserName): Record<string, string>;
   /** What the server logged so far (with `authorization`; empty otherwise), e.g. its "Permissions Violation" lines. */
   log(): string;
+  /**
+   * Options for a test's own connection: with `authorization`, as NATS_TEST_USER, a test-only user without
+   * restrictions (tests stand in for several services at once; the services themselves log in as their own users).
+   */
+  testClientOptions(): NodeConnectionOptions;
 }
+
+/** The unrestricted user of an authorizing NatsTestServer, for the tests' own connections. */
+export const NATS_TEST_USER = 'platform-test';
 
 export interface NatsTestServerOptions {
   /**
@@ -69,7 +79,8 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
   const port = await findFreePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'cpc-nats-'));
   const passwords = options.authorization ? generateNatsPasswords() : undefined;
-  const configArgs = passwords ? ['-c', writeNatsAuthorizationConfig(storeDir)] : [];
+  const testUserPassword = generateNatsPassword();
+  const configArgs = passwords ? ['-c', writeNatsAuthorizationConfig(storeDir, [NATS_TEST_USER])] : [];
   const logged: string[] = [];
   let child: ChildProcess | undefined;
 
@@ -77,7 +88,13 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
     const args = [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
     child = spawn(natsServerBinary(), args, {
       stdio: passwords ? ['ignore', 'ignore', 'pipe'] : 'ignore',
-      env: passwords ? { ...process.env, ...natsServerPasswordEnvironment(passwords) } : process.env,
+      env: passwords
+        ? {
+            ...process.env,
+            ...natsServerPasswordEnvironment(passwords),
+            [natsPasswordVariable(NATS_TEST_USER)]: testUserPassword,
+          }
+        : process.env,
     });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => logged.push(chunk));
     child.on('error', (error) => {
@@ -106,6 +123,10 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
       return natsClientEnvironment(user, passwords);
     },
     log: () => logged.join(''),
+    testClientOptions: () => ({
+      servers: `nats://127.0.0.1:${port}`,
+      ...(passwords ? { user: NATS_TEST_USER, pass: testUserPassword } : {}),
+    }),
     kill: () => terminate('SIGKILL'),
     restart: launch,
     stop: async () => {

@@ -16,7 +16,7 @@ export interface NatsUserPermissions {
 }
 
 /** The environment variable holding a user's password, for nats-server (`$NAME` in its configuration) and Secrets. */
-export function natsPasswordVariable(user: NatsUserName): string {
+export function natsPasswordVariable(user: string): string {
   return `NATS_PASSWORD_${user.toUpperCase().replaceAll('-', '_')}`;
 }
 
@@ -144,7 +144,11 @@ function renderDirection(direction: { allow: string[]; deny: string[] }, indent:
  * The `authorization` block of nats-server's configuration (nats-server 2.9 syntax): one user per entry of NATS_USERS,
  * each with the password from `$NATS_PASSWORD_<USER>` in nats-server's environment. Generated, never edited by hand.
  */
-export function natsServerAuthorization(): string {
+export function natsServerAuthorization(options: { unrestrictedUsers?: string[] } = {}): string {
+  // Test harnesses only: a user without restrictions, for tests that stand in for several services at once.
+  const unrestricted = (options.unrestrictedUsers ?? []).map(
+    (user) => `    {\n      user: ${quoted(user)}\n      password: $${natsPasswordVariable(user)}\n    }`,
+  );
   const users = NATS_USER_NAMES.map((user) => {
     const permissions = natsUserPermissions(user);
     const indent = '      ';
@@ -160,7 +164,7 @@ export function natsServerAuthorization(): string {
       '    }',
     ].join('\n');
   });
-  return `authorization {\n  users: [\n${users.join('\n')}\n  ]\n}\n`;
+  return `authorization {\n  users: [\n${[...users, ...unrestricted].join('\n')}\n  ]\n}\n`;
 }
 
 /**
