@@ -18,13 +18,12 @@ export interface CommonServiceConfig {
 }
 
 export function readCommonServiceConfig(env: EnvReader, defaultHealthPort: number): CommonServiceConfig {
-  const nodeEnv = env.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, {
-    default: 'development',
-  });
   return {
-    nodeEnv,
+    nodeEnv: env.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, {
+      default: 'development',
+    }),
     natsUrl: env.url('NATS_URL', ['nats', 'tls'], { default: 'nats://127.0.0.1:4222' }),
-    natsCredentials: readNatsCredentials(env, nodeEnv),
+    natsCredentials: readNatsCredentials(env),
     logLevel: env.oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
     healthPort: env.int('HEALTH_PORT', { default: defaultHealthPort, min: 0, max: 65535 }),
     natsRequestTimeoutMs: env.int('NATS_REQUEST_TIMEOUT_MS', { default: 5000, min: 100, max: 120000 }),

@@ -13,19 +13,13 @@ export interface NatsCredentials {
 const NATS_PASSWORD_PATTERN = /^(?=.*[A-Za-z_-])[A-Za-z0-9_-]{16,}$/;
 
 /**
- * NATS_USER and NATS_PASSWORD: both or neither (a broker without authentication, for development); required in
- * production, where the broker refuses anonymous clients.
+ * NATS_USER and NATS_PASSWORD: both, or neither for a broker without authentication. Whether they are needed is the
+ * broker's to say: one with the platform's authorization refuses a client without them (or with wrong ones) at connect.
  */
-export function readNatsCredentials(
-  env: EnvReader,
-  nodeEnv: 'development' | 'production' | 'test',
-): NatsCredentials | undefined {
+export function readNatsCredentials(env: EnvReader): NatsCredentials | undefined {
   const user = env.optionalString('NATS_USER');
   const password = env.optionalString('NATS_PASSWORD');
-  if (user === undefined && password === undefined) {
-    if (nodeEnv === 'production') env.problems.push('NATS_USER and NATS_PASSWORD are required in production');
-    return undefined;
-  }
+  if (user === undefined && password === undefined) return undefined;
   if (user === undefined || password === undefined) {
     env.problems.push('NATS_USER and NATS_PASSWORD are set together or not at all');
     return undefined;
