@@ -144,12 +144,14 @@ function renderDirection(direction: { allow: string[]; deny: string[] }, indent:
  * The `authorization` block of nats-server's configuration (nats-server 2.9 syntax): one user per entry of NATS_USERS,
  * each with the password from `$NATS_PASSWORD_<USER>` in nats-server's environment. Generated, never edited by hand.
  */
-export function natsServerAuthorization(options: { unrestrictedUsers?: string[] } = {}): string {
+export function natsServerAuthorization(
+  options: { users?: readonly NatsUserName[]; unrestrictedUsers?: string[] } = {},
+): string {
   // Test harnesses only: a user without restrictions, for tests that stand in for several services at once.
   const unrestricted = (options.unrestrictedUsers ?? []).map(
     (user) => `    {\n      user: ${quoted(user)}\n      password: $${natsPasswordVariable(user)}\n    }`,
   );
-  const users = NATS_USER_NAMES.map((user) => {
+  const users = (options.users ?? NATS_USER_NAMES).map((user) => {
     const permissions = natsUserPermissions(user);
     const indent = '      ';
     return [
@@ -171,9 +173,11 @@ export function natsServerAuthorization(options: { unrestrictedUsers?: string[] 
  * The same users for the NATS Helm chart (`config.merge.authorization`), with `<< $VAR >>` variable references the
  * chart writes into nats.conf unquoted.
  */
-export function natsHelmAuthorization(): { users: Record<string, unknown>[] } {
+export function natsHelmAuthorization(users: readonly NatsUserName[] = NATS_USER_NAMES): {
+  users: Record<string, unknown>[];
+} {
   return {
-    users: NATS_USER_NAMES.map((user) => {
+    users: users.map((user) => {
       const permissions = natsUserPermissions(user);
       const direction = (value: { allow: string[]; deny: string[] }) =>
         value.deny.length > 0 ? { allow: value.allow, deny: value.deny } : { allow: value.allow };

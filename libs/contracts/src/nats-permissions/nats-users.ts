@@ -132,6 +132,15 @@ export const NATS_USERS = {
 export type NatsUserName = keyof typeof NATS_USERS;
 export const NATS_USER_NAMES = Object.keys(NATS_USERS) as NatsUserName[];
 
+/** The users of the deployed platform (docker-compose.yml, Kubernetes): the services, not the development tools. */
+export const NATS_SERVICE_USERS = [
+  'api-gateway',
+  'auth-service',
+  'assets-service',
+  'command-service',
+  'ocpp-gateway',
+] as const satisfies readonly NatsUserName[];
+
 /**
  * Each user's private inbox prefix (nats.js `inboxPrefix`): replies to its requests, JetStream API answers and pulled
  * messages arrive below it, and no other user may subscribe there, so nobody reads another service's replies.
