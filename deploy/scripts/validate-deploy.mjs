@@ -179,6 +179,9 @@ function checkPlatform(overlay, objects) {
   if (!byKind('NetworkPolicy').some((policy) => policy.metadata.name === 'default-deny-ingress'))
     problem(overlay, 'no default-deny NetworkPolicy');
   if (byKind('ServiceMonitor').length === 0) problem(overlay, 'no ServiceMonitor');
+  const config = byKind('ConfigMap').find((map) => map.metadata.name.startsWith('cpc-config'));
+  if (overlay === 'production' && config?.data?.OCPP_ALLOW_SECURITY_PROFILE_0 !== 'false')
+    problem(overlay, 'production must refuse security profile 0 (OCPP_ALLOW_SECURITY_PROFILE_0=false)');
 }
 
 async function checkOverlay(overlay) {

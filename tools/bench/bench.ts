@@ -11,6 +11,7 @@ import { CommandsBench } from './commands-phase.js';
 import { seedCommands } from './commands-seed.js';
 import { httpLoad } from './http-load.js';
 import { runIdlePhase } from './idle-phase.js';
+import { commandLatencySvg, machineSubtitle, plotPathFor, type PlottedStep } from './latency-plot.js';
 import { findServicePids, ProcessUsageSampler, type UsageSummary } from './process-usage.js';
 import { Progress } from './progress.js';
 
@@ -216,11 +217,16 @@ async function main(): Promise<void> {
       // Written after every phase, so an interrupted run keeps what it measured.
       const results = { at: new Date().toISOString(), machine, options, reports };
       writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
+      if (phase === 'commands') {
+        const { steps } = result as { steps: PlottedStep[] };
+        writeFileSync(plotPathFor(options.out), commandLatencySvg(steps, machineSubtitle(machine)));
+      }
       progress.done(`${phase}: done`);
     }
     sampler.stop();
     printTable(reports);
     console.log(`\nresults: ${options.out}`);
+    if (options.phases.includes('commands')) console.log(`latency plot: ${plotPathFor(options.out)}`);
   } catch (error) {
     for (const service of PLATFORM_SERVICES) {
       const lines = started?.output(service).slice(-10) ?? [];

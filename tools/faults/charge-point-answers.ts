@@ -23,7 +23,7 @@ function withStatus(accepted: boolean, refusal = 'Rejected'): ChargePointAnswer 
 
 /**
  * A valid answer (official schemas of the version) to any call the fault test's commands become, accepting or
- * refusing it as `refuses` says, with the status the platform must derive from it (spec/ocpp-mapping.md).
+ * refusing it as `refuses` says, with the status the platform must derive from it (docs/spec/ocpp-mapping.md).
  */
 export function answerCall(protocol: SimulatedProtocol, action: string, payload: unknown): ChargePointAnswer {
   const nonce = nonceOfCall(action, payload);

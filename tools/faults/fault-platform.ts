@@ -129,7 +129,8 @@ export class FaultPlatform {
       // The harness is one API subject posting thousands of commands, and its charge points knock during outages.
       API_RATE_LIMIT_PER_SUBJECT: '100000000',
       TOKEN_RATE_LIMIT_PER_ADDRESS: '100000',
-      TOKEN_RATE_LIMIT_PER_ACCOUNT: '100000',
+      TOKEN_FAILURE_LIMIT_PER_ACCOUNT_ADDRESS: '100000',
+      TOKEN_FAILURE_LIMIT_PER_ACCOUNT: '100000',
       OCPP_HANDSHAKE_MAX_FAILURES: '100000',
       ACCESS_TOKEN_TTL_SECONDS: '86400',
       // A dead instance's presence entries are swept within seconds, not a minute.

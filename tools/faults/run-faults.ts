@@ -1,6 +1,6 @@
 /**
  * `npm run test:faults`: the platform under SIGKILLs and restarts while thousands of commands travel to live charge
- * points (README, "Fault tests"). Runs from dist/tools/faults/run-faults.js, so the repository root is three up.
+ * points (docs/testing.md, "Fault tests"). Runs from dist/tools/faults/run-faults.js, so the repository root is three up.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

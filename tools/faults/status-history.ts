@@ -34,7 +34,7 @@ interface Seen {
 }
 
 /**
- * Everything the polls saw of each command, checked as it arrives against DESIGN.md's lifecycle: pending → sent →
+ * Everything the polls saw of each command, checked as it arrives against the lifecycle of docs/commands.md: pending → sent →
  * one terminal status, never backwards, never out of a terminal state; `result` and `completed_at` null exactly while
  * the command is not terminal.
  */

@@ -3,12 +3,20 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { HealthModule } from '@cpc/health';
 import { MetricsModule } from '@cpc/metrics';
-import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
+import type { NatsConnection } from '@nats-io/transport-node';
+import {
+  NATS_CONNECTION,
+  NatsConnectionModule,
+  NatsHealthIndicator,
+  NatsRpcClientModule,
+  ServiceClient,
+} from '@cpc/nats';
 import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from './api-gateway.config.js';
 import { AssetsRoutesModule } from './assets/assets-routes.module.js';
 import { AccessTokenGuard } from './authentication/access-token.guard.js';
 import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
 import { PermissionGuard } from './authentication/permission.guard.js';
+import { RevocationList } from './authentication/revocation-list.js';
 import { RouteAccess } from './authentication/route-access.js';
 import { SigningKeyCache } from './authentication/signing-key-cache.js';
 import { VerifiedTokenCache } from './authentication/verified-token-cache.js';
@@ -20,7 +28,6 @@ import { RequestIdInterceptor } from './http-pipeline/request-id.interceptor.js'
 import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { OAuthTokenController } from './oauth/oauth-token.controller.js';
-import { TokenRateLimits } from './oauth/token-rate-limits.js';
 import { SubjectRateLimitGuard } from './rate-limiting/subject-rate-limit.guard.js';
 
 /**
@@ -56,7 +63,23 @@ export class ApiGatewayModule {
       providers: [
         { provide: API_GATEWAY_CONFIG, useValue: config },
         { provide: RouteMethods, useValue: routeMethods },
-        SigningKeyCache,
+        {
+          provide: SigningKeyCache,
+          useFactory: (serviceClient: ServiceClient, connection: NatsConnection) =>
+            new SigningKeyCache(serviceClient, connection, {
+              unknownKidRefetchIntervalMs: config.unknownKidRefetchIntervalSeconds * 1000,
+            }),
+          inject: [ServiceClient, NATS_CONNECTION],
+        },
+        {
+          provide: RevocationList,
+          useFactory: (serviceClient: ServiceClient, connection: NatsConnection) =>
+            new RevocationList(serviceClient, connection, {
+              pollIntervalMs: config.revocationPollIntervalSeconds * 1000,
+              maxStalenessMs: config.revocationMaxStalenessSeconds * 1000,
+            }),
+          inject: [ServiceClient, NATS_CONNECTION],
+        },
         {
           provide: VerifiedTokenCache,
           useFactory: (keys: SigningKeyCache) => new VerifiedTokenCache(keys),
@@ -64,7 +87,6 @@ export class ApiGatewayModule {
         },
         RouteAccess,
         AccessTokenStrategy,
-        TokenRateLimits,
         HttpRequestMetrics,
         { provide: APP_GUARD, useClass: AccessTokenGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,9 +12,15 @@ import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { answerClientError } from './http-pipeline/client-error-handler.js';
 import { lingerOnEarlyClose } from './http-pipeline/lingering-close.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
+import { attachSecurityHeaders } from './http-pipeline/security-headers.js';
 import { serveOpenApi } from './openapi/openapi-document.js';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+/** Every route under `/api/v1` but the health checks; the OpenAPI generator applies the same. */
+export function applyRoutePrefix(app: INestApplication): void {
+  app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready'] });
+}
 
 /**
  * Builds the HTTP API: Fastify with bounded bodies (JSON and the form encoding OAuth clients send; Nest registers both), bracket query parsing (`filter[type]=…`),
@@ -22,8 +29,9 @@ const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    // Only the ingress's X-Forwarded-For entries are believed, never a client's own.
-    trustProxy: config.trustedProxies ?? false,
+    // X-Forwarded-For is read only when the TCP peer is a trusted proxy, and only as far as the chain stays trusted
+    // (proxy-addr); from anyone else it is ignored and `request.ip` is the peer's own address.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: {
       ignoreTrailingSlash: true,
       // A path parameter of any length reaches its validation (422 on `uuid`); Node's 16 KB header limit bounds it.
@@ -53,6 +61,7 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
   adapter.getInstance().addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  attachSecurityHeaders(adapter.getInstance(), { hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiGatewayModule.register(config, routeMethods),
     adapter,
@@ -62,7 +71,7 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
   );
   // Routes are registered when the app initialises, after this; the hook sees each one's template.
   app.get(HttpRequestMetrics).attachTo(adapter.getInstance());
-  app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready'] });
+  applyRoutePrefix(app);
   app.enableShutdownHooks();
   serveOpenApi(app);
   return app;

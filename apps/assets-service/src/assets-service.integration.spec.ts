@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AssetsSubjects,
   ChargePointEventSubjects,
+  type ControllerCredentialsChangedEvent,
   type ControllerDeletedEvent,
   type ControllerView,
   ErrorCode,
@@ -529,7 +530,12 @@ describe('controllers and plugs', () => {
       ocppIdentity: 'auth-1',
       password: 'secret-password-123',
     });
-    expect(ok).toEqual({ controllerUuid: controller.uuid, ocppIdentity: 'AUTH-1', securityProfile: 1 });
+    expect(ok).toEqual({
+      controllerUuid: controller.uuid,
+      ocppIdentity: 'AUTH-1',
+      securityProfile: 1,
+      credentialsVersion: 1,
+    });
     const attempts = [
       { tenantUuid: tenantA, ocppIdentity: 'AUTH-1', password: 'wrong-password-12345' },
       { tenantUuid: tenantA, ocppIdentity: 'AUTH-1' },
@@ -556,6 +562,50 @@ describe('controllers and plugs', () => {
         ocppIdentity: 'AUTH-TLS',
       }),
     ).resolves.toMatchObject({ securityProfile: 3 });
+  });
+
+  it('raises the credentials version and publishes credentials-changed durably for a password, profile or identity change, and only then', async () => {
+    const received: ControllerCredentialsChangedEvent[] = [];
+    await rig.eventBus.consume(
+      {
+        durableName: `test-credentials-changed-${randomUUID()}`,
+        filterSubject: AssetsSubjects.controllerCredentialsChanged,
+      },
+      (_subject, event) => {
+        received.push(event as ControllerCredentialsChangedEvent);
+        return Promise.resolve();
+      },
+    );
+    const location = await createLocation('Rotating');
+    const controller = await createController(location.uuid, 'ROTATE-1');
+    const update = (changes: Record<string, unknown>) =>
+      call<ControllerView>(AssetsSubjects.updateController, { uuid: controller.uuid, changes });
+    const authenticate = (ocppIdentity: string, password?: string) =>
+      rig.client.request<{ credentialsVersion: number }>(AssetsSubjects.authenticateChargePoint, {
+        tenantUuid: tenantA,
+        ocppIdentity,
+        ...(password === undefined ? {} : { password }),
+      });
+
+    // Neither a name, nor the same profile or identity again, is a credential change.
+    await update({ name: 'renamed', security_profile: 1, ocpp_identity: 'ROTATE-1' });
+    await update({ ocpp_password: 'another-password-456' });
+    await update({ security_profile: 0, ocpp_password: null });
+    await update({ ocpp_identity: 'ROTATE-2' });
+
+    const events = await eventually(
+      () =>
+        Promise.resolve(received.filter((candidate) => candidate.data.controllerUuid === controller.uuid)),
+      (found) => found.length >= 3,
+    );
+    expect(events.map((event) => [event.data.credentialsVersion, event.data.changed])).toEqual([
+      [2, ['ocpp_password']],
+      [3, ['security_profile', 'ocpp_password']],
+      [4, ['ocpp_identity']],
+    ]);
+    expect(events[2]).toMatchObject({ tenantUuid: tenantA, data: { ocppIdentity: 'ROTATE-2' } });
+    await expect(authenticate('ROTATE-2')).resolves.toMatchObject({ credentialsVersion: 4 });
+    expect((await failure(authenticate('ROTATE-1'))).code).toBe(ErrorCode.InvalidCredentials);
   });
 
   it('applies live-state events to the controller and its plugs, ignoring older ones', async () => {

@@ -1,6 +1,9 @@
 import { createServiceDataSource, type ServiceDataSourceOptions } from '@cpc/database';
 import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { CreateAuthSchema1763750000000 } from './migrations/1763750000000-create-auth-schema.js';
+import { AddTenantSecurityProfile0Switch1795643000000 } from './migrations/1795643000000-add-tenant-security-profile-0-switch.js';
+import { CreateAccountRevocations1795643558000 } from './migrations/1795643558000-create-account-revocations.js';
+import { CreateTokenLimitCounters1795644772000 } from './migrations/1795644772000-create-token-limit-counters.js';
 import { RoleEntity } from './roles/role.entity.js';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity.js';
 import { TenantEntity } from './tenants/tenant.entity.js';
@@ -12,7 +15,12 @@ export function authDataSourceOptions(url: string): ServiceDataSourceOptions {
     url,
     schema: 'auth',
     entities: [TenantEntity, RoleEntity, UserEntity, ApiKeyEntity, SigningKeyEntity, RefreshTokenEntity],
-    migrations: [CreateAuthSchema1763750000000],
+    migrations: [
+      CreateAuthSchema1763750000000,
+      AddTenantSecurityProfile0Switch1795643000000,
+      CreateAccountRevocations1795643558000,
+      CreateTokenLimitCounters1795644772000,
+    ],
   };
 }
 

@@ -5,6 +5,7 @@ import { NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
 import { authDataSourceOptions } from './auth-data-source.js';
 import { AuthDomainModule } from './auth-domain.module.js';
 import type { AuthServiceConfig } from './auth-service.config.js';
+import { TokenLimitCounterSweeper } from './credentials/token-limits.js';
 import {
   NatsSigningKeyChangePublisher,
   SigningKeyChangeListener,
@@ -13,6 +14,11 @@ import { SigningKeyChangePublisher } from './signing-keys/signing-key-change-pub
 import { SigningKeysController } from './signing-keys/signing-keys.controller.js';
 import { SigningKeysService } from './signing-keys/signing-keys.service.js';
 import { TenantsController } from './tenants/tenants.controller.js';
+import {
+  AccountRevocationPublisher,
+  NatsAccountRevocationPublisher,
+} from './tokens/account-revocation-publisher.js';
+import { RevocationsController } from './tokens/revocations.controller.js';
 import { TokenController } from './tokens/token.controller.js';
 
 /** A new platform has no signing key; the first auth-service to start creates one. */
@@ -37,14 +43,15 @@ export class AuthServiceModule {
           natsCredentials: config.natsCredentials,
           connectionName: 'auth-service',
         }),
-        AuthDomainModule.register(config, {
-          provide: SigningKeyChangePublisher,
-          useClass: NatsSigningKeyChangePublisher,
-        }),
+        AuthDomainModule.register(
+          config,
+          { provide: SigningKeyChangePublisher, useClass: NatsSigningKeyChangePublisher },
+          { provide: AccountRevocationPublisher, useClass: NatsAccountRevocationPublisher },
+        ),
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
       ],
-      controllers: [TokenController, SigningKeysController, TenantsController],
-      providers: [FirstSigningKey, SigningKeyChangeListener],
+      controllers: [TokenController, SigningKeysController, TenantsController, RevocationsController],
+      providers: [FirstSigningKey, SigningKeyChangeListener, TokenLimitCounterSweeper],
     };
   }
 }

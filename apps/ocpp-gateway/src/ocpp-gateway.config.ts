@@ -34,6 +34,21 @@ export interface OcppGatewayConfig extends CommonServiceConfig {
   /** Refused handshakes allowed per identity and per address within the window before further attempts get 429. */
   handshakeMaxFailures: number;
   handshakeFailureWindowMs: number;
+  /**
+   * Incoming calls each charge point may send at once (token-bucket capacity). A compliant charge point sends one
+   * call at a time; its largest bursts (after a boot: BootNotification, a StatusNotification per connector, the first
+   * queued transaction messages) stay well below this.
+   */
+  incomingCallBurst: number;
+  /** Incoming calls per second each charge point may keep up (refill rate), far above heartbeats and meter values. */
+  incomingCallsPerSecond: number;
+  /** Calls refused over budget in a row after which the gateway closes the socket (1008). */
+  incomingCallRefusalsBeforeClose: number;
+  /**
+   * Whether security profile 0 (no credentials) is possible at all; when true, still only for tenants that allow it.
+   * The production overlay sets it false.
+   */
+  allowSecurityProfile0: boolean;
   /** Presence entries live this long unless refreshed, so a killed instance leaves nothing stale behind. */
   presenceTtlMs: number;
   /** On SIGTERM, how long in-flight calls get to settle before sockets are dropped. */
@@ -104,6 +119,20 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
           min: 1000,
           max: 86400000,
         }),
+        incomingCallBurst: reader.int('OCPP_INCOMING_CALL_BURST', { default: 60, min: 1, max: 100000 }),
+        incomingCallsPerSecond: reader.int('OCPP_INCOMING_CALLS_PER_SECOND', {
+          default: 10,
+          min: 1,
+          max: 100000,
+        }),
+        incomingCallRefusalsBeforeClose: reader.int('OCPP_INCOMING_CALL_REFUSALS_BEFORE_CLOSE', {
+          default: 100,
+          min: 1,
+          max: 1000000,
+        }),
+        allowSecurityProfile0:
+          reader.oneOf('OCPP_ALLOW_SECURITY_PROFILE_0', ['true', 'false'] as const, { default: 'true' }) ===
+          'true',
         presenceTtlMs: reader.int('OCPP_PRESENCE_TTL_MS', { default: 60000, min: 3000, max: 3600000 }),
         shutdownGraceMs: reader.int('OCPP_SHUTDOWN_GRACE_MS', { default: 10000, min: 0, max: 300000 }),
         trustProxyHeaders:

@@ -8,7 +8,8 @@ const PROTOCOLS: readonly OcppProtocol[] = ['ocpp1.6', 'ocpp2.0.1'];
 /**
  * What an operator watches on a gateway instance: the charge points it holds and the OCPP calls in both directions.
  * `to_charge_point` outcomes are the OcppCallReply outcomes (`answered`, `timeout`, …, `not_sent`);
- * `from_charge_point` ones say how the gateway's handler answered (`ok`, `call_error`, `internal_error`).
+ * `from_charge_point` ones say how the gateway's handler answered (`ok`, `call_error`, `internal_error`), or
+ * `over_budget` for a call refused by the charge point's incoming-call budget before any handler saw it.
  */
 @Injectable()
 export class OcppGatewayMetrics {

@@ -9,8 +9,10 @@ import { ChargePointConnectionsRegistry } from './connections/charge-point-conne
 import { ChargePointPresenceRegistry } from './connections/charge-point-presence.registry.js';
 import { ChargePointKeepAlive } from './connections/charge-point-keep-alive.js';
 import { ConnectionTakeoverChannel } from './connections/connection-takeover.channel.js';
-import { ControllerDeletedListener } from './connections/controller-deleted.listener.js';
+import { ControllerChangesListener } from './connections/controller-changes.listener.js';
+import { ControllerCredentialRevocations } from './connections/controller-credential-revocations.js';
 import { PresenceUpkeep } from './connections/presence-upkeep.js';
+import { SecurityProfileTakeoverGuard } from './connections/security-profile-takeover.guard.js';
 import { ChargePointEventPublisher } from './events/charge-point-event.publisher.js';
 import { ChargePointHandshakeAuthenticator } from './handshake/charge-point-handshake.authenticator.js';
 import { HandshakeFailureRateLimiter } from './handshake/handshake-failure.rate-limiter.js';
@@ -80,7 +82,9 @@ export class OcppGatewayModule {
         OcppGatewayMetrics,
         ChargePointPresenceRegistry,
         ConnectionTakeoverChannel,
-        ControllerDeletedListener,
+        ControllerCredentialRevocations,
+        ControllerChangesListener,
+        SecurityProfileTakeoverGuard,
         ChargePointConnectionLifecycle,
         PresenceUpkeep,
         ChargePointKeepAlive,

@@ -352,7 +352,8 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
       env: {
         API_RATE_LIMIT_PER_SUBJECT: '1000000',
         TOKEN_RATE_LIMIT_PER_ADDRESS: '1000000',
-        TOKEN_RATE_LIMIT_PER_ACCOUNT: '1000000',
+        TOKEN_FAILURE_LIMIT_PER_ACCOUNT_ADDRESS: '1000000',
+        TOKEN_FAILURE_LIMIT_PER_ACCOUNT: '1000000',
       },
     });
     api = await ApiTestClient.connect(platform.apiUrl);

@@ -19,7 +19,8 @@ describe('POST /api/v1/oauth/token', () => {
       services: ['auth-service', 'api-gateway'],
       env: {
         TRUSTED_PROXIES: '127.0.0.1',
-        TOKEN_RATE_LIMIT_PER_ACCOUNT: '8',
+        TOKEN_FAILURE_LIMIT_PER_ACCOUNT_ADDRESS: '8',
+        TOKEN_FAILURE_LIMIT_PER_ACCOUNT: '8',
         TOKEN_RATE_LIMIT_PER_ADDRESS: '8',
       },
     });
@@ -304,7 +305,7 @@ describe('POST /api/v1/oauth/token', () => {
     expect((await requestToken({ grant_type: 'refresh_token', refresh_token: 'made-up' })).status).toBe(401);
   });
 
-  it('limits attempts per tenant and username with 429 and Retry-After', async () => {
+  it('limits failed attempts per tenant and username from all addresses with 429 and Retry-After', async () => {
     await platform.admin([
       'user:create',
       '--tenant',

@@ -283,7 +283,13 @@ describe('fuzzing OCPP-J frames on the ocpp-gateway', () => {
   beforeAll(async () => {
     platform = await startPlatformUnderTest({
       services: FUZZED_SERVICES,
-      env: { OCPP_MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES), OCPP_HANDSHAKE_MAX_FAILURES: '100000' },
+      env: {
+        OCPP_MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
+        OCPP_HANDSHAKE_MAX_FAILURES: '100000',
+        // The fuzzer sends far faster than a charge point: its calls must reach the handlers, not the call budget.
+        OCPP_INCOMING_CALL_BURST: '100000',
+        OCPP_INCOMING_CALLS_PER_SECOND: '100000',
+      },
     });
     endpoint = `${platform.ocppUrl}/ocpp/acme`;
     const api = await ApiTestClient.connect(platform.apiUrl);

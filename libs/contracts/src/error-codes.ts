@@ -30,6 +30,8 @@ export interface RpcErrorPayload {
   code: ErrorCode;
   message: string;
   issues?: ValidationIssue[];
+  /** With rate_limited: seconds until the refusing window ends (the HTTP answer's Retry-After). */
+  retryAfterSeconds?: number;
 }
 
 export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {

@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { QueryErrorLogger } from './query-error-logger.js';
 
 export interface ServiceDataSourceOptions {
   url: string;
@@ -23,7 +24,7 @@ export function createServiceDataSource(options: ServiceDataSourceOptions): Data
     migrationsTableName: `${options.schema}_migrations`,
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: ['error', 'warn'],
+    logger: new QueryErrorLogger(),
     extra: { max: options.poolSize ?? 10, application_name: `cpc-${options.schema}` },
   });
 }

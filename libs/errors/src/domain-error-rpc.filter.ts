@@ -1,5 +1,6 @@
 import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import { ErrorCode, type RpcErrorPayload } from '@cpc/contracts';
+import { describeErrorForLog } from '@cpc/logging';
 import { type Observable, throwError } from 'rxjs';
 import { DomainError } from './domain-error.js';
 
@@ -13,9 +14,7 @@ export class DomainErrorRpcFilter implements RpcExceptionFilter<unknown> {
 
   catch(exception: unknown): Observable<RpcErrorPayload> {
     if (exception instanceof DomainError) return throwError(() => exception.toPayload());
-    this.logger.error(
-      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
-    );
+    this.logger.error(describeErrorForLog(exception));
     return throwError(() => ({ code: ErrorCode.Internal, message: 'internal error' }));
   }
 }

@@ -21,6 +21,8 @@ export class DomainError extends Error {
   }
 
   static fromPayload(payload: RpcErrorPayload): DomainError {
+    if (payload.code === ErrorCode.RateLimited && typeof payload.retryAfterSeconds === 'number')
+      return new RateLimitedError(payload.retryAfterSeconds, payload.message);
     return new DomainError(payload.code, payload.message, payload.issues);
   }
 }
@@ -44,5 +46,19 @@ export class ValidationFailedError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   constructor(message = 'a backing service is unavailable, try again later') {
     super(ErrorCode.ServiceUnavailable, message);
+  }
+}
+
+/** Too many requests; `retryAfterSeconds` travels with the error across NATS and becomes the HTTP Retry-After. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'too many requests, retry later',
+  ) {
+    super(ErrorCode.RateLimited, message);
+  }
+
+  override toPayload(): RpcErrorPayload {
+    return { code: this.code, message: this.message, retryAfterSeconds: this.retryAfterSeconds };
   }
 }

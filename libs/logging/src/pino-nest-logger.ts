@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { loggableQueryError } from './query-error.js';
 
 /** Lets Nest's own logging (and every `new Logger(context)`) write through pino. */
 export class PinoNestLogger implements LoggerService {
@@ -34,7 +35,9 @@ export class PinoNestLogger implements LoggerService {
     const fields: Record<string, unknown> = context ? { context } : {};
     if (trace) fields.trace = trace;
     if (message instanceof Error) {
-      this.logger[level]({ ...fields, err: message }, message.message);
+      // A query error's message may quote a statement's value; the `err` serializer keeps what may be logged.
+      const text = loggableQueryError(message) ? 'query failed' : message.message;
+      this.logger[level]({ ...fields, err: message }, text);
     } else if (typeof message === 'object' && message !== null) {
       this.logger[level]({ ...fields, ...(message as Record<string, unknown>) });
     } else {

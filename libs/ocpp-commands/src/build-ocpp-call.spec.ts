@@ -122,7 +122,7 @@ interface MappingCase {
   'ocpp2.0.1': OcppCall;
 }
 
-/** The mapping table of ocpp-mapping.md, one row per type and target type, with the exact payloads expected. */
+/** The mapping table of docs/spec/ocpp-mapping.md, one row per type and target type, with the exact payloads expected. */
 const CASES: MappingCase[] = [
   {
     name: 'soft_reset',

@@ -11,7 +11,7 @@ interface StatusRow {
   rejected: string[];
 }
 
-/** The answer table of ocpp-mapping.md for replies with a status: every status value each schema allows. */
+/** The answer table of docs/spec/ocpp-mapping.md for replies with a status: every status value each schema allows. */
 const STATUS_ROWS: StatusRow[] = [
   { protocol: 'ocpp1.6', actions: ['Reset'], accepted: ['Accepted'], rejected: ['Rejected'] },
   { protocol: 'ocpp2.0.1', actions: ['Reset'], accepted: ['Accepted', 'Scheduled'], rejected: ['Rejected'] },

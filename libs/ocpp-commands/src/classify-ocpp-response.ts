@@ -29,7 +29,7 @@ const ACCEPTED_OR_SCHEDULED = { accepted: ['Accepted', 'Scheduled'] } as const;
 const UNLOCKED = { accepted: ['Unlocked'] } as const;
 const ACCEPTED_OR_CANCELED = { accepted: ['Accepted', 'AcceptedCanceled'] } as const;
 
-/** The answer table of ocpp-mapping.md, per protocol and action. */
+/** The answer table of docs/spec/ocpp-mapping.md, per protocol and action. */
 const ANSWER_RULES: {
   'ocpp1.6': Record<Ocpp16Action, AnswerRule>;
   'ocpp2.0.1': Record<Ocpp201Action, AnswerRule>;

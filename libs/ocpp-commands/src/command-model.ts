@@ -1,6 +1,6 @@
 import type { OcppProtocol } from '@cpc/contracts';
 
-/** The 15 platform command types (spec: core-api.md, Command.type; mapping: ocpp-mapping.md). */
+/** The 15 platform command types (docs/spec/core-api.md, Command.type; mapping: docs/spec/ocpp-mapping.md). */
 export const COMMAND_TYPES = [
   'soft_reset',
   'hard_reset',

@@ -29,8 +29,8 @@ export type ChargingRateUnit = (typeof CHARGING_RATE_UNITS)[number];
  * The same rule (the stricter protocol wins) is applied to every other limit in this file.
  */
 export const ID_TAG_MAX_LENGTH = 20;
-/** Printable ASCII (OCPP `CiString`). */
-const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
+/** Printable ASCII (OCPP `CiString`): id tags. */
+export const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
 /** 2.0.1 firmware `location` and log `remoteLocation` are `string(512)`; 1.6 has no limit. */
 export const LOCATION_MAX_LENGTH = 512;
 /** 1.6 GetConfiguration `key` items are `CiString50`. */
@@ -39,7 +39,8 @@ export const CONFIGURATION_KEY_MAX_LENGTH = 50;
 export const MAX_CONFIGURATION_KEYS = 100;
 /** 2.0.1 `chargingSchedulePeriod` holds 1 to 1024 periods. */
 export const MAX_SCHEDULE_PERIODS = 1024;
-const CONFIGURATION_KEY = /^[\x21-\x7E]+$/;
+/** Printable ASCII without spaces: configuration keys. */
+export const CONFIGURATION_KEY = /^[\x21-\x7E]+$/;
 
 // Normalized parameters: what `parseCommandRequest` returns for a valid request. Field names stay snake_case as in the
 // API; optional fields are absent (never null); date-times are UTC (see FieldReader.dateTime).

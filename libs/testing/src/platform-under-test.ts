@@ -172,6 +172,9 @@ export async function startPlatformUnderTest(
       OCPP_PORT: String(ocppPort),
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      // Each password hash at the production cost takes 128 MiB and a noticeable part of a second; tests that need
+      // the production cost set it themselves.
+      SCRYPT_COST_LOG2: '12',
       ...options.env,
     };
     const childEnv = { ...process.env, ...env };

@@ -5,6 +5,7 @@ import type { AccessTokenClaims, Principal } from '@cpc/contracts';
 import jwt from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from '../api-gateway.config.js';
+import { RevocationList } from './revocation-list.js';
 import { SigningKeyCache } from './signing-key-cache.js';
 import { UnauthorizedError } from './unauthorized.error.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
@@ -16,8 +17,8 @@ export const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
 
 /**
  * Verifies bearer tokens locally: RS256 only (so neither `none` nor an HMAC signed with the public key passes), the
- * key chosen by `kid` among auth-service's current keys, issuer and audience checked. A verified token is remembered
- * with the key that verified it (VerifiedTokenCache).
+ * key chosen by `kid` among auth-service's current keys, issuer and audience checked, and not revoked (RevocationList).
+ * A verified token is remembered with the key that verified it (VerifiedTokenCache).
  */
 @Injectable()
 export class AccessTokenStrategy extends PassportStrategy(Strategy, ACCESS_TOKEN_STRATEGY) {
@@ -27,6 +28,7 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, ACCESS_TOKEN
   constructor(
     keys: SigningKeyCache,
     private readonly verifiedTokens: VerifiedTokenCache,
+    private readonly revocations: RevocationList,
     @Inject(API_GATEWAY_CONFIG) config: ApiGatewayConfig,
   ) {
     super({
@@ -57,14 +59,18 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, ACCESS_TOKEN
     });
   }
 
-  validate(request: object, claims: AccessTokenClaims): Principal {
+  /** A token without `iat` cannot be checked against revocations, so it is refused. */
+  async validate(request: object, claims: AccessTokenClaims): Promise<Principal> {
     if (
       typeof claims.tenant_uuid !== 'string' ||
       typeof claims.tenant !== 'string' ||
-      typeof claims.scope !== 'string'
+      typeof claims.scope !== 'string' ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.iat !== 'number'
     ) {
       throw new UnauthorizedError('access token lacks required claims');
     }
+    await this.revocations.check(claims.sub, claims.iat);
     const principal: Principal = {
       tenantUuid: claims.tenant_uuid,
       tenantSlug: claims.tenant,
@@ -75,7 +81,14 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, ACCESS_TOKEN
     const verifiedWith = this.verifyingKeys.get(request);
     const token = bearerTokenOf(request);
     if (verifiedWith && token) {
-      this.verifiedTokens.remember(token, principal, verifiedWith.kid, verifiedWith.key, claims.exp);
+      this.verifiedTokens.remember(
+        token,
+        principal,
+        verifiedWith.kid,
+        verifiedWith.key,
+        claims.exp,
+        claims.iat,
+      );
     }
     return principal;
   }

@@ -1,31 +1,46 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AuthSubjects, type SigningKeySet } from '@cpc/contracts';
-import { NATS_CONNECTION, ServiceClient } from '@cpc/nats';
+import type { ServiceClient } from '@cpc/nats';
 
 /** Keys are re-fetched at least this often, so retired keys age out even if a change event was missed. */
 const MAX_AGE_MS = 5 * 60_000;
-/** An unknown `kid` triggers a refetch, but not more often than this: random kids must not flood auth-service. */
-const UNKNOWN_KID_REFETCH_INTERVAL_MS = 5_000;
+
+export interface SigningKeyCacheOptions {
+  /** An unknown `kid` triggers a refetch, but at most one per this interval: random kids must not flood auth-service. */
+  unknownKidRefetchIntervalMs: number;
+  now?: () => number;
+}
+
+interface KnownKey {
+  pem: string;
+  key: KeyObject;
+}
 
 /**
  * Public keys that verify access tokens, fetched from auth-service over NATS and kept in memory. Key rotations and
  * revocations are broadcast, and clear the cache at once. Kept parsed: given a PEM, jsonwebtoken would parse it again
- * on every request (the largest single cost of a request in the profile of GET location).
+ * on every request (the largest single cost of a request in the profile of GET location). A refetch keeps the very
+ * key object of every key it already had: VerifiedTokenCache trusts a token as long as its kid maps to the object
+ * that verified it, so a refetch (after an unknown kid, a change event, or age) forgets only tokens of keys that
+ * were removed or replaced.
  */
-@Injectable()
 export class SigningKeyCache implements OnApplicationBootstrap {
   private readonly logger = new Logger(SigningKeyCache.name);
-  private keys = new Map<string, KeyObject>();
+  private keys = new Map<string, KnownKey>();
   private fetchedAt = 0;
-  private lastUnknownKidFetch = 0;
+  private lastUnknownKidFetch = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
+  private readonly now: () => number;
 
   constructor(
     private readonly serviceClient: ServiceClient,
-    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-  ) {}
+    private readonly connection: NatsConnection,
+    private readonly options: SigningKeyCacheOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   onApplicationBootstrap(): void {
     this.connection.subscribe(AuthSubjects.signingKeysChanged, {
@@ -36,20 +51,26 @@ export class SigningKeyCache implements OnApplicationBootstrap {
   }
 
   async publicKeyFor(kid: string): Promise<KeyObject | undefined> {
-    if (Date.now() - this.fetchedAt > MAX_AGE_MS) await this.refresh();
-    const known = this.keys.get(kid);
-    if (known || Date.now() - this.lastUnknownKidFetch < UNKNOWN_KID_REFETCH_INTERVAL_MS) return known;
-    this.lastUnknownKidFetch = Date.now();
+    if (this.now() - this.fetchedAt > MAX_AGE_MS) await this.refresh();
+    const known = this.keys.get(kid)?.key;
+    if (known || this.now() - this.lastUnknownKidFetch < this.options.unknownKidRefetchIntervalMs)
+      return known;
+    this.lastUnknownKidFetch = this.now();
     await this.refresh();
-    return this.keys.get(kid);
+    return this.keys.get(kid)?.key;
   }
 
   private refresh(): Promise<void> {
     this.inFlight ??= this.serviceClient
       .request<SigningKeySet>(AuthSubjects.listSigningKeys, {})
       .then((set) => {
-        this.keys = new Map(set.keys.map((key) => [key.kid, createPublicKey(key.publicKeyPem)]));
-        this.fetchedAt = Date.now();
+        this.keys = new Map(
+          set.keys.map(({ kid, publicKeyPem: pem }) => {
+            const known = this.keys.get(kid);
+            return [kid, known?.pem === pem ? known : { pem, key: createPublicKey(pem) }];
+          }),
+        );
+        this.fetchedAt = this.now();
       })
       .catch((error: unknown) => {
         // Keep verifying with the keys we have; auth-service being down must not log everybody out.

@@ -13,6 +13,13 @@ interface VerifiedToken {
   key: KeyObject;
   /** Seconds since the epoch, from the token's `exp`. */
   expiresAt: number;
+  /** Seconds since the epoch, from the token's `iat`: RevocationList compares it on every use. */
+  issuedAt: number;
+}
+
+export interface VerifiedAccess {
+  principal: Principal;
+  issuedAt: number;
 }
 
 /** Enough for every token in use at a busy gateway; a full cache only means more signature checks. */
@@ -35,24 +42,38 @@ export class VerifiedTokenCache {
   ) {}
 
   async principalFor(token: string): Promise<Principal | undefined> {
+    return (await this.accessFor(token))?.principal;
+  }
+
+  async accessFor(token: string): Promise<VerifiedAccess | undefined> {
     const entry = this.entries.get(token);
     if (!entry) return undefined;
     const valid =
       Math.floor(this.now() / 1000) < entry.expiresAt &&
       (await this.keys.publicKeyFor(entry.kid)) === entry.key;
-    if (valid) return entry.principal;
+    if (valid) return { principal: entry.principal, issuedAt: entry.issuedAt };
     this.entries.delete(token);
     return undefined;
   }
 
-  /** Only tokens with a numeric `exp` are kept: one without would never be re-checked for expiry. */
-  remember(token: string, principal: Principal, kid: string, key: KeyObject, exp: unknown): void {
-    if (typeof exp !== 'number') return;
+  /**
+   * Only tokens with a numeric `exp` and `iat` are kept: one without would never be re-checked for expiry or
+   * revocation.
+   */
+  remember(
+    token: string,
+    principal: Principal,
+    kid: string,
+    key: KeyObject,
+    exp: unknown,
+    iat: unknown = 0,
+  ): void {
+    if (typeof exp !== 'number' || typeof iat !== 'number') return;
     if (this.entries.size >= this.maxEntries && !this.entries.has(token)) {
       this.entries.delete(this.entries.keys().next().value!);
     }
     const frozen = Object.freeze({ ...principal, scopes: Object.freeze([...principal.scopes]) });
-    this.entries.set(token, { principal: frozen as Principal, kid, key, expiresAt: exp });
+    this.entries.set(token, { principal: frozen as Principal, kid, key, expiresAt: exp, issuedAt: iat });
   }
 
   get size(): number {

@@ -102,7 +102,7 @@ export class CommandBody {
     { $ref: '#/components/schemas/CommandResultBody' },
     {
       description:
-        'Null while pending or sent. A timeout has neither status nor error ({}); see the README for every key.',
+        'Null while pending or sent. A timeout has neither status nor error ({}); see docs/commands.md for every key.',
     },
   )
   result: CommandResultBody | null;
@@ -119,42 +119,7 @@ export class CommandListResponse {
   @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
 }
 
-/** Documentation of the create body; command-service judges it (all problems at once, by the shared mapping). */
-export class CreateCommandBody {
-  @ApiProperty({ enum: COMMAND_TYPES }) type: string;
-  @ApiProperty({
-    enum: TARGET_TYPES,
-    description:
-      'Which target types each type allows: see spec/ocpp-mapping.md (422 on type when it does not fit).',
-  })
-  target_type: string;
-  @ApiProperty({
-    format: 'uuid',
-    description: 'A controller, plug (connector) or charging session of the tenant.',
-  })
-  target_uuid: string;
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description:
-      'Per type (snake_case): change_availability {availability}; update_firmware {location, retrieve_at, retries, ' +
-      'retry_interval, install_at}; request_diagnostics {location, start_time, stop_time, retries, ' +
-      'retry_interval}; refresh_configuration {keys}; remote_start {id_tag, charging_profile}; reserve {id_tag, ' +
-      'expires_at, reservation_id}; cancel_reservation {reservation_id}; set_charging_profile {charging_profile}; ' +
-      'clear_charging_profile {id, purpose, stack_level}; the others none.',
-  })
-  parameters?: Record<string, unknown>;
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 0,
-    maximum: 86400,
-    default: 0,
-    description:
-      'How long the command may wait for an offline charge point to connect; 0 fails it at once with ' +
-      'charge_point_offline when the charge point is not connected.',
-  })
-  valid_for_seconds?: number;
-}
+// The create body is documented per command type in command-request-schemas.ts.
 
 /** The `Idempotency-Key` request header as documented. */
 export const IDEMPOTENCY_KEY_HEADER_DOC = {

@@ -8,6 +8,7 @@ import {
   ApiOperation,
   ApiParam,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import {
   type CommandPage,
@@ -26,13 +27,13 @@ import { AssetUuidPipe } from '../assets/asset-uuid.pipe.js';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
 import { ApiErrorResponses, BODY_ERROR_STATUSES, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';
+import { CREATE_COMMAND_REQUEST_SCHEMA } from './command-request-schemas.js';
 import {
   COMMAND_FILTER_DOCS,
   CommandListQuery,
   CommandListResponse,
   CommandResponse,
   CommandResultBody,
-  CreateCommandBody,
   IDEMPOTENCY_KEY_HEADER_DOC,
 } from './command.dto.js';
 
@@ -56,7 +57,7 @@ export class CommandsController {
       'target_uuid (errorKey not_found), a type that cannot address the target type on type.',
   })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER_DOC)
-  @ApiBody({ type: CreateCommandBody })
+  @ApiBody({ schema: { $ref: getSchemaPath(CREATE_COMMAND_REQUEST_SCHEMA) } })
   @ApiAcceptedResponse({
     type: CommandResponse,
     headers: {

@@ -33,6 +33,21 @@ describe('answerClientError', () => {
     expect(response).toEqual({ status: 431, body: '{"error":"request line and headers too large"}' });
   });
 
+  it('answers with the security headers of every API answer', async () => {
+    const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: `/?q=${'x'.repeat(20_000)}`, agent: false },
+        (res) => {
+          res.resume();
+          resolve(res.headers);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+  });
+
   it('answers HEAD without a body', async () => {
     const response = await send('HEAD', `/?q=${'x'.repeat(20_000)}`);
     expect(response).toEqual({ status: 431, body: '' });

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { rawSecurityHeaderLines } from './security-headers.js';
 
 /**
  * Answers requests Node's HTTP parser refuses before Fastify sees them (header block too large, malformed request
@@ -20,7 +21,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+        `Content-Type: application/json; charset=utf-8\r\n${rawSecurityHeaderLines()}Connection: close\r\n\r\n` +
+        (head ? '' : body),
     );
   }
   socket.destroy();

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '@cpc/contracts';
 import type { ValidationError } from 'class-validator';
 
-/** errorKey of each class-validator constraint; the keys are listed in the README and the OpenAPI document. */
+/** errorKey of each class-validator constraint; the keys are listed in docs/api.md and the OpenAPI document. */
 const ERROR_KEY_BY_CONSTRAINT: Record<string, string> = {
   whitelistValidation: 'unknown_field',
   isDefined: 'required',

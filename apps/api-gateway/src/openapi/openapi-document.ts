@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { commandRequestSchemas } from '../commands/command-request-schemas.js';
+import { operationIdFor } from './operation-ids.js';
 
 export const OPENAPI_JSON_PATH = 'api/v1/openapi.json';
 export const DOCS_UI_PATH = 'docs';
@@ -16,7 +18,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.125.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdFor });
+  // Schemas no DTO class can express (a oneOf with a discriminator), referenced by the routes' decorators.
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...commandRequestSchemas() },
+  };
+  return document;
 }
 
 export function serveOpenApi(app: INestApplication): void {

@@ -6,7 +6,7 @@ export interface RateLimitDecision {
 
 /**
  * Counts hits per key in fixed windows, in this process. With several api-gateway replicas each keeps its own count,
- * so the effective limit is the configured one times the replicas (README, rate limits).
+ * so the effective limit is the configured one times the replicas (docs/authentication.md, rate limits).
  */
 export class FixedWindowRateLimiter {
   private readonly windows = new Map<string, { startedAt: number; hits: number }>();

@@ -1,8 +1,2 @@
-import { ErrorCode } from '@cpc/contracts';
-import { DomainError } from '@cpc/errors';
-
-export class RateLimitedError extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(ErrorCode.RateLimited, 'too many requests, retry later');
-  }
-}
+/** The api-gateway's own limits and auth-service's token limits answer with the same error (and Retry-After). */
+export { RateLimitedError } from '@cpc/errors';

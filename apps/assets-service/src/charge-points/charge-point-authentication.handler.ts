@@ -53,6 +53,7 @@ export class ChargePointAuthenticationHandler {
       controllerUuid: controller.uuid,
       ocppIdentity: controller.ocppIdentity,
       securityProfile: controller.securityProfile,
+      credentialsVersion: controller.credentialsVersion,
     };
   }
 }

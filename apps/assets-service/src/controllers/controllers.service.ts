@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import {
   type AssetPage,
   AssetsSubjects,
+  type ControllerCredentialField,
+  type ControllerCredentialsChangedEvent,
   type ControllerDeletedEvent,
   type ControllerFilter,
   type ControllersExistRequest,
@@ -99,6 +101,7 @@ export class ControllersService {
       ocppIdentity: payload.ocpp_identity,
       ocppPasswordHash: payload.ocpp_password ? await hashOcppPassword(payload.ocpp_password) : null,
       securityProfile,
+      credentialsVersion: 1,
       connectionStatus: 'offline',
       connectionId: null,
       connectionChangedAt: null,
@@ -195,24 +198,38 @@ export class ControllersService {
     return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toControllerView));
   }
 
+  /**
+   * A change of the password, security profile or identity also raises the credentials version and writes a
+   * ControllerCredentialsChangedEvent in the same transaction: the gateway closes the socket that authenticated with
+   * the old credentials, wherever it is held.
+   */
   async update(tenantUuid: string, uuid: string, changes: UpdateControllerPayload): Promise<ControllerView> {
     const passwordHash =
       changes.ocpp_password === undefined || changes.ocpp_password === null
         ? changes.ocpp_password
         : await hashOcppPassword(changes.ocpp_password);
-    return this.dataSource.transaction(async (manager) => {
+    const updated = await this.dataSource.transaction(async (manager) => {
       const controller = await this.find(manager, tenantUuid, uuid, true);
+      const changedCredentials: ControllerCredentialField[] = [];
       if (changes.location_uuid !== undefined) {
         controller.locationUuid = changes.location_uuid.toLowerCase();
         await this.requireLocation(manager, tenantUuid, controller.locationUuid);
       }
       if (changes.name !== undefined) controller.name = changes.name;
-      if (changes.ocpp_identity !== undefined) {
+      if (changes.ocpp_identity !== undefined && changes.ocpp_identity !== controller.ocppIdentity) {
         controller.ocppIdentity = changes.ocpp_identity;
+        changedCredentials.push('ocpp_identity');
         await this.requireFreeIdentity(manager, controller);
       }
-      if (changes.security_profile !== undefined) controller.securityProfile = changes.security_profile;
-      if (passwordHash !== undefined) controller.ocppPasswordHash = passwordHash;
+      if (changes.security_profile !== undefined && changes.security_profile !== controller.securityProfile) {
+        controller.securityProfile = changes.security_profile;
+        changedCredentials.push('security_profile');
+      }
+      // Any password given counts, even the same one again: the operator means to lock out whoever had it.
+      if (passwordHash !== undefined && !(passwordHash === null && controller.ocppPasswordHash === null)) {
+        controller.ocppPasswordHash = passwordHash;
+        changedCredentials.push('ocpp_password');
+      }
       if (
         PASSWORD_SECURITY_PROFILES.includes(controller.securityProfile) &&
         controller.ocppPasswordHash === null
@@ -224,9 +241,15 @@ export class ControllersService {
         );
       }
       controller.updatedAt = new Date();
+      if (changedCredentials.length > 0) controller.credentialsVersion += 1;
       await this.insertOrExplain(() => manager.save(ControllerEntity, controller));
-      return toControllerView(controller);
+      if (changedCredentials.length > 0) {
+        await this.enqueueCredentialsChanged(manager, controller, changedCredentials);
+      }
+      return { view: toControllerView(controller), credentialsChanged: changedCredentials.length > 0 };
     });
+    if (updated.credentialsChanged) await this.outbox.publishPending();
+    return updated.view;
   }
 
   /**
@@ -252,6 +275,27 @@ export class ControllersService {
       await this.outbox.enqueue(manager, AssetsSubjects.controllerDeleted, event);
     });
     await this.outbox.publishPending();
+  }
+
+  private async enqueueCredentialsChanged(
+    manager: EntityManager,
+    controller: ControllerEntity,
+    changed: ControllerCredentialField[],
+  ): Promise<void> {
+    const changedAt = controller.updatedAt.toISOString();
+    const event: ControllerCredentialsChangedEvent = {
+      eventId: randomUUID(),
+      occurredAt: changedAt,
+      tenantUuid: controller.tenantUuid,
+      data: {
+        controllerUuid: controller.uuid,
+        ocppIdentity: controller.ocppIdentity,
+        credentialsVersion: controller.credentialsVersion,
+        changed,
+        changedAt,
+      },
+    };
+    await this.outbox.enqueue(manager, AssetsSubjects.controllerCredentialsChanged, event);
   }
 
   private async find(

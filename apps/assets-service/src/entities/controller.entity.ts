@@ -11,6 +11,8 @@ export class ControllerEntity {
   /** scrypt hash (see password-hash.ts); null for security profile 0/3 without a password. */
   @Column('varchar', { name: 'ocpp_password_hash', nullable: true }) ocppPasswordHash: string | null;
   @Column('smallint', { name: 'security_profile' }) securityProfile: SecurityProfile;
+  /** Grows with every change of the password, security profile or identity (see ControllerCredentialsChangedEvent). */
+  @Column('integer', { name: 'credentials_version' }) credentialsVersion: number;
   @Column('varchar', { name: 'connection_status' }) connectionStatus: ConnectionStatus;
   /** The connection the controller is known by while online (from the gateway's connected event). */
   @Column('varchar', { name: 'connection_id', nullable: true }) connectionId: string | null;

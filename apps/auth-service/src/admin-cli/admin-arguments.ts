@@ -36,3 +36,12 @@ export function optionalFlag(args: AdminArguments, name: string): string | undef
   if (value === true) throw new AdminUsageError(`--${name} needs a value`);
   return value;
 }
+
+/** `--name true` or `--name false`, nothing else: a switch that matters for security is never guessed. */
+export function booleanFlag(args: AdminArguments, name: string): boolean {
+  const value = requiredFlag(args, name);
+  if (value !== 'true' && value !== 'false') {
+    throw new AdminUsageError(`--${name} must be true or false, got "${value}"`);
+  }
+  return value === 'true';
+}

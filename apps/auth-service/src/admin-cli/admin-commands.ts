@@ -4,11 +4,23 @@ import { RolesService, toRoleView } from '../roles/roles.service.js';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { TenantsService, toTenantView } from '../tenants/tenants.service.js';
 import { UsersService } from '../users/users.service.js';
-import { type AdminArguments, AdminUsageError, optionalFlag, requiredFlag } from './admin-arguments.js';
+import {
+  type AdminArguments,
+  AdminUsageError,
+  booleanFlag,
+  optionalFlag,
+  requiredFlag,
+} from './admin-arguments.js';
+import { PASSWORD_USAGE } from './admin-password-input.js';
+
+/** What a command reads besides its flags; secrets never come from the flags alone (admin-password-input). */
+export interface AdminInput {
+  password(): Promise<string>;
+}
 
 type AdminCommand = {
   usage: string;
-  run: (app: INestApplicationContext, args: AdminArguments) => Promise<object>;
+  run: (app: INestApplicationContext, args: AdminArguments, input: AdminInput) => Promise<object>;
 };
 
 const list = (value: string) => value.split(',').map((item) => item.trim());
@@ -40,6 +52,15 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     usage: '--slug <slug>',
     run: async (app, args) =>
       toTenantView(await app.get(TenantsService).setDisabled(requiredFlag(args, 'slug'), false)),
+  },
+  'tenant:set-profile-0': {
+    usage: '--slug <slug> --allowed <true|false>',
+    run: async (app, args) =>
+      toTenantView(
+        await app
+          .get(TenantsService)
+          .setSecurityProfile0Allowed(requiredFlag(args, 'slug'), booleanFlag(args, 'allowed')),
+      ),
   },
   'role:create': {
     usage: '--tenant <slug> --name <role> --permissions <p1,p2,...>',
@@ -74,12 +95,12 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
       ),
   },
   'user:create': {
-    usage: '--tenant <slug> --email <email> --password <password> --role <role> [--entity-type <type>]',
-    run: async (app, args) => {
+    usage: `--tenant <slug> --email <email> ${PASSWORD_USAGE} --role <role> [--entity-type <type>]`,
+    run: async (app, args, input) => {
       const user = await app.get(UsersService).create({
         tenantSlug: requiredFlag(args, 'tenant'),
         email: requiredFlag(args, 'email'),
-        password: requiredFlag(args, 'password'),
+        password: await input.password(),
         roleName: requiredFlag(args, 'role'),
         entityType: optionalFlag(args, 'entity-type'),
       });
@@ -112,10 +133,10 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
       }),
   },
   'user:set-password': {
-    usage: '--tenant <slug> --email <email> --password <password>',
-    run: (app, args) =>
+    usage: `--tenant <slug> --email <email> ${PASSWORD_USAGE}`,
+    run: async (app, args, input) =>
       app.get(UsersService).update(requiredFlag(args, 'tenant'), requiredFlag(args, 'email'), {
-        password: requiredFlag(args, 'password'),
+        password: await input.password(),
       }),
   },
   'apikey:create': {

@@ -1,35 +1,34 @@
 import { Logger } from '@nestjs/common';
-import { connect } from '@nats-io/transport-node';
-import { AuthSubjects, type SigningKeysChangedEvent } from '@cpc/contracts';
-import { natsClientOptions, type NatsConnectionSettings } from '@cpc/nats';
+import { type AccountsRevokedEvent, AuthSubjects, type SigningKeysChangedEvent } from '@cpc/contracts';
+import type { NatsConnectionSettings } from '@cpc/nats';
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
+import { AccountRevocationPublisher } from '../tokens/account-revocation-publisher.js';
+import { announceOverNats } from './cli-nats-announcement.js';
 
-/**
- * From the CLI, announcing a key change is best effort: when NATS is not reachable the gateways still see the change
- * through their key cache expiry, and the command's own result must not depend on the broker.
- */
+/** Key changes from the CLI: when NATS is not reachable the gateways still see them through their key cache expiry. */
 export class CliSigningKeyChangePublisher extends SigningKeyChangePublisher {
   private readonly logger = new Logger('admin');
 
-  /** The CLI logs in as auth-service (the same NATS_USER and NATS_PASSWORD). */
   constructor(private readonly nats: NatsConnectionSettings) {
     super();
   }
 
-  async publish(event: SigningKeysChangedEvent): Promise<void> {
-    try {
-      const connection = await connect({
-        ...natsClientOptions(this.nats),
-        timeout: 2000,
-        reconnect: false,
-        name: 'auth-admin-cli',
-      });
-      connection.publish(AuthSubjects.signingKeysChanged, JSON.stringify(event));
-      await connection.drain();
-    } catch (error) {
-      this.logger.warn(
-        `could not announce the key change over NATS (${error instanceof Error ? error.message : String(error)}); caches expire within 5 minutes`,
-      );
-    }
+  publish(event: SigningKeysChangedEvent): Promise<void> {
+    const otherwise = 'caches expire within 5 minutes';
+    return announceOverNats(this.nats, AuthSubjects.signingKeysChanged, event, this.logger, otherwise);
+  }
+}
+
+/** Revocations from the CLI: when NATS is not reachable the gateways still read them at their next poll. */
+export class CliAccountRevocationPublisher extends AccountRevocationPublisher {
+  private readonly logger = new Logger('admin');
+
+  constructor(private readonly nats: NatsConnectionSettings) {
+    super();
+  }
+
+  publish(event: AccountsRevokedEvent): Promise<void> {
+    const otherwise = 'api-gateways read it at their next poll (REVOCATION_POLL_INTERVAL_SECONDS)';
+    return announceOverNats(this.nats, AuthSubjects.accountsRevoked, event, this.logger, otherwise);
   }
 }

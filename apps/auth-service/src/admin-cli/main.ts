@@ -9,9 +9,14 @@ import { authDataSourceOptions } from '../auth-data-source.js';
 import { AuthDomainModule } from '../auth-domain.module.js';
 import { type AuthServiceConfig, loadAuthServiceConfig } from '../auth-service.config.js';
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
+import { AccountRevocationPublisher } from '../tokens/account-revocation-publisher.js';
 import { AdminUsageError, parseAdminArguments } from './admin-arguments.js';
 import { adminUsage, findAdminCommand } from './admin-commands.js';
-import { CliSigningKeyChangePublisher } from './cli-signing-key-change-publisher.js';
+import { readAdminPassword } from './admin-password-input.js';
+import {
+  CliAccountRevocationPublisher,
+  CliSigningKeyChangePublisher,
+} from './cli-signing-key-change-publisher.js';
 
 @Module({})
 class AdminCliModule {
@@ -20,10 +25,14 @@ class AdminCliModule {
       module: AdminCliModule,
       imports: [
         ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
-        AuthDomainModule.register(config, {
-          provide: SigningKeyChangePublisher,
-          useValue: new CliSigningKeyChangePublisher(config),
-        }),
+        AuthDomainModule.register(
+          config,
+          { provide: SigningKeyChangePublisher, useValue: new CliSigningKeyChangePublisher(config) },
+          {
+            provide: AccountRevocationPublisher,
+            useValue: new CliAccountRevocationPublisher(config),
+          },
+        ),
       ],
     };
   }
@@ -47,7 +56,14 @@ async function main(): Promise<void> {
     logger: new PinoNestLogger(createLogger('auth-admin-cli', 'warn', true)),
   });
   try {
-    const result = await command.run(app, args);
+    const result = await command.run(app, args, {
+      password: () =>
+        readAdminPassword(args, {
+          env: process.env,
+          stdin: process.stdin,
+          warn: (text) => process.stderr.write(text),
+        }),
+    });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await app.close();

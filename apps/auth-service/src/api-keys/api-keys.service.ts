@@ -6,6 +6,7 @@ import type { Repository } from 'typeorm';
 import { SecretHasher } from '../credentials/secret-hasher.js';
 import { RolesService } from '../roles/roles.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
+import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 
 export interface ApiKeyView {
@@ -23,6 +24,7 @@ export class ApiKeysService {
     private readonly tenants: TenantsService,
     private readonly roles: RolesService,
     private readonly hasher: SecretHasher,
+    private readonly revocations: AccountRevocationsService,
   ) {}
 
   /** The private key is returned here once and never again: only its hash is kept. */
@@ -77,14 +79,20 @@ export class ApiKeysService {
     const tenant = await this.tenants.getBySlug(tenantSlug);
     const apiKey = await this.findForLogin(tenant.uuid, publicKey);
     if (!apiKey) throw new NotFoundError(`API key ${publicKey}`);
-    // Revocation is final: a leaked key must not come back by mistake.
+    // Revocation is final: a leaked key must not come back by mistake. It, or another role, ends the key's tokens.
+    let revokes = change.revoked === true;
     if (change.revoked) apiKey.revokedAt ??= new Date();
     let roleName = '';
     if (change.roleName !== undefined) {
       const role = await this.roles.getByName(tenant.uuid, change.roleName);
+      revokes ||= role.uuid !== apiKey.roleUuid;
       apiKey.roleUuid = role.uuid;
     }
-    await this.apiKeys.save(apiKey);
+    await this.revocations.changeAndRevoke(
+      tenant.uuid,
+      (manager) => manager.save(apiKey),
+      revokes ? [apiKey.uuid] : [],
+    );
     roleName = (await this.roles.findByUuid(apiKey.roleUuid))?.name ?? roleName;
     return this.toView(apiKey, roleName);
   }

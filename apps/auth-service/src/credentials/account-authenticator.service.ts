@@ -1,12 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { type EntityType, ErrorCode } from '@cpc/contracts';
 import { DomainError } from '@cpc/errors';
+import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { TenantEntity } from '../tenants/tenant.entity.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import type { AccountKind } from '../tokens/refresh-token.entity.js';
 import { UsersService } from '../users/users.service.js';
+import { normalizeLoginName } from './login-name.js';
 import { SecretHasher } from './secret-hasher.js';
+import { TokenLimits } from './token-limits.js';
 
 export interface AuthenticatedAccount {
   tenant: TenantEntity;
@@ -23,34 +26,59 @@ export class InvalidCredentialsError extends DomainError {
   }
 }
 
+/** What a password login gives: the names as the client sent them, and its address (for the login limits). */
+export interface LoginAttempt {
+  tenant: string;
+  username: string;
+  password: string;
+  context?: EntityType;
+  uuid?: string;
+  clientAddress: string;
+}
+
+interface LoginAccount {
+  kind: AccountKind;
+  uuid: string;
+  secretHash: string;
+  entityType: EntityType;
+  roleUuid: string;
+  enabled: boolean;
+}
+
 /**
- * Checks a username/password pair within a tenant. Every path (unknown tenant, unknown account, disabled account,
- * wrong context, wrong uuid, wrong password) runs exactly one scrypt verification, so response time does not reveal
- * which accounts exist.
+ * Checks a username/password pair within a tenant. Tenant and username are normalized once (normalizeLoginName), for
+ * the lookup and for the failure counters alike. A failure slot is taken before the check (TokenLimits), so parallel
+ * guesses count one each. Every path (unknown tenant, unknown account, disabled account, wrong context, wrong uuid,
+ * wrong password) runs exactly one scrypt verification with the current cost, so response time does not reveal which
+ * accounts exist; a hash made with an older cost is replaced after a successful login.
  */
 @Injectable()
 export class AccountAuthenticator {
+  private readonly logger = new Logger(AccountAuthenticator.name);
+
   constructor(
     private readonly tenants: TenantsService,
     private readonly users: UsersService,
     private readonly apiKeys: ApiKeysService,
     private readonly hasher: SecretHasher,
+    private readonly limits: TokenLimits,
+    private readonly dataSource: DataSource,
   ) {}
 
-  async authenticate(request: {
-    tenant: string;
-    username: string;
-    password: string;
-    context?: EntityType;
-    uuid?: string;
-  }): Promise<AuthenticatedAccount> {
-    const tenant = await this.tenants.findActiveBySlug(request.tenant);
+  async authenticate(request: LoginAttempt): Promise<AuthenticatedAccount> {
+    const tenantSlug = normalizeLoginName(request.tenant);
+    const username = normalizeLoginName(request.username);
+    const slots = await this.limits.takeFailureSlots(tenantSlug, username, request.clientAddress);
+    let checked: { tenant: TenantEntity | null; account: LoginAccount | null; passwordMatches: boolean };
+    try {
+      checked = await this.check(tenantSlug, username, request);
+    } catch (error) {
+      // The check did not run to its end (hashing at capacity, database down): the attempt does not count.
+      await this.limits.giveBackFailureSlots(slots);
+      throw error;
+    }
+    const { tenant, account, passwordMatches } = checked;
     const context = request.context ?? tenant?.defaultContext;
-    const account = tenant && context ? await this.findAccount(tenant, context, request.username) : null;
-    const passwordMatches = account
-      ? await this.hasher.verify(request.password, account.secretHash)
-      : await this.hasher.verifyAgainstDecoy(request.password);
-
     const usable =
       tenant !== null &&
       account !== null &&
@@ -59,6 +87,8 @@ export class AccountAuthenticator {
       account.entityType === context &&
       (request.uuid === undefined || request.uuid.toLowerCase() === tenant.uuid);
     if (!usable || !tenant || !account) throw new InvalidCredentialsError();
+    await this.limits.settleSuccess(slots);
+    if (this.hasher.needsRehash(account.secretHash)) await this.rehash(account, request.password);
     return {
       tenant,
       kind: account.kind,
@@ -66,6 +96,41 @@ export class AccountAuthenticator {
       entityType: account.entityType,
       roleUuid: account.roleUuid,
     };
+  }
+
+  private async check(
+    tenantSlug: string,
+    username: string,
+    request: LoginAttempt,
+  ): Promise<{ tenant: TenantEntity | null; account: LoginAccount | null; passwordMatches: boolean }> {
+    const tenant = await this.tenants.findActiveBySlug(tenantSlug);
+    const context = request.context ?? tenant?.defaultContext;
+    const account = tenant && context ? await this.findAccount(tenant, context, username) : null;
+    const passwordMatches = account
+      ? await this.hasher.verify(request.password, account.secretHash)
+      : await this.hasher.verifyAgainstDecoy(request.password);
+    return { tenant, account, passwordMatches };
+  }
+
+  /**
+   * Replaces a hash made with an older cost by one with the current cost, only if it is still the stored one (a
+   * password set meanwhile wins). The login succeeds even when this fails; the next one tries again.
+   */
+  private async rehash(account: LoginAccount, secret: string): Promise<void> {
+    try {
+      const replacement = await this.hasher.hash(secret);
+      const [table, column] =
+        account.kind === 'apikey' ? ['auth.api_keys', 'secret_hash'] : ['auth.users', 'password_hash'];
+      await this.dataSource.query(`UPDATE ${table} SET ${column} = $1 WHERE uuid = $2 AND ${column} = $3`, [
+        replacement,
+        account.uuid,
+        account.secretHash,
+      ]);
+    } catch (error) {
+      this.logger.warn(
+        `rehashing the secret of ${account.kind} ${account.uuid} failed: ${(error as Error).message}`,
+      );
+    }
   }
 
   /** Re-reads an account for a refresh: it must still exist and be enabled in an enabled tenant. */
@@ -87,14 +152,7 @@ export class AccountAuthenticator {
     tenant: TenantEntity,
     context: EntityType,
     username: string,
-  ): Promise<{
-    kind: AccountKind;
-    uuid: string;
-    secretHash: string;
-    entityType: EntityType;
-    roleUuid: string;
-    enabled: boolean;
-  } | null> {
+  ): Promise<LoginAccount | null> {
     if (context === 'apikey') {
       const apiKey = await this.apiKeys.findForLogin(tenant.uuid, username);
       return apiKey

@@ -1,41 +1,140 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ServiceUnavailableError } from '@cpc/errors';
+import { AUTH_CONFIG } from '../auth-config.token.js';
+import type { AuthServiceConfig } from '../auth-service.config.js';
 
 const KEY_LENGTH = 32;
-const COST: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const BLOCK_SIZE = 8;
+const PARALLELISM = 1;
+/** Stored hashes are trusted, but a damaged one must not ask for gigabytes: N up to 2^20, r up to 32, p up to 16. */
+const MAX_STORED_COST = { N: 2 ** 20, r: 32, p: 16 };
 
-function derive(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** scrypt needs about 128·N·r·p bytes; maxmem leaves it room for that and its small buffers, and no more. */
+const withMaxmem = (cost: ScryptCost): ScryptOptions => ({
+  ...cost,
+  maxmem: 128 * cost.N * cost.r * cost.p + 2 ** 24,
+});
+
+function derive(secret: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(secret, salt, KEY_LENGTH, withMaxmem(cost), (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
+}
+
+interface ParsedHash {
+  cost: ScryptCost;
+  salt: Buffer;
+  key: Buffer;
+}
+
+/** `scrypt$N$r$p$salt$hash`, or null when the string is not one this hasher can verify. */
+function parseHash(stored: string): ParsedHash | null {
+  const [scheme, n, r, p, salt, key, ...rest] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !key || rest.length > 0) return null;
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  const valid =
+    Number.isSafeInteger(cost.N) &&
+    cost.N > 1 &&
+    (cost.N & (cost.N - 1)) === 0 &&
+    cost.N <= MAX_STORED_COST.N &&
+    Number.isSafeInteger(cost.r) &&
+    cost.r >= 1 &&
+    cost.r <= MAX_STORED_COST.r &&
+    Number.isSafeInteger(cost.p) &&
+    cost.p >= 1 &&
+    cost.p <= MAX_STORED_COST.p;
+  return valid ? { cost, salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') } : null;
+}
+
+/** Answered when every hashing slot and every waiting place is taken: the caller retries, nothing queues without end. */
+export class HashingAtCapacityError extends ServiceUnavailableError {
+  constructor() {
+    super('password hashing is at capacity, retry later');
+  }
+}
+
+/** At most `maxRunning` computations at once and `maxWaiting` waiting; anyone beyond is refused at once. */
+export class HashingSlots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    private readonly maxRunning: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running < this.maxRunning) {
+      this.running += 1;
+    } else {
+      if (this.waiting.length >= this.maxWaiting) throw new HashingAtCapacityError();
+      // The slot is handed over by the finishing computation, so `running` stays as it is.
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
 }
 
 /**
  * Hashes passwords and API-key secrets with scrypt (memory-hard, in node:crypto, no native add-on). The format
- * `scrypt$N$r$p$salt$hash` keeps the cost with each hash so it can be raised later without breaking old ones.
+ * `scrypt$N$r$p$salt$hash` keeps the cost with each hash: hashes made with an older cost still verify, and
+ * `needsRehash` tells the login to replace them. Every computation goes through bounded slots, because each one holds
+ * 128·N·r bytes (128 MiB at the default cost) and a libuv thread while it runs.
  */
 @Injectable()
 export class SecretHasher {
-  /** Hash of a random secret nobody knows: verifying against it costs what a real check costs. */
-  private readonly decoy: Promise<string> = this.hash(randomBytes(24).toString('base64url'));
+  readonly cost: ScryptCost;
+  private readonly slots: HashingSlots;
+  /** Hash of a random secret nobody knows, with the current cost: verifying against it costs what a real check costs. */
+  private readonly decoy: Promise<string>;
+
+  constructor(@Inject(AUTH_CONFIG) config: AuthServiceConfig) {
+    this.cost = { N: 2 ** config.scryptCostLog2, r: BLOCK_SIZE, p: PARALLELISM };
+    this.slots = new HashingSlots(config.scryptMaxConcurrent, config.scryptMaxWaiting);
+    this.decoy = this.hash(randomBytes(24).toString('base64url'));
+    // A failure surfaces at the first use; this only keeps it from being an unhandled rejection meanwhile.
+    this.decoy.catch(() => undefined);
+  }
 
   async hash(secret: string): Promise<string> {
     const salt = randomBytes(16);
-    const key = await derive(secret, salt, COST);
-    return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
+    const key = await this.slots.run(() => derive(secret, salt, this.cost));
+    const { N, r, p } = this.cost;
+    return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
   }
 
   async verify(secret: string, stored: string): Promise<boolean> {
-    const [scheme, n, r, p, salt, expected] = stored.split('$');
-    if (scheme !== 'scrypt' || !salt || !expected) return false;
-    const key = await derive(secret, Buffer.from(salt, 'base64'), {
-      N: Number(n),
-      r: Number(r),
-      p: Number(p),
-      maxmem: COST.maxmem,
-    });
-    const expectedKey = Buffer.from(expected, 'base64');
-    return key.length === expectedKey.length && timingSafeEqual(key, expectedKey);
+    const parsed = parseHash(stored);
+    if (!parsed) return false;
+    const key = await this.slots.run(() => derive(secret, parsed.salt, parsed.cost));
+    return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+  }
+
+  /** Whether a stored hash was made with another cost than the current one (so the next login replaces it). */
+  needsRehash(stored: string): boolean {
+    const parsed = parseHash(stored);
+    return (
+      !parsed ||
+      parsed.cost.N !== this.cost.N ||
+      parsed.cost.r !== this.cost.r ||
+      parsed.cost.p !== this.cost.p ||
+      parsed.key.length !== KEY_LENGTH
+    );
   }
 
   /** Spends the same work as `verify` and fails: used when there is no account, so timing reveals nothing. */

@@ -5,6 +5,7 @@ import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { Repository } from 'typeorm';
 import { alreadyExists, isUniqueViolation, PERMISSION_PATTERN } from '../credentials/admin-input-rules.js';
 import { TenantsService } from '../tenants/tenants.service.js';
+import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { RoleEntity } from './role.entity.js';
 
 export interface RoleView {
@@ -39,6 +40,7 @@ export class RolesService {
   constructor(
     @InjectRepository(RoleEntity) private readonly roles: Repository<RoleEntity>,
     private readonly tenants: TenantsService,
+    private readonly revocations: AccountRevocationsService,
   ) {}
 
   async create(tenantSlug: string, name: string, permissions: string[]): Promise<RoleEntity> {
@@ -82,7 +84,15 @@ export class RolesService {
   async setPermissions(tenantSlug: string, name: string, permissions: string[]): Promise<RoleEntity> {
     const tenant = await this.tenants.getBySlug(tenantSlug);
     const role = await this.getByName(tenant.uuid, name);
+    const previous = [...role.permissions].sort().join(' ');
     role.permissions = normalizePermissions(permissions);
-    return this.roles.save(role);
+    // Tokens carry their permissions: every holder's tokens end when the set changes.
+    const changed = [...role.permissions].sort().join(' ') !== previous;
+    await this.revocations.changeAndRevoke(
+      tenant.uuid,
+      (manager) => manager.save(role),
+      changed ? (manager) => this.revocations.holdersOfRole(manager, role.uuid) : [],
+    );
+    return role;
   }
 }

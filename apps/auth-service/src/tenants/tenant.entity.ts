@@ -16,6 +16,10 @@ export class TenantEntity {
   @Column({ name: 'default_context', type: 'varchar', length: 16 })
   defaultContext: EntityType;
 
+  /** Whether charge points of security profile 0 (no credentials) may connect; off unless an operator allows it. */
+  @Column({ name: 'allows_security_profile_0', type: 'boolean', default: false })
+  allowsSecurityProfile0: boolean;
+
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt: Date | null;
 

@@ -14,6 +14,6 @@ export class TenantsController {
     const tenant =
       typeof request?.slug === 'string' ? await this.tenants.findActiveBySlug(request.slug) : null;
     if (!tenant) throw new NotFoundError('tenant');
-    return { uuid: tenant.uuid, slug: tenant.slug };
+    return { uuid: tenant.uuid, slug: tenant.slug, allowsSecurityProfile0: tenant.allowsSecurityProfile0 };
   }
 }

@@ -20,6 +20,7 @@ export interface TenantView {
   name: string;
   default_context: EntityType;
   disabled: boolean;
+  allows_security_profile_0: boolean;
 }
 
 export function toTenantView(tenant: TenantEntity): TenantView {
@@ -29,6 +30,7 @@ export function toTenantView(tenant: TenantEntity): TenantView {
     name: tenant.name,
     default_context: tenant.defaultContext,
     disabled: tenant.disabledAt !== null,
+    allows_security_profile_0: tenant.allowsSecurityProfile0,
   };
 }
 
@@ -57,6 +59,7 @@ export class TenantsService {
       slug: input.slug,
       name: input.name ?? input.slug,
       defaultContext: defaultContext as EntityType,
+      allowsSecurityProfile0: false,
       disabledAt: null,
     });
     try {
@@ -91,6 +94,13 @@ export class TenantsService {
   async setDisabled(slug: string, disabled: boolean): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
     tenant.disabledAt = disabled ? (tenant.disabledAt ?? new Date()) : null;
+    return this.tenants.save(tenant);
+  }
+
+  /** Charge points of security profile 0 connect to this tenant only while this is on (see docs/security.md). */
+  async setSecurityProfile0Allowed(slug: string, allowed: boolean): Promise<TenantEntity> {
+    const tenant = await this.getBySlug(slug);
+    tenant.allowsSecurityProfile0 = allowed;
     return this.tenants.save(tenant);
   }
 }

@@ -13,6 +13,8 @@ export interface AccessTokenSubject {
   tenantUuid: string;
   dataUuid: string | null;
   permissions: string[];
+  /** The account's revocation time (AccountRevocation.notBefore): the token's `iat` is at least this, 0 for none. */
+  notBefore: number;
 }
 
 /** Signs access tokens with the active RS256 key and names it in the `kid` header. */
@@ -29,7 +31,8 @@ export class AccessTokenSigner {
 
   async sign(subject: AccessTokenSubject): Promise<string> {
     const key = await this.signingKeys.activeKey();
-    const issuedAt = Math.floor(Date.now() / 1000);
+    // Never below notBefore: a token issued in the second of a revocation, after it, must not look revoked.
+    const issuedAt = Math.max(Math.floor(Date.now() / 1000), subject.notBefore);
     const claims: AccessTokenClaims = {
       iss: this.config.jwtIssuer,
       aud: this.config.jwtAudience,

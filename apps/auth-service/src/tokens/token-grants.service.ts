@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { IssueTokenRequest, TokenPair } from '@cpc/contracts';
+import type { IssueTokenRequest, RefreshTokenRequest, TokenPair } from '@cpc/contracts';
 import { DataSource } from 'typeorm';
 import {
   AccountAuthenticator,
   InvalidCredentialsError,
 } from '../credentials/account-authenticator.service.js';
+import { TokenLimits } from '../credentials/token-limits.js';
 import { RolesService } from '../roles/roles.service.js';
 import { AccessTokenSigner } from './access-token-signer.service.js';
+import { AccountRevocationsService } from './account-revocations.service.js';
 import { type RefreshTokenGrant, RefreshTokensService } from './refresh-tokens.service.js';
 
 /** The two OAuth grants the token endpoint offers: `password` and `refresh_token`. */
@@ -19,9 +21,12 @@ export class TokenGrantsService {
     private readonly roles: RolesService,
     private readonly signer: AccessTokenSigner,
     private readonly refreshTokens: RefreshTokensService,
+    private readonly revocations: AccountRevocationsService,
+    private readonly limits: TokenLimits,
   ) {}
 
   async passwordGrant(request: IssueTokenRequest): Promise<TokenPair> {
+    await this.limits.takeRequestSlot(request.clientAddress);
     const account = await this.authenticator.authenticate(request);
     const grant: RefreshTokenGrant = {
       familyUuid: randomUUID(),
@@ -42,7 +47,8 @@ export class TokenGrantsService {
   }
 
   /** Uses the refresh token and issues a new pair in one transaction: a failure leaves the old token usable. */
-  async refreshGrant(refreshToken: string): Promise<TokenPair> {
+  async refreshGrant({ refreshToken, clientAddress }: RefreshTokenRequest): Promise<TokenPair> {
+    await this.limits.takeRequestSlot(clientAddress);
     const outcome = await this.dataSource.transaction(async (manager) => {
       const grant = await this.refreshTokens.consume(manager, refreshToken);
       if (!grant) return null;
@@ -68,8 +74,12 @@ export class TokenGrantsService {
     tenantSlug: string,
     refreshToken: string,
   ): Promise<TokenPair> {
-    const role = await this.roles.findByUuid(roleUuid);
+    const [role, notBefore] = await Promise.all([
+      this.roles.findByUuid(roleUuid),
+      this.revocations.notBeforeOf(grant.accountUuid),
+    ]);
     const accessToken = await this.signer.sign({
+      notBefore,
       accountUuid: grant.accountUuid,
       context: grant.context,
       tenantSlug,

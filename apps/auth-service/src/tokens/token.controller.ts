@@ -20,6 +20,6 @@ export class TokenController {
 
   @MessagePattern(AuthSubjects.refreshToken)
   refresh(@Payload() request: RefreshTokenRequest): Promise<TokenPair> {
-    return this.grants.refreshGrant(request.refreshToken);
+    return this.grants.refreshGrant(request);
   }
 }

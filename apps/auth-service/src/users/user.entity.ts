@@ -9,7 +9,7 @@ export class UserEntity {
   @Column({ name: 'tenant_uuid', type: 'uuid' })
   tenantUuid: string;
 
-  /** Stored lower-case: e-mail addresses are matched case-insensitively. */
+  /** Stored normalized (normalizeLoginName: NFKC, lower case, trimmed), as every login looks it up. */
   @Column({ type: 'varchar', length: 254 })
   email: string;
 

@@ -10,9 +10,11 @@ import {
   requireEmail,
   requirePassword,
 } from '../credentials/admin-input-rules.js';
+import { normalizeLoginName } from '../credentials/login-name.js';
 import { SecretHasher } from '../credentials/secret-hasher.js';
 import { RolesService } from '../roles/roles.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
+import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { UserEntity } from './user.entity.js';
 
 export interface UserView {
@@ -30,6 +32,7 @@ export class UsersService {
     private readonly tenants: TenantsService,
     private readonly roles: RolesService,
     private readonly hasher: SecretHasher,
+    private readonly revocations: AccountRevocationsService,
   ) {}
 
   async create(input: {
@@ -40,7 +43,7 @@ export class UsersService {
     entityType?: string;
   }): Promise<UserView> {
     const tenant = await this.tenants.getBySlug(input.tenantSlug);
-    const email = input.email.trim().toLowerCase();
+    const email = normalizeLoginName(input.email);
     requireEmail(email);
     requirePassword(input.password);
     const entityType = input.entityType ?? 'user';
@@ -87,7 +90,7 @@ export class UsersService {
   }
 
   findForLogin(tenantUuid: string, email: string): Promise<UserEntity | null> {
-    return this.users.findOneBy({ tenantUuid, email: email.trim().toLowerCase() });
+    return this.users.findOneBy({ tenantUuid, email: normalizeLoginName(email) });
   }
 
   findByUuid(uuid: string): Promise<UserEntity | null> {
@@ -102,19 +105,27 @@ export class UsersService {
     const tenant = await this.tenants.getBySlug(tenantSlug);
     const user = await this.findForLogin(tenant.uuid, email);
     if (!user) throw new NotFoundError(`user ${email}`);
+    // A disable, a new password or another role ends the account's sessions: its tokens were issued for what was.
+    let revokes = change.disabled === true;
     if (change.disabled !== undefined)
       user.disabledAt = change.disabled ? (user.disabledAt ?? new Date()) : null;
     let roleName: string | undefined;
     if (change.roleName !== undefined) {
       const role = await this.roles.getByName(tenant.uuid, change.roleName);
+      revokes ||= role.uuid !== user.roleUuid;
       user.roleUuid = role.uuid;
       roleName = role.name;
     }
     if (change.password !== undefined) {
       requirePassword(change.password);
       user.passwordHash = await this.hasher.hash(change.password);
+      revokes = true;
     }
-    await this.users.save(user);
+    await this.revocations.changeAndRevoke(
+      tenant.uuid,
+      (manager) => manager.save(user),
+      revokes ? [user.uuid] : [],
+    );
     roleName ??= (await this.roles.findByUuid(user.roleUuid))?.name ?? '';
     return {
       uuid: user.uuid,

@@ -18,6 +18,8 @@ import { type AuthenticatedChargePoint, ChargePointConnection } from './charge-p
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
 import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
+import { ControllerCredentialRevocations } from './controller-credential-revocations.js';
+import { SecurityProfileTakeoverGuard } from './security-profile-takeover.guard.js';
 
 /**
  * Everything that happens when a charge point's socket opens and closes: handlers, replacing an older socket (here
@@ -39,19 +41,30 @@ export class ChargePointConnectionLifecycle {
     private readonly takeover: ConnectionTakeoverChannel,
     private readonly calls: OcppCallResponder,
     private readonly events: ChargePointEventPublisher,
+    private readonly revocations: ControllerCredentialRevocations,
+    private readonly takeoverGuard: SecurityProfileTakeoverGuard,
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
   ) {
     takeover.onReplaced((connection) => this.replace(connection));
   }
 
-  /** Runs synchronously on ocpp-rpc's 'client' event, before the first message of the socket is read. */
-  opened(socket: OcppServerSocket): ChargePointConnection {
-    const connection = new ChargePointConnection(
-      socket,
-      socket.session as unknown as AuthenticatedChargePoint,
-      socket.protocol as OcppProtocol,
-    );
+  /**
+   * Runs synchronously on ocpp-rpc's 'client' event, before the first message of the socket is read. A socket whose
+   * credentials were revoked while its handshake was in flight, or a profile-0 one that would replace a socket of a
+   * higher profile, is closed (1008) before it becomes a connection: no handlers, no events, no presence.
+   */
+  opened(socket: OcppServerSocket): ChargePointConnection | undefined {
+    const chargePoint = socket.session as unknown as AuthenticatedChargePoint;
+    const refusal = this.refusalOf(chargePoint);
+    if (refusal) {
+      this.logger.warn(
+        `${chargePoint.ocppIdentity} (${chargePoint.controllerUuid}) refused on opening: ${refusal}`,
+      );
+      socket.close({ code: 1008, reason: refusal }).catch(() => undefined);
+      return undefined;
+    }
+    const connection = new ChargePointConnection(socket, chargePoint, socket.protocol as OcppProtocol);
     this.router.attach(connection);
     this.watchProtocolTrouble(socket);
     socket.once('close', ({ code, reason }) => {
@@ -67,6 +80,16 @@ export class ChargePointConnectionLifecycle {
       `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) connected with ${connection.protocol} as ${connection.connectionId}`,
     );
     return connection;
+  }
+
+  private refusalOf(chargePoint: AuthenticatedChargePoint): string | undefined {
+    const revoked = this.revocations.refusalOf(chargePoint);
+    if (revoked) return revoked;
+    const outranking = this.takeoverGuard.outrankingHere(
+      chargePoint.controllerUuid,
+      chargePoint.securityProfile,
+    );
+    return outranking === undefined ? undefined : 'outranked';
   }
 
   /** Resolves once every socket closed so far has been withdrawn and its disconnect published. */

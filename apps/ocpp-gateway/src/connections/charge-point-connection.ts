@@ -15,16 +15,23 @@ export interface AuthenticatedChargePoint {
   /** As registered in assets-service (identities compare case-insensitively, events carry this spelling). */
   ocppIdentity: string;
   securityProfile: number;
+  /** The controller's credentials version the handshake was answered with (see ControllerCredentialsChangedEvent). */
+  credentialsVersion: number;
 }
 
 /** Why the gateway itself closed a socket; a socket the charge point closed (or that died) has none. */
-export type GatewayCloseCause = 'replaced' | 'controller_deleted' | 'gateway_shutdown';
+export type GatewayCloseCause =
+  'replaced' | 'controller_deleted' | 'credentials_changed' | 'call_budget_exhausted' | 'gateway_shutdown';
 
 const CLOSE_CODE: Record<GatewayCloseCause, number> = {
   // 1000: nothing is wrong, a newer socket of the same charge point took over.
   replaced: 1000,
   // 1008 (policy violation): the charge point is no longer allowed in; its reconnect will be refused.
   controller_deleted: 1008,
+  // 1008: the password, security profile or identity it authenticated with is no longer valid.
+  credentials_changed: 1008,
+  // 1008: it kept sending calls far beyond its budget (IncomingCallRouter).
+  call_budget_exhausted: 1008,
   // 1001 (going away): the charge point should reconnect, and the load balancer sends it to another instance.
   gateway_shutdown: 1001,
 };

@@ -60,8 +60,20 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
 
   /** The connection id the controller's entry names, if there is one. */
   async holder(controllerUuid: string): Promise<string | undefined> {
+    return (await this.entry(controllerUuid))?.connectionId;
+  }
+
+  /** The controller's entry, unless there is none or its instance stopped refreshing it. */
+  async current(controllerUuid: string): Promise<ChargePointPresence | undefined> {
+    const presence = await this.entry(controllerUuid);
+    if (!presence || Date.parse(presence.refreshedAt) < Date.now() - this.config.presenceTtlMs)
+      return undefined;
+    return presence;
+  }
+
+  private async entry(controllerUuid: string): Promise<ChargePointPresence | undefined> {
     const entry = await this.requireBucket().get(controllerUuid);
-    return entry?.operation === 'PUT' ? entry.json<ChargePointPresence>().connectionId : undefined;
+    return entry?.operation === 'PUT' ? entry.json<ChargePointPresence>() : undefined;
   }
 
   /** Deletes the entry only while it still names this connection: a newer socket elsewhere may own it already. */
@@ -105,6 +117,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
       tenantUuid: connection.tenantUuid,
       ocppIdentity: connection.chargePoint.ocppIdentity,
       protocol: connection.protocol,
+      securityProfile: connection.chargePoint.securityProfile,
       gatewayInstance: this.config.gatewayInstanceId,
       connectionId: connection.connectionId,
       connectedAt: connection.connectedAt,

@@ -5,10 +5,12 @@ import {
   AssetsSubjects,
   ErrorCode,
   type OcppProtocol,
+  type ResolveTenantResponse,
 } from '@cpc/contracts';
 import { DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import type { AuthenticatedChargePoint } from '../connections/charge-point-connection.js';
+import { SecurityProfileTakeoverGuard } from '../connections/security-profile-takeover.guard.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { OcppHandshake } from '../ocpp-rpc/ocpp-rpc.js';
@@ -36,6 +38,7 @@ export class ChargePointHandshakeAuthenticator {
     private readonly tenants: TenantSlugResolver,
     private readonly services: ServiceClient,
     private readonly rateLimiter: HandshakeFailureRateLimiter,
+    private readonly takeoverGuard: SecurityProfileTakeoverGuard,
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
   ) {}
 
@@ -103,12 +106,43 @@ export class ChargePointHandshakeAuthenticator {
       throw this.unavailable(error);
     }
     this.requireTransportOfProfile(controller, identity, transport);
+    if (controller.securityProfile === 0) await this.admitWithoutCredentials(tenant, controller, identity);
     return {
       tenantUuid: tenant.uuid,
       controllerUuid: controller.controllerUuid,
       ocppIdentity: controller.ocppIdentity,
       securityProfile: controller.securityProfile,
+      credentialsVersion: controller.credentialsVersion,
     };
+  }
+
+  /**
+   * Security profile 0 proves nothing, so it is taken only where both the gateway (OCPP_ALLOW_SECURITY_PROFILE_0) and
+   * the tenant allow it, and never to replace a socket that authenticated with a higher profile.
+   */
+  private async admitWithoutCredentials(
+    tenant: ResolveTenantResponse,
+    controller: AuthenticateChargePointResponse,
+    identity: string,
+  ): Promise<void> {
+    if (!this.config.allowSecurityProfile0) {
+      throw new HandshakeRefusedError(401, `${identity}: security profile 0 is switched off on this gateway`);
+    }
+    if (tenant.allowsSecurityProfile0 !== true) {
+      throw new HandshakeRefusedError(
+        401,
+        `${identity}: tenant ${tenant.slug} does not allow security profile 0`,
+      );
+    }
+    const outranking = await this.unlessUnavailable(
+      this.takeoverGuard.outrankingProfile(controller.controllerUuid, controller.securityProfile),
+    );
+    if (outranking !== undefined) {
+      throw new HandshakeRefusedError(
+        401,
+        `${identity}: a socket that authenticated with security profile ${outranking} is connected; profile 0 cannot replace it`,
+      );
+    }
   }
 
   /** Profile 2 needs TLS; profile 3 needs a verified client certificate issued to this very identity. */

@@ -3,26 +3,39 @@ import type { OcppProtocol } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { describeError } from '../describe-error.js';
+import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
+import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import { OcppGatewayMetrics } from '../ocpp-gateway.metrics.js';
 import { handleActions, ocppCallError, RPCError } from '../ocpp-rpc/ocpp-rpc.js';
 import {
   CHARGE_POINT_MESSAGE_HANDLERS,
   type ChargePointMessageHandler,
 } from './charge-point-message.handler.js';
+import { IncomingCallBudget, type IncomingCallBudgetLimits } from './incoming-call.budget.js';
 
 /**
  * Registers the message handlers on each new socket. An action without a handler is answered NotImplemented by
  * ocpp-rpc itself; a handler that fails for a reason of ours (NATS away, a bug) answers InternalError without details.
+ * Every incoming call first takes a token of its socket's IncomingCallBudget: a call beyond it is answered GenericError
+ * before it is validated or handled (nothing is published, no service is asked), and a charge point that keeps
+ * sending past OCPP_INCOMING_CALL_REFUSALS_BEFORE_CLOSE refusals in a row loses its socket (1008).
  */
 @Injectable()
 export class IncomingCallRouter {
   private readonly logger = new Logger(IncomingCallRouter.name);
   private readonly routes = new Map<OcppProtocol, Map<string, ChargePointMessageHandler>>();
+  private readonly budgetLimits: IncomingCallBudgetLimits;
 
   constructor(
     @Inject(CHARGE_POINT_MESSAGE_HANDLERS) handlers: ChargePointMessageHandler[],
     private readonly metrics: OcppGatewayMetrics,
+    @Inject(OCPP_GATEWAY_CONFIG) config: OcppGatewayConfig,
   ) {
+    this.budgetLimits = {
+      burst: config.incomingCallBurst,
+      perSecond: config.incomingCallsPerSecond,
+      refusalsBeforeClose: config.incomingCallRefusalsBeforeClose,
+    };
     for (const handler of handlers) {
       for (const [protocol, actions] of Object.entries(handler.actions) as [
         OcppProtocol,
@@ -45,8 +58,30 @@ export class IncomingCallRouter {
   attach(connection: ChargePointConnection): void {
     const routes = this.routes.get(connection.protocol);
     if (!routes) return;
-    handleActions(connection.socket, routes, ({ messageId, method, params }) =>
-      runWithRequestId(messageId, () => this.dispatch(connection, routes, method, params)),
+    const budget = new IncomingCallBudget(this.budgetLimits);
+    handleActions(
+      connection.socket,
+      routes,
+      ({ messageId, method, params }) =>
+        runWithRequestId(messageId, () => this.dispatch(connection, routes, method, params)),
+      (action) => this.admit(connection, budget, routes.has(action) ? action : 'unknown'),
+    );
+  }
+
+  /** `action` is 'unknown' for one without a route: a metric label must not take whatever a charge point sends. */
+  private admit(connection: ChargePointConnection, budget: IncomingCallBudget, action: string): void {
+    const verdict = budget.take();
+    if (verdict === 'admitted') return;
+    this.metrics.calls.inc({ direction: 'from_charge_point', action, outcome: 'over_budget' });
+    if (verdict === 'exhausted' && connection.isOpen) {
+      this.logger.warn(
+        `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) kept sending past its call budget; closing its socket`,
+      );
+      void connection.close('call_budget_exhausted');
+    }
+    throw ocppCallError(
+      'GenericError',
+      `too many calls: at most ${this.budgetLimits.perSecond} per second (bursts of ${this.budgetLimits.burst}); retry later`,
     );
   }
 

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import {
   callWithTimeout,
   handleActions,
+  ocppCallError,
   type OcppServerSocket,
   pingOrDrop,
   RPCClient,
@@ -22,15 +23,23 @@ describe('ocpp-rpc helpers', () => {
   let server: RpcServer;
   let http: Server;
   let accepted: Promise<OcppServerSocket>;
+  /** Set: every incoming call is refused with this error before it is looked up or validated. */
+  let refusal: Error | undefined;
   const clients: { close(options?: { force?: boolean }): Promise<unknown> }[] = [];
 
   beforeEach(async () => {
+    refusal = undefined;
     server = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, pingIntervalMs: 0 });
     accepted = new Promise((resolve) =>
       server.on('client', (socket: OcppServerSocket) => {
         trimAcceptedSocket(socket, server);
-        handleActions(socket, new Set(['Heartbeat']), () =>
-          Promise.resolve({ currentTime: new Date().toISOString() }),
+        handleActions(
+          socket,
+          new Set(['Heartbeat']),
+          () => Promise.resolve({ currentTime: new Date().toISOString() }),
+          () => {
+            if (refusal) throw refusal;
+          },
         );
         resolve(socket);
       }),
@@ -66,6 +75,23 @@ describe('ocpp-rpc helpers', () => {
       rpcErrorCode: 'NotImplemented',
     });
     await expect(client.call('NoSuchAction', {})).rejects.toMatchObject({ rpcErrorCode: 'NotImplemented' });
+  });
+
+  it("handleActions' admit answers with its error before the lookup and the schema validation", async () => {
+    const client = await connectClient();
+    refusal = ocppCallError('GenericError', 'over budget');
+    for (const [action, params] of [
+      ['Heartbeat', {}],
+      ['Heartbeat', { unexpected: true }],
+      ['NoSuchAction', {}],
+    ] as const) {
+      await expect(client.call(action, params)).rejects.toMatchObject({
+        rpcErrorCode: 'GenericError',
+        message: 'over budget',
+      });
+    }
+    refusal = undefined;
+    await expect(client.call('Heartbeat', {})).resolves.toHaveProperty('currentTime');
   });
 
   it('trimAcceptedSocket lets the handshake go and leaves strict validation working', async () => {

@@ -116,9 +116,11 @@ class ActionHandlers {
   constructor(
     private readonly actions: { has(action: string): boolean },
     private readonly handler: CallHandler,
+    private readonly admit: (action: string) => void,
   ) {}
 
   get(action: string): CallHandler | undefined {
+    this.admit(action);
     return this.actions.has(action) ? this.handler : undefined;
   }
 }
@@ -127,13 +129,21 @@ class ActionHandlers {
  * Serves every action of `actions` with `handler`; ocpp-rpc answers any other action NotImplemented before it
  * validates it, as with `socket.handle(action, handler)` per action, but without a Map of them per socket (half a
  * kilobyte per idle charge point). Replaces the socket's handlers: `socket.handle()` must not be used besides it.
+ *
+ * `admit` runs first for every incoming call, before the lookup and the schema validation; an RPCError it throws is
+ * the call's CALLERROR (ocpp-rpc looks the handler up inside its own try), so a refused call costs next to nothing.
  */
 export function handleActions(
   socket: OcppServerSocket,
   actions: { has(action: string): boolean },
   handler: CallHandler,
+  admit: (action: string) => void = () => undefined,
 ): void {
-  (socket as unknown as { _handlers: ActionHandlers })._handlers = new ActionHandlers(actions, handler);
+  (socket as unknown as { _handlers: ActionHandlers })._handlers = new ActionHandlers(
+    actions,
+    handler,
+    admit,
+  );
 }
 
 /**

@@ -29,6 +29,8 @@ export interface FakeController {
   identity: string;
   password: string | undefined;
   securityProfile: number;
+  /** Raise it (with a matching ControllerCredentialsChangedEvent) to test credential changes. */
+  credentialsVersion: number;
 }
 
 interface NestRequest<T> {
@@ -42,11 +44,20 @@ interface NestRequest<T> {
  */
 export class FakeTenantsAndControllers {
   private readonly tenants = new Map<string, string>();
+  /** Slugs (lower case) of tenants that allow security profile 0. */
+  readonly tenantsAllowingProfile0 = new Set<string>();
   private readonly controllers = new Map<string, FakeController>();
   private readonly subscriptions: Subscription[] = [];
   tenantLookups = 0;
   /** When false, no answers at all (the services are down). */
   answering = true;
+  /**
+   * Set: each charge point authentication is looked up at once (as assets-service reads the row) but answered only
+   * once this promise resolves, to hold a handshake in flight while a test changes credentials.
+   */
+  authenticationsHeldUntil: Promise<void> | undefined;
+  /** Called with each authentication request as it arrives. */
+  onAuthentication: (request: AuthenticateChargePointRequest) => void = () => undefined;
 
   private constructor(private readonly nats: NatsConnection) {}
 
@@ -55,20 +66,25 @@ export class FakeTenantsAndControllers {
     fake.answer<ResolveTenantRequest>(AuthSubjects.resolveTenant, ({ slug }) => {
       fake.tenantLookups += 1;
       const uuid = fake.tenants.get(slug.toLowerCase());
-      return uuid ? { uuid, slug } : { error: { code: ErrorCode.NotFound, message: 'tenant not found' } };
+      return uuid
+        ? { uuid, slug, allowsSecurityProfile0: fake.tenantsAllowingProfile0.has(slug.toLowerCase()) }
+        : { error: { code: ErrorCode.NotFound, message: 'tenant not found' } };
     });
     fake.answer<AuthenticateChargePointRequest>(AssetsSubjects.authenticateChargePoint, (request) => {
+      fake.onAuthentication(request);
       const controller = fake.controllers.get(`${request.tenantUuid}/${request.ocppIdentity.toLowerCase()}`);
       const passwordNeeded =
         controller && (controller.securityProfile === 1 || controller.securityProfile === 2);
       if (!controller || (passwordNeeded && request.password !== controller.password)) {
         return { error: { code: ErrorCode.InvalidCredentials, message: 'invalid charge point credentials' } };
       }
-      return {
+      const answer = {
         controllerUuid: controller.controllerUuid,
         ocppIdentity: controller.identity,
         securityProfile: controller.securityProfile,
+        credentialsVersion: controller.credentialsVersion,
       };
+      return fake.authenticationsHeldUntil ? fake.authenticationsHeldUntil.then(() => answer) : answer;
     });
     await fake.nats.flush();
     return fake;
@@ -95,6 +111,7 @@ export class FakeTenantsAndControllers {
       identity: options.identity,
       password: options.password,
       securityProfile: options.securityProfile ?? 1,
+      credentialsVersion: 1,
     };
     this.controllers.set(`${tenantUuid}/${options.identity.toLowerCase()}`, controller);
     return controller;
@@ -109,17 +126,19 @@ export class FakeTenantsAndControllers {
     await this.nats.close();
   }
 
-  private answer<T>(subject: string, handle: (request: T) => object): void {
+  private answer<T>(subject: string, handle: (request: T) => object | Promise<object>): void {
     this.subscriptions.push(
       this.nats.subscribe(subject, {
         callback: (_error, message: Msg) => {
           if (!this.answering) return;
           const request = message.json<NestRequest<T>>();
-          const result = handle(request.data) as { error?: object };
-          const packet = result.error
-            ? { id: request.id, err: result.error, isDisposed: true }
-            : { id: request.id, response: result, isDisposed: true };
-          message.respond(JSON.stringify(packet));
+          void Promise.resolve(handle(request.data)).then((answer) => {
+            const result = answer as { error?: object };
+            const packet = result.error
+              ? { id: request.id, err: result.error, isDisposed: true }
+              : { id: request.id, response: result, isDisposed: true };
+            message.respond(JSON.stringify(packet));
+          });
         },
       }),
     );

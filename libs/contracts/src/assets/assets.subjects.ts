@@ -13,6 +13,11 @@ export const AssetsSubjects = {
   authenticateChargePoint: 'assets.charge-point.authenticate.v1',
   /** durable event: ControllerDeletedEvent; the gateway closes that charge point's socket. */
   controllerDeleted: 'events.assets.controller-deleted.v1',
+  /**
+   * durable event: ControllerCredentialsChangedEvent, after a change of a controller's password, security profile or
+   * OCPP identity; the gateway closes every socket that authenticated with an older credentials version.
+   */
+  controllerCredentialsChanged: 'events.assets.controller-credentials-changed.v1',
 
   /** CreateLocationPayload → LocationView */
   createLocation: 'assets.location.create.v1',
@@ -83,6 +88,12 @@ export interface AuthenticateChargePointResponse {
   /** The identity as registered (identities compare case-insensitively). */
   ocppIdentity: string;
   securityProfile: number;
+  /**
+   * Grows with every change of the controller's password, security profile or identity. The gateway keeps it with
+   * the socket: a ControllerCredentialsChangedEvent with a higher version closes that socket, even one whose handshake
+   * was answered before the change committed and opened after the event arrived.
+   */
+  credentialsVersion: number;
 }
 
 /** Each lookup names its tenant: the caller took it from the principal of the request it serves. */
@@ -100,4 +111,18 @@ export type ControllerDeletedEvent = EventEnvelope<{
   ocppIdentity: string;
   locationUuid: string;
   deletedAt: string;
+}>;
+
+/** The credential fields of a controller whose change closes its open socket. */
+export const CONTROLLER_CREDENTIAL_FIELDS = ['ocpp_password', 'security_profile', 'ocpp_identity'] as const;
+export type ControllerCredentialField = (typeof CONTROLLER_CREDENTIAL_FIELDS)[number];
+
+export type ControllerCredentialsChangedEvent = EventEnvelope<{
+  controllerUuid: string;
+  /** The identity after the change. */
+  ocppIdentity: string;
+  /** The version the change produced; sockets authenticated with a lower one are closed. */
+  credentialsVersion: number;
+  changed: ControllerCredentialField[];
+  changedAt: string;
 }>;

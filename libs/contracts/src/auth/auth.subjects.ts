@@ -10,6 +10,10 @@ export const AuthSubjects = {
   resolveTenant: 'auth.tenant.resolve.v1',
   /** broadcast (no queue group): SigningKeysChangedEvent, after a rotation or revocation */
   signingKeysChanged: 'auth.signing-keys.changed.v1',
+  /** broadcast (no queue group): AccountsRevokedEvent, after a credential change (api-gateway applies it at once) */
+  accountsRevoked: 'auth.accounts.revoked.v1',
+  /** request/reply: ListRevocationsRequest → RevocationPage (api-gateway polls it, so a missed broadcast is caught) */
+  listRevocations: 'auth.revocations.list.v1',
 } as const;
 
 export interface ResolveTenantRequest {
@@ -20,4 +24,9 @@ export interface ResolveTenantRequest {
 export interface ResolveTenantResponse {
   uuid: string;
   slug: string;
+  /**
+   * Whether the tenant lets security-profile-0 charge points (no credentials at all) connect; off unless an operator
+   * turned it on (admin CLI `tenant:set-profile-0`).
+   */
+  allowsSecurityProfile0: boolean;
 }

@@ -6,7 +6,16 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
 export const USER_ENTITY_TYPES = ['employer', 'employee', 'contract', 'user', 'client'] as const;
 export type UserEntityType = (typeof USER_ENTITY_TYPES)[number];
 
-export interface IssueTokenRequest {
+/**
+ * The HTTP client's address as the api-gateway sees it (the TCP peer, or X-Forwarded-For only when that peer is a
+ * trusted proxy). auth-service counts token requests and failed logins by it, in its database, so every replica
+ * shares the same limits.
+ */
+export interface TokenClientContext {
+  clientAddress: string;
+}
+
+export interface IssueTokenRequest extends TokenClientContext {
   tenant: string;
   username: string;
   password: string;
@@ -14,7 +23,7 @@ export interface IssueTokenRequest {
   uuid?: string;
 }
 
-export interface RefreshTokenRequest {
+export interface RefreshTokenRequest extends TokenClientContext {
   refreshToken: string;
 }
 

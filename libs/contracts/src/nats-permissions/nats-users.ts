@@ -61,6 +61,7 @@ export const NATS_USERS = {
       AuthSubjects.issueToken,
       AuthSubjects.refreshToken,
       AuthSubjects.listSigningKeys,
+      AuthSubjects.listRevocations,
       ...ASSET_API_SUBJECTS,
       CommandSubjects.create,
       CommandSubjects.list,
@@ -68,7 +69,7 @@ export const NATS_USERS = {
       ChargingSessionSubjects.list,
       ChargingSessionSubjects.get,
     ],
-    listens: [AuthSubjects.signingKeysChanged],
+    listens: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
   },
   'auth-service': {
     ...NOTHING,
@@ -78,15 +79,16 @@ export const NATS_USERS = {
       AuthSubjects.refreshToken,
       AuthSubjects.listSigningKeys,
       AuthSubjects.resolveTenant,
+      AuthSubjects.listRevocations,
     ],
-    // The admin CLI (same user) announces key changes too.
-    broadcasts: [AuthSubjects.signingKeysChanged],
+    // The admin CLI (same user) announces key changes and revocations too.
+    broadcasts: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
     listens: [AuthSubjects.signingKeysChanged],
   },
   'assets-service': {
     ...NOTHING,
     answers: [AssetsSubjects.authenticateChargePoint, AssetsSubjects.controllersExist, ...ASSET_API_SUBJECTS],
-    publishesEvents: [AssetsSubjects.controllerDeleted],
+    publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     durableConsumers: [{ name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' }],
   },
   'command-service': {
@@ -122,7 +124,7 @@ export const NATS_USERS = {
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
     listens: [OcppGatewaySubjects.connectionOpened('*')],
     publishesEvents: [...Object.values(ChargePointEventSubjects), ...Object.values(OcppCallEventSubjects)],
-    followsEvents: [AssetsSubjects.controllerDeleted],
+    followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],
   },
   /** `npm run bench`: watches command status events as they are published, nothing else. */

@@ -13,6 +13,11 @@ export interface ChargePointPresence {
   tenantUuid: string;
   ocppIdentity: string;
   protocol: OcppProtocol;
+  /**
+   * The security profile the socket authenticated with; a profile-0 handshake never replaces a socket of a higher one.
+   * Absent in entries of gateways older than this field.
+   */
+  securityProfile?: number;
   /** The gateway instance holding the socket. */
   gatewayInstance: string;
   /** The WebSocket connection (the same id as in the connected/disconnected events). */

@@ -44,7 +44,7 @@ export type OcppCallTarget =
     };
 
 /**
- * How delivery ended, and so how the command ends (ocpp-mapping.md):
+ * How delivery ended, and so how the command ends (docs/spec/ocpp-mapping.md):
  * - `answered`: the charge point replied; `status` accepted/rejected and `resultStatus` (its status string or a
  *   documented stand-in) come from `@cpc/ocpp-commands` classifyOcppResponse. `response` is the reply as sent.
  * - `invalid_response`: it replied with something that is not a valid reply (schema or content) → failed,

@@ -5,7 +5,7 @@ import type { CommandEnding } from './command-transitions.js';
 type FinalReply = Exclude<OcppCallReply, { outcome: 'not_sent' }>;
 
 /**
- * How the gateway's final reply ends a command (ocpp-mapping.md): the charge point's answer → accepted/rejected
+ * How the gateway's final reply ends a command (docs/spec/ocpp-mapping.md): the charge point's answer → accepted/rejected
  * with `result.status`; a CALLERROR, an invalid answer, a dropped connection, a command that cannot become a valid
  * call → failed with `result.error`; no answer in time → timeout with an empty result. Null for `not_sent` (nothing
  * happened; the dispatcher tries again) and for anything that is not a well-formed reply.

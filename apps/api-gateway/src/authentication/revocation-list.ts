@@ -1,0 +1,151 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import {
+  type AccountRevocation,
+  type AccountsRevokedEvent,
+  AuthSubjects,
+  type ListRevocationsRequest,
+  type RevocationPage,
+} from '@cpc/contracts';
+import { ServiceUnavailableError } from '@cpc/errors';
+import type { ServiceClient } from '@cpc/nats';
+import { UnauthorizedError } from './unauthorized.error.js';
+
+/**
+ * Each poll re-reads the revocations of this long before the previous one's database time: a revocation whose
+ * transaction started earlier but committed after that poll is not skipped.
+ */
+const POLL_OVERLAP_MS = 60_000;
+/** While the list is stale, a request triggers a sync attempt, at most this often. */
+const STALE_RETRY_MS = 1_000;
+/** A revocation is forgotten this long after its time: no access token lives longer (ACCESS_TOKEN_TTL_SECONDS' maximum). */
+const RETENTION_SECONDS = 86_400;
+
+export interface RevocationListOptions {
+  pollIntervalMs: number;
+  maxStalenessMs: number;
+  now?: () => number;
+}
+
+/** The platform cannot tell whether a token was revoked: 503, so clients retry rather than discard their tokens. */
+export class RevocationStateUnavailableError extends ServiceUnavailableError {
+  constructor() {
+    super('token revocations cannot be checked right now, try again later');
+  }
+}
+
+/**
+ * The accounts whose access tokens were revoked (subject → not before), as auth-service announces them
+ * (auth.accounts.revoked.v1, applied at once) and answers them to a poll every pollInterval (which catches a missed
+ * announcement). A token whose `iat` is below its subject's time is refused. When no poll succeeded for maxStaleness,
+ * the list may lack revocations: every token is refused with 503 until a poll succeeds again (fail closed).
+ */
+export class RevocationList implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RevocationList.name);
+  private readonly notBefore = new Map<string, number>();
+  private readonly now: () => number;
+  /** When the last successful poll started: every revocation committed before it is known. */
+  private syncedAt = Number.NEGATIVE_INFINITY;
+  private lastAttemptAt = Number.NEGATIVE_INFINITY;
+  private changedSince: string | null = null;
+  private inFlight: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private subscription: Subscription | undefined;
+  private failing = false;
+
+  constructor(
+    private readonly serviceClient: ServiceClient,
+    private readonly connection: NatsConnection,
+    private readonly options: RevocationListOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  onApplicationBootstrap(): void {
+    this.subscription = this.connection.subscribe(AuthSubjects.accountsRevoked, {
+      callback: (error, message) => {
+        if (error) return;
+        try {
+          this.apply(message.json<AccountsRevokedEvent>().revocations);
+        } catch {
+          this.logger.warn('ignoring a malformed revocation announcement');
+        }
+      },
+    });
+    this.timer = setInterval(() => void this.sync().catch(() => undefined), this.options.pollIntervalMs);
+    this.timer.unref();
+    void this.sync().catch(() => undefined);
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+    this.subscription?.unsubscribe();
+  }
+
+  /** Throws UnauthorizedError for a revoked token, RevocationStateUnavailableError while the list is stale. */
+  async check(subject: string, issuedAt: number): Promise<void> {
+    if (this.isStale()) {
+      if (this.inFlight || this.now() - this.lastAttemptAt >= STALE_RETRY_MS)
+        await this.sync().catch(() => undefined);
+      if (this.isStale()) throw new RevocationStateUnavailableError();
+    }
+    const notBefore = this.notBefore.get(subject);
+    if (notBefore !== undefined && issuedAt < notBefore) throw new UnauthorizedError('access token revoked');
+  }
+
+  /** One poll (shared by concurrent callers): every page of revocations changed since the previous poll. */
+  sync(): Promise<void> {
+    this.inFlight ??= this.poll().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  private async poll(): Promise<void> {
+    const startedAt = this.now();
+    this.lastAttemptAt = startedAt;
+    try {
+      const request: ListRevocationsRequest = { changedSince: this.changedSince, afterSequence: 0 };
+      let asOf: string | undefined;
+      for (;;) {
+        const page = await this.serviceClient.request<RevocationPage, ListRevocationsRequest>(
+          AuthSubjects.listRevocations,
+          request,
+        );
+        asOf ??= page.asOf;
+        this.apply(page.revocations);
+        if (!page.more) break;
+        request.afterSequence = page.lastSequence;
+      }
+      this.changedSince = new Date(Date.parse(asOf) - POLL_OVERLAP_MS).toISOString();
+      this.syncedAt = Math.max(this.syncedAt, startedAt);
+      this.forgetExpired();
+      if (this.failing) this.logger.log('revocations are read again');
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing)
+        this.logger.warn(
+          `cannot read revocations from auth-service (${error instanceof Error ? error.message : String(error)}); ` +
+            `tokens are refused ${this.options.maxStalenessMs / 1000} s after the last successful read`,
+        );
+      this.failing = true;
+      throw error;
+    }
+  }
+
+  private apply(revocations: AccountRevocation[]): void {
+    for (const { subject, notBefore } of revocations) {
+      if (typeof subject !== 'string' || !Number.isFinite(notBefore)) continue;
+      this.notBefore.set(subject, Math.max(this.notBefore.get(subject) ?? 0, notBefore));
+    }
+  }
+
+  private forgetExpired(): void {
+    const oldest = Math.floor(this.now() / 1000) - RETENTION_SECONDS;
+    for (const [subject, notBefore] of this.notBefore) {
+      if (notBefore < oldest) this.notBefore.delete(subject);
+    }
+  }
+
+  private isStale(): boolean {
+    return this.now() - this.syncedAt > this.options.maxStalenessMs;
+  }
+}

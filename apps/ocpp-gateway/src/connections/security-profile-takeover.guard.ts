@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
+import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+
+/**
+ * A newer socket of a controller replaces the older one, but one without credentials (security profile 0) must never
+ * replace one that proved who it is with a higher profile: that would hand the charge point's commands to anyone who
+ * knows its identity. Asked by the handshake (this instance's socket, then the presence registry for one held
+ * elsewhere) and again when the socket opens (this instance's, in case one opened meanwhile).
+ */
+@Injectable()
+export class SecurityProfileTakeoverGuard {
+  constructor(
+    private readonly connections: ChargePointConnectionsRegistry,
+    private readonly presence: ChargePointPresenceRegistry,
+  ) {}
+
+  /** The profile of the socket a profile-0 newcomer would replace, when that one is higher; else undefined. */
+  async outrankingProfile(controllerUuid: string, securityProfile: number): Promise<number | undefined> {
+    const local = this.outrankingHere(controllerUuid, securityProfile);
+    if (local !== undefined || this.connections.get(controllerUuid)) return local;
+    const held = (await this.presence.current(controllerUuid))?.securityProfile;
+    return securityProfile === 0 && held !== undefined && held > 0 ? held : undefined;
+  }
+
+  /** The same for a socket held by this instance only; synchronous, for the moment the socket opens. */
+  outrankingHere(controllerUuid: string, securityProfile: number): number | undefined {
+    const held = this.connections.get(controllerUuid)?.chargePoint.securityProfile;
+    return securityProfile === 0 && held !== undefined && held > 0 ? held : undefined;
+  }
+}
