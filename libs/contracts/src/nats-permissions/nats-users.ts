@@ -10,11 +10,12 @@ import { OcppGatewaySubjects } from '../ocpp-gateway/ocpp-gateway.subjects.js';
 /**
  * What each NATS user may do, as the broker enforces it (nats-server's `authorization` block is generated from this,
  * see natsServerAuthorization). One user per service; every replica of a service logs in as it. Anything not listed
- * here is refused by the broker with a "Permissions Violation".
+ * here is refused by the broker, which logs a "Publish Violation" or "Subscription Violation".
  *
  * Adding a subject: put it in the subjects constant of its owner as usual, then list it here under the service that
  * answers or consumes it (`answers`, `listens`, `durableConsumers`, `followsEvents`) and under every service that
- * sends it (`calls`, `broadcasts`, `publishesEvents`). Nothing else is needed: the configuration files are generated.
+ * sends it (`calls`, `broadcasts`, `publishesEvents`), and run `npm run nats:config` for the deployment files (a spec
+ * fails while they are stale). The end-to-end platform runs with these permissions and fails on any violation.
  */
 export interface NatsUserGrants {
   /** Request/reply subjects it answers (Nest handlers); its replies go out under `allow_responses`. */
@@ -46,7 +47,7 @@ const NOTHING: NatsUserGrants = {
   kvBuckets: [],
 };
 
-/** The subjects an api-gateway forwards HTTP requests to. */
+/** The assets subjects api-gateway forwards HTTP requests to: all but the events and the two internal requests. */
 const ASSET_API_SUBJECTS = Object.values(AssetsSubjects).filter(
   (subject) =>
     subject !== AssetsSubjects.authenticateChargePoint &&
