@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { NodeConnectionOptions } from '@nats-io/transport-node';
+import type { NatsUserName } from '@cpc/contracts';
 import {
   adminCliEntryPath,
   assertEntriesBuilt,
@@ -57,6 +58,8 @@ export interface PlatformUnderTest {
    * authorization, each service logged in as its own user, and the test as an unrestricted test-only user.
    */
   natsTestClientOptions: NodeConnectionOptions;
+  /** NATS_USER/NATS_PASSWORD of `user`, for a process a test starts itself (another replica, the admin CLI). */
+  natsLogin(user: NatsUserName): Record<string, string>;
   databaseUrl: string;
   /** The environment every service got (besides its own HEALTH_PORT and NATS_USER/NATS_PASSWORD). */
   env: Record<string, string>;
@@ -208,6 +211,7 @@ export async function startPlatformUnderTest(
       ocppUrl: `ws://127.0.0.1:${env.OCPP_PORT}`,
       natsUrl: nats.url,
       natsTestClientOptions: nats.testClientOptions(),
+      natsLogin: (user) => natsServer.clientEnvironment(user),
       databaseUrl: database.url,
       env,
       nats,
