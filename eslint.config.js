@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -86,5 +87,23 @@ export default tseslint.config(
   },
   { files: ['tools/**/*.ts', '**/admin-cli/**/*.ts'], rules: { 'no-console': 'off' } },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  {
+    // No import cycles, within a project or across them (@cpc/* resolve through tsconfig.base.json's paths). Type-only
+    // imports are not followed: they vanish from the emitted code.
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.json'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+          tsconfig: { configFile: `${import.meta.dirname}/tsconfig.base.json` },
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   prettier,
 );

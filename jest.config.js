@@ -16,6 +16,9 @@ export default {
   },
   testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
   testTimeout: 30000,
+  // nats-server present, and a PostgreSQL server for the whole run (an embedded one when none answers).
+  globalSetup: '<rootDir>/tools/first-run/jest-global-setup.mjs',
+  globalTeardown: '<rootDir>/tools/first-run/jest-global-teardown.mjs',
   // Jest's default on two cores is one worker; the integration and end-to-end files mostly wait on PostgreSQL, NATS
   // and the services they start, and each has its own database and NATS server, so two at a time run side by side
   // (the whole run: 505 s with one worker, 309 s with two, on the 2-core development machine).

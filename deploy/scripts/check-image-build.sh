@@ -6,6 +6,13 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
+image_node=$("$root/deploy/scripts/image-node-version.sh")
+# CI runs this on the image's Node (.ci/run); elsewhere the steps run on whatever node is first on the PATH.
+if [ "$(node --version)" = "v$image_node" ]; then
+  echo "node v$image_node, as in the image"
+else
+  echo "note: node $(node --version) runs these steps; the image runs v$image_node"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"

@@ -171,6 +171,7 @@ function checkPlatform(overlay, objects) {
     problem(overlay, 'the ocpp Ingress must keep idle WebSockets for an hour or more');
   if (annotations['nginx.ingress.kubernetes.io/proxy-buffering'] !== 'off')
     problem(overlay, 'the ocpp Ingress must not buffer');
+  checkChargePointEdge(overlay, objects, annotations);
 
   const job = byKind('Job').find(
     (candidate) => candidate.spec.template.spec.containers[0].args?.[0] === 'migrate',
@@ -182,6 +183,48 @@ function checkPlatform(overlay, objects) {
   const config = byKind('ConfigMap').find((map) => map.metadata.name.startsWith('cpc-config'));
   if (overlay === 'production' && config?.data?.OCPP_ALLOW_SECURITY_PROFILE_0 !== 'false')
     problem(overlay, 'production must refuse security profile 0 (OCPP_ALLOW_SECURITY_PROFILE_0=false)');
+}
+
+/**
+ * The charge points' edge (docs/security.md "Charge-point handshake"): the ingress verifies client certificates and
+ * so writes the certificate headers itself; only it reaches the OCPP port; the gateways believe forwarded headers
+ * only from TRUSTED_PROXIES, never from anyone (the removed OCPP_TRUST_PROXY_HEADERS).
+ */
+function checkChargePointEdge(overlay, objects, ocppIngressAnnotations) {
+  if (
+    !['on', 'optional'].includes(ocppIngressAnnotations['nginx.ingress.kubernetes.io/auth-tls-verify-client'])
+  )
+    problem(
+      overlay,
+      'the ocpp Ingress must verify client certificates (auth-tls-verify-client on or optional)',
+    );
+  if (
+    !/^[a-z0-9-]+\/[a-z0-9-]+$/.test(
+      ocppIngressAnnotations['nginx.ingress.kubernetes.io/auth-tls-secret'] ?? '',
+    )
+  )
+    problem(overlay, 'the ocpp Ingress must name the client CA secret (auth-tls-secret: <namespace>/<name>)');
+  const configMaps = objects.filter(
+    (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('cpc-config'),
+  );
+  for (const configMap of configMaps) {
+    if ('OCPP_TRUST_PROXY_HEADERS' in (configMap.data ?? {}))
+      problem(overlay, 'OCPP_TRUST_PROXY_HEADERS is gone: TRUSTED_PROXIES says whose headers count');
+    if (!configMap.data?.TRUSTED_PROXIES)
+      problem(overlay, 'cpc-config must set TRUSTED_PROXIES (the ingress pods)');
+  }
+  const gatewayLabels = { 'app.kubernetes.io/name': 'ocpp-gateway' };
+  for (const policy of objects.filter((object) => object.kind === 'NetworkPolicy')) {
+    if (!selects(policy.spec.podSelector, gatewayLabels)) continue;
+    for (const rule of policy.spec.ingress ?? []) {
+      const opensOcpp = !rule.ports || rule.ports.some((port) => port.port === 'ocpp' || port.port === 9000);
+      if (opensOcpp && !(rule.from?.length > 0))
+        problem(
+          overlay,
+          `NetworkPolicy ${policy.metadata.name} opens the OCPP port to everyone, not only the ingress`,
+        );
+    }
+  }
 }
 
 async function checkOverlay(overlay) {

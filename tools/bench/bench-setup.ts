@@ -56,6 +56,8 @@ export async function createBenchTenant(rootDir: string, target: BenchTarget): P
   const slug = `bench-${Date.now().toString(36)}`;
   const password = `bench-password-${process.pid}`;
   const tenant = await admin(rootDir, target, ['tenant:create', '--slug', slug, '--name', 'Bench']);
+  // The bench's charge points connect without credentials (profile 0), which a tenant must allow explicitly.
+  await admin(rootDir, target, ['tenant:set-profile-0', '--slug', slug, '--allowed', 'true']);
   await admin(rootDir, target, ['role:create', '--tenant', slug, '--name', 'bench', '--permissions', '*']);
   await admin(rootDir, target, [
     ...['user:create', '--tenant', slug, '--email', `bench@${slug}.example`],

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { natsPasswordVariable } from '@cpc/contracts';
+import { describeError } from '@cpc/errors';
 import { PLATFORM_SERVICES } from '@cpc/platform-launcher';
 import { parseBenchOptions, USAGE, type BenchOptions, type Phase } from './bench-options.js';
 import { startBenchPlatform } from './bench-platform.js';
@@ -239,6 +240,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(describeError(error));
   process.exit(1);
 });

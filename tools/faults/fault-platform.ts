@@ -132,6 +132,8 @@ export class FaultPlatform {
       TOKEN_FAILURE_LIMIT_PER_ACCOUNT_ADDRESS: '100000',
       TOKEN_FAILURE_LIMIT_PER_ACCOUNT: '100000',
       OCPP_HANDSHAKE_MAX_FAILURES: '100000',
+      // Every charge point reaches the gateways through the one balancer address.
+      OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS: '100000',
       ACCESS_TOKEN_TTL_SECONDS: '86400',
       // A dead instance's presence entries are swept within seconds, not a minute.
       OCPP_PRESENCE_TTL_MS: '6000',

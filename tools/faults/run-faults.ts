@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { describeError } from '@cpc/errors';
 import { planCommand, type PlanTarget } from './command-plan.js';
 import { CommandDriver, StatusPoller } from './command-traffic.js';
 import { type FaultName, type FaultOptions, faultUsage, parseFaultOptions } from './fault-options.js';
@@ -227,7 +228,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`[faults] ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`[faults] ${describeError(error)}`);
     process.exit(2);
   },
 );

@@ -1,10 +1,10 @@
-import { isIP } from 'node:net';
 import {
   type CommonServiceConfig,
   ConfigError,
   type EnvReader,
   loadConfig,
   readCommonServiceConfig,
+  TrustedProxies,
 } from '@cpc/config';
 
 export interface ApiGatewayConfig extends CommonServiceConfig {
@@ -78,25 +78,10 @@ export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiG
   return config;
 }
 
-/** proxy-addr's names for address ranges, accepted besides addresses and CIDRs. */
-const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-/** TRUSTED_PROXIES: a comma-separated list of addresses, CIDRs or range names, checked at start-up. */
+/**
+ * TRUSTED_PROXIES: addresses and CIDR ranges, parsed as ocpp-gateway parses them (one format for both gateways),
+ * checked at start-up and handed to Fastify's `trustProxy`.
+ */
 function readTrustedProxies(reader: EnvReader): string[] {
-  const entries = (reader.optionalString('TRUSTED_PROXIES') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  for (const entry of entries) {
-    const [address, prefix, ...rest] = entry.split('/');
-    const family = isIP(address);
-    const prefixValid =
-      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
-    const valid = PROXY_RANGE_NAMES.includes(entry) || (family !== 0 && prefixValid && rest.length === 0);
-    if (!valid)
-      reader.problems.push(
-        `TRUSTED_PROXIES: "${entry}" is not an address, a CIDR or ${PROXY_RANGE_NAMES.join('/')}`,
-      );
-  }
-  return entries;
+  return [...TrustedProxies.parse(reader.optionalString('TRUSTED_PROXIES'), reader.problems).entries];
 }

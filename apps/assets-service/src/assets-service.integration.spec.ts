@@ -113,6 +113,7 @@ beforeAll(async () => {
           HEALTH_PORT: '0',
           LOG_LEVEL: 'warn',
           OUTBOX_RELAY_INTERVAL_MS: '200',
+          OCPP_PASSWORD_SCRYPT_LOG2_N: '10',
         }),
       ),
   });

@@ -1,9 +1,16 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
+import { DatabaseHealthIndicator, ServiceDatabaseModule, TransactionalOutbox } from '@cpc/database';
 import { HealthModule } from '@cpc/health';
-import { NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
+import { JetStreamEventBus, NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
+import { DataSource } from 'typeorm';
 import { ASSETS_SERVICE_NAME, type AssetsServiceConfig } from './assets-service.config.js';
+import { CHARGE_POINT_AUTHENTICATION_CONFIG } from './charge-points/charge-point-authentication.config.js';
 import { ChargePointAuthenticationHandler } from './charge-points/charge-point-authentication.handler.js';
+import { ChargePointAuthenticationService } from './charge-points/charge-point-authentication.service.js';
+import { HandshakeFailureCounters } from './charge-points/handshake-failure.counters.js';
+import { OcppPasswordHasher } from './charge-points/ocpp-password-hasher.js';
+import { PasswordCheckCapacity } from './charge-points/password-check.capacity.js';
+import { VerifiedPasswordCache } from './charge-points/verified-password.cache.js';
 import { ChargePointStateConsumer } from './charge-points/charge-point-state.consumer.js';
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
@@ -11,11 +18,13 @@ import { assetsDataSourceOptions } from './data-source.js';
 import { FacilityTypesService } from './locations/facility-types.service.js';
 import { LocationsHandler } from './locations/locations.handler.js';
 import { LocationsService } from './locations/locations.service.js';
-import { OUTBOX_RELAY_INTERVAL_MS, OutboxPublisher } from './outbox/outbox-publisher.js';
 import { PlugsHandler } from './plugs/plugs.handler.js';
 import { PlugsService } from './plugs/plugs.service.js';
 import { SensorsHandler } from './sensors/sensors.handler.js';
 import { SensorsService } from './sensors/sensors.service.js';
+
+/** The transactional outbox's table (its columns: see TransactionalOutboxOptions). */
+const ASSETS_OUTBOX_TABLE = 'assets.outbox_events';
 
 /** Locations, controllers, plugs and sensors, with the live state of controllers and plugs fed by gateway events. */
 @Module({})
@@ -40,8 +49,21 @@ export class AssetsServiceModule {
         ChargePointAuthenticationHandler,
       ],
       providers: [
-        { provide: OUTBOX_RELAY_INTERVAL_MS, useValue: config.outboxRelayIntervalMs },
-        OutboxPublisher,
+        { provide: CHARGE_POINT_AUTHENTICATION_CONFIG, useValue: config.chargePointAuthentication },
+        OcppPasswordHasher,
+        PasswordCheckCapacity,
+        VerifiedPasswordCache,
+        HandshakeFailureCounters,
+        ChargePointAuthenticationService,
+        {
+          provide: TransactionalOutbox,
+          inject: [DataSource, JetStreamEventBus],
+          useFactory: (dataSource: DataSource, eventBus: JetStreamEventBus) =>
+            new TransactionalOutbox(dataSource, eventBus, {
+              table: ASSETS_OUTBOX_TABLE,
+              relayIntervalMs: config.outboxRelayIntervalMs,
+            }),
+        },
         LocationsService,
         FacilityTypesService,
         ControllersService,

@@ -4,6 +4,78 @@ export const COMMAND_SERVICE_NAME = 'command-service';
 export const CONTROL_SCHEMA = 'control';
 export const DEFAULT_COMMAND_SERVICE_HEALTH_PORT = 3103;
 
+/**
+ * The numbers command-service's throughput and fairness were tuned with (measured together, on the bench): fixed, not
+ * read from the environment.
+ */
+export interface CommandServiceTuning {
+  /**
+   * Connections of the delivery pool: the dispatcher's claims, the transitions' writer, the outbox relay, and one for
+   * the rest (renewals, releases).
+   */
+  deliveryPoolSize: number;
+  /** Deliveries one instance runs at once (different charge points; one per charge point by the queue's rule). */
+  maxDeliveriesInFlight: number;
+  /** Most lane heads one claim statement takes. */
+  claimBatchSize: number;
+  /**
+   * Least time between the starts of two claim runs. Every creation and every ending wakes the dispatcher; claiming
+   * at each wake made nearly one claim query per command (pg_stat_statements at 100/s: 981 claims for 1,178
+   * commands), while waiting this long lets one claim take up what several wakes announced.
+   */
+  minClaimSpacingMs: number;
+  /** Retry delay when something between us and the charge point failed (NATS, assets-service, the database). */
+  deliveryRetryDelayMs: number;
+  /** Margin over the gateway's longest reply time (waiting for the charge point's turn, then its answer). */
+  gatewayReplyMarginMs: number;
+  /**
+   * Creation batches written at once. Each holds a connection only for its one statement; more than one lets a batch
+   * that waits for a count row (held by a status change until it commits) not hold up every creation behind it.
+   */
+  creationBatchesInFlight: number;
+  /** Most commands in one creation batch, so one statement's parameters stay small. */
+  creationBatchSize: number;
+  /**
+   * Most commands one creation statement stores leased: each takes an advisory lock until its commit, in a lock table
+   * all connections share (max_locks_per_transaction × max_connections entries, 6,400 by default).
+   */
+  creationMaxLeasesPerBatch: number;
+  /** Command uuids remembered as ended, so repeated endings skip the database: the endings of several seconds. */
+  recentlyEndedCapacity: number;
+  /** Gateway call events handled at once; their transitions are written together (see CommandTransitions). */
+  gatewayCallEventsConcurrency: number;
+  /** Controller lookups sent to assets-service at once (each asks for many controllers). */
+  controllerLookupsInFlight: number;
+  /** Most controllers asked for in one lookup (assets-service takes up to 1,000). */
+  controllerLookupBatchSize: number;
+  /** Controllers this instance remembers as existing, at most (the oldest remembered are forgotten first). */
+  knownControllersMax: number;
+  /** How long a controller is remembered as existing, should a deletion not reach this instance. */
+  knownControllerTtlMs: number;
+  /** How often expired idempotency keys are removed (the table holds about one day of keys plus this). */
+  idempotencyKeySweepIntervalMs: number;
+}
+
+/** The tuning every instance runs with. */
+export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.freeze({
+  deliveryPoolSize: 4,
+  maxDeliveriesInFlight: 500,
+  claimBatchSize: 100,
+  minClaimSpacingMs: 5,
+  deliveryRetryDelayMs: 1000,
+  gatewayReplyMarginMs: 5000,
+  creationBatchesInFlight: 4,
+  creationBatchSize: 500,
+  creationMaxLeasesPerBatch: 64,
+  recentlyEndedCapacity: 50_000,
+  gatewayCallEventsConcurrency: 200,
+  controllerLookupsInFlight: 2,
+  controllerLookupBatchSize: 500,
+  knownControllersMax: 100_000,
+  knownControllerTtlMs: 15 * 60_000,
+  idempotencyKeySweepIntervalMs: 3600_000,
+});
+
 export interface CommandServiceConfig extends CommonServiceConfig {
   databaseUrl: string;
   /** The ocpp-gateway's call timeout (same variable): how long a delivery request may take follows from it. */
@@ -16,6 +88,7 @@ export interface CommandServiceConfig extends CommonServiceConfig {
   commandOfflineRecheckMs: number;
   /** How often status events that could not be published at once are retried (the outbox relay). */
   outboxRelayIntervalMs: number;
+  tuning: Readonly<CommandServiceTuning>;
 }
 
 export function loadCommandServiceConfig(env: NodeJS.ProcessEnv = process.env): CommandServiceConfig {
@@ -37,6 +110,7 @@ export function loadCommandServiceConfig(env: NodeJS.ProcessEnv = process.env): 
         max: 3600000,
       }),
       outboxRelayIntervalMs: reader.int('OUTBOX_RELAY_INTERVAL_MS', { default: 2000, min: 100, max: 60000 }),
+      tuning: COMMAND_SERVICE_TUNING,
     }),
     env,
   );

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type CommonServiceConfig, loadConfig, readCommonServiceConfig } from '@cpc/config';
+import { type CommonServiceConfig, loadConfig, readCommonServiceConfig, TrustedProxies } from '@cpc/config';
 
 export interface OcppTlsConfig {
   /** PEM files; several (comma-separated) when the gateway offers an RSA and an ECDSA certificate, as OCPP asks. */
@@ -31,9 +31,10 @@ export interface OcppGatewayConfig extends CommonServiceConfig {
   maxBadMessages: number;
   /** How long a tenant slug → uuid resolution is reused. */
   tenantCacheTtlMs: number;
-  /** Refused handshakes allowed per identity and per address within the window before further attempts get 429. */
-  handshakeMaxFailures: number;
-  handshakeFailureWindowMs: number;
+  /** Upgrades from one client address whose credentials are being checked at once; more are answered 429 at once. */
+  maxConcurrentHandshakesPerAddress: number;
+  /** Upgrades being checked at once in this instance; more are answered 503 at once, so a flood queues nothing. */
+  maxConcurrentHandshakes: number;
   /**
    * Incoming calls each charge point may send at once (token-bucket capacity). A compliant charge point sends one
    * call at a time; its largest bursts (after a boot: BootNotification, a StatusNotification per connector, the first
@@ -54,10 +55,10 @@ export interface OcppGatewayConfig extends CommonServiceConfig {
   /** On SIGTERM, how long in-flight calls get to settle before sockets are dropped. */
   shutdownGraceMs: number;
   /**
-   * The gateway sits behind a TLS-terminating ingress: trust its X-Forwarded-For/-Proto headers and its verified
-   * client-certificate headers. Never enable this when charge points can reach the gateway directly.
+   * The ingress (TRUSTED_PROXIES, addresses and CIDR ranges): only from these TCP peers are X-Forwarded-For/-Proto and
+   * the client-certificate headers believed; from anyone else they are ignored.
    */
-  trustProxyHeaders: boolean;
+  trustedProxies: TrustedProxies;
   /** Header in which the ingress passes the verified client certificate's subject DN (ingress-nginx: ssl-client-subject-dn). */
   proxyClientCertSubjectHeader: string;
   /** Header in which the ingress says whether it verified that certificate (ingress-nginx: ssl-client-verify = SUCCESS). */
@@ -82,6 +83,12 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
       const clientCaFile = reader.optionalString('OCPP_TLS_CLIENT_CA_FILE');
       if (certFiles.length !== keyFiles.length) {
         reader.problems.push('OCPP_TLS_CERT_FILE and OCPP_TLS_KEY_FILE must name the same number of files');
+      }
+      if (reader.optionalString('OCPP_TRUST_PROXY_HEADERS') !== undefined) {
+        // A setting that trusted every peer's headers must not linger silently: say what replaced it.
+        reader.problems.push(
+          'OCPP_TRUST_PROXY_HEADERS is gone: list the ingress addresses in TRUSTED_PROXIES instead',
+        );
       }
       if (clientCaFile && certFiles.length === 0) {
         reader.problems.push(
@@ -113,11 +120,15 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
         }),
         maxBadMessages: reader.int('OCPP_MAX_BAD_MESSAGES', { default: 10, min: 1, max: 1000 }),
         tenantCacheTtlMs: reader.int('OCPP_TENANT_CACHE_TTL_MS', { default: 30000, min: 0, max: 3600000 }),
-        handshakeMaxFailures: reader.int('OCPP_HANDSHAKE_MAX_FAILURES', { default: 10, min: 1, max: 100000 }),
-        handshakeFailureWindowMs: reader.int('OCPP_HANDSHAKE_FAILURE_WINDOW_MS', {
-          default: 60000,
-          min: 1000,
-          max: 86400000,
+        maxConcurrentHandshakesPerAddress: reader.int('OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS', {
+          default: 10,
+          min: 1,
+          max: 100000,
+        }),
+        maxConcurrentHandshakes: reader.int('OCPP_MAX_CONCURRENT_HANDSHAKES', {
+          default: 500,
+          min: 1,
+          max: 1000000,
         }),
         incomingCallBurst: reader.int('OCPP_INCOMING_CALL_BURST', { default: 60, min: 1, max: 100000 }),
         incomingCallsPerSecond: reader.int('OCPP_INCOMING_CALLS_PER_SECOND', {
@@ -135,9 +146,7 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
           'true',
         presenceTtlMs: reader.int('OCPP_PRESENCE_TTL_MS', { default: 60000, min: 3000, max: 3600000 }),
         shutdownGraceMs: reader.int('OCPP_SHUTDOWN_GRACE_MS', { default: 10000, min: 0, max: 300000 }),
-        trustProxyHeaders:
-          reader.oneOf('OCPP_TRUST_PROXY_HEADERS', ['true', 'false'] as const, { default: 'false' }) ===
-          'true',
+        trustedProxies: TrustedProxies.parse(reader.optionalString('TRUSTED_PROXIES'), reader.problems),
         proxyClientCertSubjectHeader: reader
           .string('OCPP_PROXY_CLIENT_CERT_SUBJECT_HEADER', { default: 'ssl-client-subject-dn' })
           .toLowerCase(),

@@ -38,8 +38,8 @@ describe('ocpp-gateway: connected charge points', () => {
   let identities = 0;
 
   beforeAll(async () => {
-    rig = await startGatewayTestRig({ OCPP_HANDSHAKE_MAX_FAILURES: '1000' });
-    second = await startGatewayForTest(rig.nats.url, { OCPP_HANDSHAKE_MAX_FAILURES: '1000' });
+    rig = await startGatewayTestRig();
+    second = await startGatewayForTest(rig.nats.url);
     strict = await startGatewayForTest(rig.nats.url, {
       OCPP_INCOMING_CALL_BURST: '5',
       OCPP_INCOMING_CALLS_PER_SECOND: '1',

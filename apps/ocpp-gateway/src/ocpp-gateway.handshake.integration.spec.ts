@@ -1,7 +1,11 @@
 import 'reflect-metadata';
+import WebSocket from 'ws';
+import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
+import { WEBSOCKET_OPEN } from './ocpp-rpc/ocpp-rpc.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   chargePoint,
+  eventually,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,
@@ -10,6 +14,8 @@ import {
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';
+/** Every credential failure looks the same from outside: 401, the bare status text. */
+const unauthorized = { status: 401, body: 'Unauthorized' };
 
 describe('ocpp-gateway: the WebSocket handshake', () => {
   let rig: GatewayTestRig;
@@ -18,7 +24,7 @@ describe('ocpp-gateway: the WebSocket handshake', () => {
   let controller: FakeController;
 
   beforeAll(async () => {
-    rig = await startGatewayTestRig({ OCPP_HANDSHAKE_MAX_FAILURES: '1000' });
+    rig = await startGatewayTestRig();
     ({ gateway, services } = rig);
     controller = services.addController({ tenantSlug: 'acme', identity: 'CP-1', password: PASSWORD });
     services.addTenant('other');
@@ -27,9 +33,6 @@ describe('ocpp-gateway: the WebSocket handshake', () => {
   afterAll(async () => {
     await rig?.stop();
   });
-
-  /** Every credential failure looks the same from outside: 401, the bare status text. */
-  const unauthorized = { status: 401, body: 'Unauthorized' };
 
   it('accepts a registered controller with its password', async () => {
     await expect(
@@ -91,45 +94,158 @@ describe('ocpp-gateway: the WebSocket handshake', () => {
   });
 });
 
-describe('ocpp-gateway: rate limiting refused handshakes (behind a trusted ingress)', () => {
+describe('ocpp-gateway: forwarded headers only from TRUSTED_PROXIES', () => {
   let rig: GatewayTestRig;
   let gateway: RunningOcppGateway;
   let services: FakeTenantsAndControllers;
+  let station: FakeController;
+  const INGRESS = '127.0.0.2';
+  const STRANGER = '127.0.0.3';
+  /** What the ingress adds for the real profile 3 station after verifying its certificate. */
+  const certificateHeaders = (dn: string) => ({
+    'x-forwarded-proto': 'https',
+    'ssl-client-verify': 'SUCCESS',
+    'ssl-client-subject-dn': dn,
+  });
 
   beforeAll(async () => {
-    rig = await startGatewayTestRig({
-      OCPP_HANDSHAKE_MAX_FAILURES: '3',
-      OCPP_TRUST_PROXY_HEADERS: 'true',
-    });
+    rig = await startGatewayTestRig({ TRUSTED_PROXIES: `${INGRESS}/32` });
     ({ gateway, services } = rig);
-    services.addController({ tenantSlug: 'acme', identity: 'CP-1', password: PASSWORD });
-    services.addController({ tenantSlug: 'acme', identity: 'CP-GUESSED', password: PASSWORD });
+    station = services.addController({ tenantSlug: 'acme', identity: 'CP-3', securityProfile: 3 });
+    services.addController({ tenantSlug: 'other', identity: 'CP-3', securityProfile: 3 });
+    services.addController({ tenantSlug: 'acme', identity: 'CP-2', password: PASSWORD, securityProfile: 2 });
   });
 
   afterAll(async () => {
     await rig?.stop();
   });
 
-  const attempt = (identity: string, password: string, address: string) =>
-    upgradeStatus(gateway.ocppPort, {
-      path: `/ocpp/acme/${identity}`,
-      basicAuth: `${identity}:${password}`,
-      headers: { 'x-forwarded-for': address },
+  it("refuses certificate headers a client wrote itself, and the real station's socket stays", async () => {
+    const real = chargePoint({
+      port: gateway.ocppPort,
+      controller: station,
+      protocols: ['ocpp1.6'],
+      localAddress: INGRESS,
+      headers: certificateHeaders('CN=CP-3,O=acme'),
     });
-
-  it('limits an identity that keeps failing, whatever address the attempts come from', async () => {
-    for (let index = 0; index < 3; index++)
-      expect((await attempt('CP-GUESSED', `guess-${index}`, `10.1.0.${index}`)).status).toBe(401);
-    // Even the right password now waits for the window to pass; assets-service is not asked meanwhile.
-    expect((await attempt('CP-GUESSED', PASSWORD, '10.1.0.99')).status).toBe(429);
+    await real.connect();
+    for (const dn of ['CN=CP-3,O=acme', '/O=acme/CN=CP-3']) {
+      await expect(
+        upgradeStatus(gateway.ocppPort, {
+          path: '/ocpp/acme/CP-3',
+          localAddress: STRANGER,
+          headers: certificateHeaders(dn),
+        }),
+      ).resolves.toEqual(unauthorized);
+    }
+    expect(real.state).toBe(WEBSOCKET_OPEN);
+    await expect(real.call('Heartbeat', {})).resolves.toHaveProperty('currentTime');
+    await real.close();
   });
 
-  it('limits an address that keeps failing, whatever identities it tries', async () => {
-    for (let index = 0; index < 3; index++)
-      expect((await attempt(`CP-STUFFED-${index}`, 'nope', '10.2.0.1')).status).toBe(401);
-    expect((await attempt('CP-1', PASSWORD, '10.2.0.1')).status).toBe(429);
-    // Other charge points are not affected.
-    expect((await attempt('CP-1', PASSWORD, '10.2.0.2')).status).toBe(101);
+  it('binds the certificate to the tenant: O must be the slug of the URL', async () => {
+    const attempt = (path: string, dn: string) =>
+      upgradeStatus(gateway.ocppPort, { path, localAddress: INGRESS, headers: certificateHeaders(dn) });
+    await expect(attempt('/ocpp/other/CP-3', 'CN=CP-3,O=acme')).resolves.toEqual(unauthorized);
+    await expect(attempt('/ocpp/other/CP-3', 'CN=CP-3')).resolves.toEqual(unauthorized);
+    await expect(attempt('/ocpp/other/CP-3', 'CN=CP-3,O=other,O=acme')).resolves.toEqual(unauthorized);
+    await expect(attempt('/ocpp/other/CP-3', 'CN=CP-3\\,O=other')).resolves.toEqual(unauthorized);
+    await expect(attempt('/ocpp/other/CP-3', 'CN=CP-3,O=other')).resolves.toMatchObject({ status: 101 });
+  });
+
+  it('believes X-Forwarded-Proto and X-Forwarded-For from the ingress only', async () => {
+    const attempt = (localAddress: string) =>
+      upgradeStatus(gateway.ocppPort, {
+        path: '/ocpp/acme/CP-2',
+        basicAuth: `CP-2:${PASSWORD}`,
+        localAddress,
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '1.1.1.1, 198.51.100.7' },
+      });
+    await expect(attempt(STRANGER)).resolves.toEqual(unauthorized);
+    expect(services.authenticateRequests.at(-1)?.remoteAddress).toBe(STRANGER);
+    await expect(attempt(INGRESS)).resolves.toMatchObject({ status: 101 });
+    // The address the ingress appended, not what the client wrote in front of it.
+    expect(services.authenticateRequests.at(-1)?.remoteAddress).toBe('198.51.100.7');
+  });
+});
+
+describe('ocpp-gateway: limits of the handshake', () => {
+  let rig: GatewayTestRig;
+  let gateway: RunningOcppGateway;
+  let services: FakeTenantsAndControllers;
+
+  beforeAll(async () => {
+    rig = await startGatewayTestRig({
+      OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS: '3',
+      OCPP_MAX_CONCURRENT_HANDSHAKES: '5',
+      NATS_REQUEST_TIMEOUT_MS: '2000',
+    });
+    ({ gateway, services } = rig);
+    services.addController({ tenantSlug: 'acme', identity: 'CP-1', password: PASSWORD });
+    services.addController({ tenantSlug: 'acme', identity: 'CP-LIMITED', password: PASSWORD });
+  });
+
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  const attempt = (localAddress: string, identity = 'CP-1') =>
+    upgradeStatus(gateway.ocppPort, {
+      path: `/ocpp/acme/${identity}`,
+      basicAuth: `${identity}:${PASSWORD}`,
+      localAddress,
+    });
+
+  it('answers 429 when assets-service says the failures of that identity are used up', async () => {
+    services.rateLimitedIdentities.add('cp-limited');
+    await expect(attempt('127.0.0.2', 'CP-LIMITED')).resolves.toEqual({
+      status: 429,
+      body: 'Too Many Requests',
+    });
+    services.rateLimitedIdentities.clear();
+    await expect(attempt('127.0.0.2', 'CP-LIMITED')).resolves.toMatchObject({ status: 101 });
+  });
+
+  it('refuses at once beyond the concurrent handshakes per address (429) and in total (503)', async () => {
+    const limiter = gateway.app.get(ConcurrentHandshakesLimiter);
+    services.answering = false;
+    const held = [attempt('127.0.0.2'), attempt('127.0.0.2'), attempt('127.0.0.2')];
+    await eventually(() => limiter.inProgress === 3, 5000, 'three handshakes under way');
+    await expect(attempt('127.0.0.2')).resolves.toMatchObject({ status: 429 });
+    held.push(attempt('127.0.0.3'), attempt('127.0.0.3'));
+    await eventually(() => limiter.inProgress === 5, 5000, 'five handshakes under way');
+    await expect(attempt('127.0.0.4')).resolves.toMatchObject({ status: 503 });
+    // The held ones end when their question to assets-service times out, and give their places back.
+    expect((await Promise.all(held)).map((outcome) => outcome.status)).toEqual([503, 503, 503, 503, 503]);
+    services.answering = true;
+    expect(limiter.inProgress).toBe(0);
+    await expect(attempt('127.0.0.2')).resolves.toMatchObject({ status: 101 });
+    await expect(attempt('127.0.0.4')).resolves.toMatchObject({ status: 101 });
+  });
+
+  it('announces no Server header (no library or version) on an accepted or a refused upgrade', async () => {
+    const headersOf = (basicAuth: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${gateway.ocppPort}/ocpp/acme/CP-1`, ['ocpp1.6'], {
+          headers: { authorization: `Basic ${Buffer.from(basicAuth).toString('base64')}` },
+        });
+        socket.on('upgrade', (response) => {
+          resolve({ status: 101, headers: response.headers });
+          socket.once('open', () => socket.close());
+        });
+        socket.on('unexpected-response', (_request, response) => {
+          resolve({ status: response.statusCode ?? 0, headers: response.headers });
+          response.resume();
+        });
+        socket.on('error', (error) => {
+          if (!/Unexpected server response/.test(error.message)) reject(error);
+        });
+      });
+    const accepted = await headersOf(`CP-1:${PASSWORD}`);
+    const refused = await headersOf('CP-1:wrong-password-000000');
+    expect([accepted.status, refused.status]).toEqual([101, 401]);
+    expect(accepted.headers).not.toHaveProperty('server');
+    expect(refused.headers).not.toHaveProperty('server');
   });
 });
 

@@ -15,7 +15,7 @@ import { PresenceUpkeep } from './connections/presence-upkeep.js';
 import { SecurityProfileTakeoverGuard } from './connections/security-profile-takeover.guard.js';
 import { ChargePointEventPublisher } from './events/charge-point-event.publisher.js';
 import { ChargePointHandshakeAuthenticator } from './handshake/charge-point-handshake.authenticator.js';
-import { HandshakeFailureRateLimiter } from './handshake/handshake-failure.rate-limiter.js';
+import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
 import { TenantSlugResolver } from './handshake/tenant-slug.resolver.js';
 import { AcknowledgedNotificationsHandler } from './messages/acknowledged-notifications.handler.js';
 import { AuthorizeHandler } from './messages/authorize.handler.js';
@@ -76,7 +76,7 @@ export class OcppGatewayModule {
       providers: [
         { provide: OCPP_GATEWAY_CONFIG, useValue: config },
         TenantSlugResolver,
-        HandshakeFailureRateLimiter,
+        ConcurrentHandshakesLimiter,
         ChargePointHandshakeAuthenticator,
         ChargePointConnectionsRegistry,
         OcppGatewayMetrics,

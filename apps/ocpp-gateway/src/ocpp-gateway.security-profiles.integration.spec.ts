@@ -62,6 +62,8 @@ function makeCertificates(dir: string) {
   signed('server', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1\n');
   signed('client-cp3', '/O=Acme/CN=CP-TLS-3');
   signed('client-other', '/O=Acme/CN=SOMEONE-ELSE');
+  signed('client-other-tenant', '/O=other/CN=CP-TLS-3');
+  signed('client-no-tenant', '/CN=CP-TLS-3');
   key('rogue');
   openssl(
     'req',
@@ -81,6 +83,8 @@ function makeCertificates(dir: string) {
     ca: read('ca.crt'),
     client: { cert: read('client-cp3.crt'), key: read('client-cp3.key') },
     otherClient: { cert: read('client-other.crt'), key: read('client-other.key') },
+    otherTenantClient: { cert: read('client-other-tenant.crt'), key: read('client-other-tenant.key') },
+    noTenantClient: { cert: read('client-no-tenant.crt'), key: read('client-no-tenant.key') },
     rogueClient: { cert: read('rogue.crt'), key: read('rogue.key') },
   };
 }
@@ -95,6 +99,7 @@ describe('ocpp-gateway: security profiles 2 and 3 with TLS in the gateway', () =
   let profile1: FakeController;
   let profile2: FakeController;
   let profile3: FakeController;
+  let otherTenantProfile3: FakeController;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cpc-ocpp-tls-'));
@@ -114,6 +119,11 @@ describe('ocpp-gateway: security profiles 2 and 3 with TLS in the gateway', () =
       securityProfile: 2,
     });
     profile3 = services.addController({ tenantSlug: 'acme', identity: 'CP-TLS-3', securityProfile: 3 });
+    otherTenantProfile3 = services.addController({
+      tenantSlug: 'other',
+      identity: 'CP-TLS-3',
+      securityProfile: 3,
+    });
     tlsGateway = await startGatewayForTest(rig.nats.url, {
       OCPP_TLS_CERT_FILE: join(dir, 'server.crt'),
       OCPP_TLS_KEY_FILE: join(dir, 'server.key'),
@@ -163,7 +173,22 @@ describe('ocpp-gateway: security profiles 2 and 3 with TLS in the gateway', () =
     await expect(connects(plainGateway, profile1, { scheme: 'ws' })).resolves.toBe(true);
   });
 
-  it('profile 3: a client certificate of the CA whose CN is the identity, no password', async () => {
+  it("profile 3: a certificate names its tenant in O; another tenant's station of the same identity is refused", async () => {
+    await expect(
+      connects(tlsGateway, otherTenantProfile3, { scheme: 'wss', ...certificates.client }),
+    ).resolves.toBe(false);
+    await expect(
+      connects(tlsGateway, profile3, { scheme: 'wss', ...certificates.otherTenantClient }),
+    ).resolves.toBe(false);
+    await expect(
+      connects(tlsGateway, otherTenantProfile3, { scheme: 'wss', ...certificates.otherTenantClient }),
+    ).resolves.toBe(true);
+    await expect(
+      connects(tlsGateway, profile3, { scheme: 'wss', ...certificates.noTenantClient }),
+    ).resolves.toBe(false);
+  });
+
+  it('profile 3: a client certificate of the CA whose CN is the identity and O the tenant, no password', async () => {
     await expect(connects(tlsGateway, profile3, { scheme: 'wss', ...certificates.client })).resolves.toBe(
       true,
     );
@@ -188,7 +213,8 @@ describe('ocpp-gateway: security profiles behind a TLS-terminating ingress', () 
   let services: FakeTenantsAndControllers;
 
   beforeAll(async () => {
-    rig = await startGatewayTestRig({ OCPP_TRUST_PROXY_HEADERS: 'true' });
+    // The tests' upgrades come from 127.0.0.1, standing in for the ingress here.
+    rig = await startGatewayTestRig({ TRUSTED_PROXIES: '127.0.0.1' });
     ({ gateway, services } = rig);
     services.addController({
       tenantSlug: 'acme',

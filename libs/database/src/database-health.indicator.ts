@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
+import { describeError } from '@cpc/errors';
 
 @Injectable()
 export class DatabaseHealthIndicator implements HealthIndicator {
@@ -13,7 +14,7 @@ export class DatabaseHealthIndicator implements HealthIndicator {
       await this.dataSource.query('SELECT 1');
       return { healthy: true };
     } catch (error) {
-      return { healthy: false, detail: error instanceof Error ? error.message : String(error) };
+      return { healthy: false, detail: describeError(error) };
     }
   }
 }

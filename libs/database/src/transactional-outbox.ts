@@ -2,12 +2,13 @@ import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } f
 import type { EventEnvelope } from '@cpc/contracts';
 import type { JetStreamEventBus } from '@cpc/nats';
 import type { DataSource, EntityManager } from 'typeorm';
+import { describeError } from '@cpc/errors';
 import { namedQuery } from './pool-query.js';
 
 export interface TransactionalOutboxOptions {
   /**
    * Schema-qualified table with the columns event_id uuid PK, tenant_uuid uuid, subject varchar, envelope jsonb,
-   * created_at timestamptz (see command-service's migration).
+   * created_at timestamptz (see the migrations of command-service and assets-service).
    */
   table: string;
   /** How often what could not be published right after its commit is retried. */
@@ -19,6 +20,14 @@ export interface TransactionalOutboxOptions {
 export interface OutboxEvent {
   subject: string;
   envelope: EventEnvelope<unknown>;
+}
+
+/**
+ * TransactionalOutbox.insertSql for the outbox on `table`, for statements written before any outbox exists (their SQL
+ * snapshots): the same text.
+ */
+export function outboxInsertSql(table: string, select: string): string {
+  return `INSERT INTO ${table} (event_id, tenant_uuid, subject, envelope, created_at) ${select}`;
 }
 
 interface PendingEvent {
@@ -78,7 +87,7 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
    * with it, published as by add().
    */
   insertSql(select: string): string {
-    return `INSERT INTO ${this.options.table} (event_id, tenant_uuid, subject, envelope, created_at) ${select}`;
+    return outboxInsertSql(this.options.table, select);
   }
 
   /** Publishes what is waiting; a run in progress is followed by one more, so nothing written before is missed. */
@@ -97,7 +106,7 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
       } catch (error) {
         if (!this.reportedFailure) {
           this.logger.warn(
-            `outbox: publishing failed, retrying every ${this.options.relayIntervalMs} ms: ${error instanceof Error ? error.message : String(error)}`,
+            `outbox: publishing failed, retrying every ${this.options.relayIntervalMs} ms: ${describeError(error)}`,
           );
         }
         this.reportedFailure = true;

@@ -9,6 +9,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { describeError } from '@cpc/errors';
 import { MetricsController } from './metrics.controller.js';
 
 export type MetricsExposure =
@@ -45,9 +46,7 @@ export class MetricsListener implements OnApplicationBootstrap, OnApplicationShu
       this.registry.metrics().then(
         (body) => response.writeHead(200, { 'content-type': this.registry.contentType }).end(body),
         (error: unknown) => {
-          this.logger.error(
-            `metrics collection failed: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          this.logger.error(`metrics collection failed: ${describeError(error)}`);
           response.writeHead(500).end();
         },
       );

@@ -13,6 +13,7 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_STREAM, type EventEnvelope } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
+import { describeError } from '@cpc/errors';
 import { NATS_CONNECTION } from './nats-connection.token.js';
 
 export interface DurableConsumerOptions {
@@ -115,7 +116,7 @@ export class JetStreamEventBus implements OnApplicationShutdown {
         message.ack();
       } catch (error) {
         this.logger.error(
-          `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${describe(error)}`,
+          `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${describeError(error)}`,
         );
         message.nak(retryDelayMs);
       }
@@ -134,7 +135,7 @@ export class JetStreamEventBus implements OnApplicationShutdown {
       } catch (error) {
         // Draining the connection at shutdown ends the loop with an error; that is the expected end, not a crash.
         if (this.stopping || this.connection.isClosed() || this.connection.isDraining()) return;
-        this.logger.error(`consumer ${options.durableName} stopped: ${describe(error)}`);
+        this.logger.error(`consumer ${options.durableName} stopped: ${describeError(error)}`);
       }
     })();
   }
@@ -164,12 +165,12 @@ export class JetStreamEventBus implements OnApplicationShutdown {
           try {
             handler(message.json<EventEnvelope<unknown>>());
           } catch (error) {
-            this.logger.warn(`ignoring an event on ${subject} it could not take: ${describe(error)}`);
+            this.logger.warn(`ignoring an event on ${subject} it could not take: ${describeError(error)}`);
           }
         }
       } catch (error) {
         if (!(this.stopping || this.connection.isClosed() || this.connection.isDraining())) {
-          this.logger.error(`following ${subject} stopped: ${describe(error)}`);
+          this.logger.error(`following ${subject} stopped: ${describeError(error)}`);
         }
       } finally {
         onEnd();
@@ -181,8 +182,4 @@ export class JetStreamEventBus implements OnApplicationShutdown {
     this.stopping = true;
     await Promise.all(this.running.map((messages) => messages.close()));
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

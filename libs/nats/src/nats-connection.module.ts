@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
+import { describeError } from '@cpc/errors';
 import { JetStreamEventBus } from './jetstream-event-bus.js';
 import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
 import { NATS_CONNECTION } from './nats-connection.token.js';
@@ -30,7 +31,7 @@ export class NatsHealthIndicator implements HealthIndicator {
       await this.connection.flush();
       return { healthy: true };
     } catch (error) {
-      return { healthy: false, detail: error instanceof Error ? error.message : String(error) };
+      return { healthy: false, detail: describeError(error) };
     }
   }
 }

@@ -7,7 +7,7 @@ import {
   TimeoutError,
 } from '@nats-io/transport-node';
 import { isRpcErrorPayload, REQUEST_ID_HEADER } from '@cpc/contracts';
-import { DomainError, ServiceUnavailableError } from '@cpc/errors';
+import { describeError, DomainError, ServiceUnavailableError } from '@cpc/errors';
 import { currentRequestId } from '@cpc/logging';
 import { metricSubjectLabel } from './metric-subject-label.js';
 import { NatsRequestMetrics, type NatsRequestOutcome } from './nats-request.metrics.js';
@@ -67,9 +67,7 @@ export class ServiceClient implements OnApplicationShutdown {
         this.logger.warn(`no reply on ${subject} within ${this.timeoutMs} ms`);
       } else {
         outcome = 'unavailable';
-        this.logger.error(
-          `request on ${subject} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.logger.error(`request on ${subject} failed: ${describeError(error)}`);
       }
       throw new ServiceUnavailableError();
     } finally {

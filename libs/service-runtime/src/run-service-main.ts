@@ -1,4 +1,5 @@
 import { ConfigError } from '@cpc/config';
+import { describeErrorForLog } from '@cpc/logging';
 
 /**
  * The body of every service's main.ts: a configuration problem is printed plainly and exits 78 (EX_CONFIG), any other
@@ -13,9 +14,7 @@ export function runServiceMain(start: () => Promise<unknown>): void {
         process.stderr.write(`${error.message}\n`);
         process.exit(78);
       }
-      process.stderr.write(
-        `start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
+      process.stderr.write(`start-up failed: ${describeErrorForLog(error)}\n`);
       process.exit(1);
     });
 }

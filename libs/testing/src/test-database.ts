@@ -7,7 +7,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Base URL of the PostgreSQL server tests use; CI and developer machines have one on the default port. */
+/**
+ * Base URL of the PostgreSQL server tests use: one on the default port, or, when none answers there, the embedded one
+ * that `npm test` starts for the run (tools/first-run/test-infrastructure.ts sets TEST_DATABASE_URL to it).
+ */
 export function testDatabaseServerUrl(): string {
   return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }

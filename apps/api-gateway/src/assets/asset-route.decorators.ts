@@ -8,7 +8,7 @@ import {
 } from '@nestjs/swagger';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
 import { ApiErrorResponses, BODY_ERROR_STATUSES, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';
-import { ApiFilterQueries, EmptyBody } from './asset-list-query.js';
+import { ApiFilterQueries, EmptyBody } from '../common/asset-list-query.js';
 
 interface Operation {
   permission: string;

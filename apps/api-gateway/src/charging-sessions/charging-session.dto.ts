@@ -7,14 +7,14 @@ import {
   type ChargingSessionStatus,
 } from '@cpc/contracts';
 import { IsIn, IsISO8601, IsString, Length, Matches } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, PageQuery } from '../assets/asset-list-query.js';
+import { AssetPaginationBody, FilterQuery, PageQuery } from '../common/asset-list-query.js';
 import {
   ApiNullableProperty,
   IsUuidString,
   OptionalField,
   OrderByTransform,
   orderByPattern,
-} from '../assets/dto-decorators.js';
+} from '../common/dto-decorators.js';
 
 export class ChargingSessionFilterQuery implements ChargingSessionFilter {
   @OptionalField() @IsUuidString() controller_uuid?: string;

@@ -15,14 +15,14 @@ import {
   FilterQuery,
   ORDER_BY_DESCRIPTION,
   PageQuery,
-} from '../assets/asset-list-query.js';
+} from '../common/asset-list-query.js';
 import {
   ApiNullableProperty,
   IsUuidString,
   OptionalField,
   OrderByTransform,
   orderByPattern,
-} from '../assets/dto-decorators.js';
+} from '../common/dto-decorators.js';
 
 /** The spec's date-time: seconds precision, `Z` or an offset. */
 const DATE_TIME = {

@@ -22,8 +22,8 @@ import {
 } from '@cpc/contracts';
 import { ServiceClient } from '@cpc/nats';
 import type { FastifyReply } from 'fastify';
-import { ApiFilterQueries, toListPayload } from '../assets/asset-list-query.js';
-import { AssetUuidPipe } from '../assets/asset-uuid.pipe.js';
+import { ApiFilterQueries, toListPayload } from '../common/asset-list-query.js';
+import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
 import { ApiErrorResponses, BODY_ERROR_STATUSES, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';

@@ -15,12 +15,11 @@ import {
   PASSWORD_SECURITY_PROFILES,
   type UpdateControllerPayload,
 } from '@cpc/contracts';
-import { poolQuery } from '@cpc/database';
+import { poolQuery, TransactionalOutbox } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
-import { hashOcppPassword } from '../charge-points/password-hash.js';
+import { OcppPasswordHasher } from '../charge-points/ocpp-password-hasher.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
-import { OutboxPublisher } from '../outbox/outbox-publisher.js';
 import { likeContains, listPage } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
@@ -80,7 +79,8 @@ function identityTaken(): ValidationFailedError {
 export class ControllersService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly outbox: OutboxPublisher,
+    private readonly outbox: TransactionalOutbox,
+    private readonly passwords: OcppPasswordHasher,
   ) {}
 
   async create(tenantUuid: string, payload: CreateControllerPayload): Promise<ControllerView> {
@@ -99,7 +99,7 @@ export class ControllersService {
       locationUuid: payload.location_uuid.toLowerCase(),
       name: payload.name,
       ocppIdentity: payload.ocpp_identity,
-      ocppPasswordHash: payload.ocpp_password ? await hashOcppPassword(payload.ocpp_password) : null,
+      ocppPasswordHash: payload.ocpp_password ? await this.passwords.hash(payload.ocpp_password) : null,
       securityProfile,
       credentialsVersion: 1,
       connectionStatus: 'offline',
@@ -207,7 +207,7 @@ export class ControllersService {
     const passwordHash =
       changes.ocpp_password === undefined || changes.ocpp_password === null
         ? changes.ocpp_password
-        : await hashOcppPassword(changes.ocpp_password);
+        : await this.passwords.hash(changes.ocpp_password);
     const updated = await this.dataSource.transaction(async (manager) => {
       const controller = await this.find(manager, tenantUuid, uuid, true);
       const changedCredentials: ControllerCredentialField[] = [];
@@ -248,7 +248,7 @@ export class ControllersService {
       }
       return { view: toControllerView(controller), credentialsChanged: changedCredentials.length > 0 };
     });
-    if (updated.credentialsChanged) await this.outbox.publishPending();
+    if (updated.credentialsChanged) await this.outbox.flush();
     return updated.view;
   }
 
@@ -272,9 +272,9 @@ export class ControllersService {
           deletedAt,
         },
       };
-      await this.outbox.enqueue(manager, AssetsSubjects.controllerDeleted, event);
+      await this.outbox.add(manager, [{ subject: AssetsSubjects.controllerDeleted, envelope: event }]);
     });
-    await this.outbox.publishPending();
+    await this.outbox.flush();
   }
 
   private async enqueueCredentialsChanged(
@@ -295,7 +295,9 @@ export class ControllersService {
         changedAt,
       },
     };
-    await this.outbox.enqueue(manager, AssetsSubjects.controllerCredentialsChanged, event);
+    await this.outbox.add(manager, [
+      { subject: AssetsSubjects.controllerCredentialsChanged, envelope: event },
+    ]);
   }
 
   private async find(

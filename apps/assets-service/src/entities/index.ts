@@ -1,7 +1,6 @@
 import { ControllerEntity } from './controller.entity.js';
 import { FacilityTypeEntity, LocationFacilityTypeEntity } from './facility-type.entity.js';
 import { LocationEntity } from './location.entity.js';
-import { OutboxEventEntity } from './outbox-event.entity.js';
 import { PlugEntity } from './plug.entity.js';
 import { SensorEntity } from './sensor.entity.js';
 
@@ -10,7 +9,6 @@ export {
   FacilityTypeEntity,
   LocationEntity,
   LocationFacilityTypeEntity,
-  OutboxEventEntity,
   PlugEntity,
   SensorEntity,
 };
@@ -22,5 +20,4 @@ export const ASSETS_ENTITIES = [
   ControllerEntity,
   PlugEntity,
   SensorEntity,
-  OutboxEventEntity,
 ];

@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { connect } from '@nats-io/transport-node';
 import { natsClientOptions, type NatsConnectionSettings } from '@cpc/nats';
+import { describeError } from '@cpc/errors';
 
 /**
  * From the CLI, announcing a change over NATS is best effort: the command's own result must not depend on the
@@ -24,8 +25,6 @@ export async function announceOverNats(
     connection.publish(subject, JSON.stringify(event));
     await connection.drain();
   } catch (error) {
-    logger.warn(
-      `could not announce the change over NATS (${error instanceof Error ? error.message : String(error)}); ${otherwise}`,
-    );
+    logger.warn(`could not announce the change over NATS (${describeError(error)}); ${otherwise}`);
   }
 }

@@ -3,7 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@cpc/config';
 import { ServiceDatabaseModule } from '@cpc/database';
-import { DomainError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { createLogger, PinoNestLogger } from '@cpc/logging';
 import { authDataSourceOptions } from '../auth-data-source.js';
 import { AuthDomainModule } from '../auth-domain.module.js';
@@ -45,7 +45,7 @@ function describeFailure(error: unknown): string {
   }
   if (error instanceof AdminUsageError) return `${error.message}\n\n${adminUsage()}`;
   if (error instanceof ConfigError) return error.message;
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }
 
 async function main(): Promise<void> {

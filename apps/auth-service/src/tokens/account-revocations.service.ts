@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { AccountRevocation, ListRevocationsRequest, RevocationPage } from '@cpc/contracts';
-import { ValidationFailedError } from '@cpc/errors';
+import { describeError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccountRevocationPublisher } from './account-revocation-publisher.js';
 
@@ -42,9 +42,7 @@ export class AccountRevocationsService {
       await this.publisher.publish({ revocations });
     } catch (error) {
       // Committed already; the gateways' next poll brings it.
-      this.logger.warn(
-        `revocations not announced: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.logger.warn(`revocations not announced: ${describeError(error)}`);
     }
   }
 

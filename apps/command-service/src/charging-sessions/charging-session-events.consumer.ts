@@ -9,7 +9,8 @@ import {
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { ChargingSessionPlugResolver } from './charging-session-plug.resolver.js';
-import { ChargingSessionsService, type SessionPlugState } from './charging-sessions.service.js';
+import { type SessionPlugState } from '../repositories/charging-sessions.repository.js';
+import { ChargingSessionsService } from './charging-sessions.service.js';
 
 /** Durable names cannot hold dots. */
 export const CHARGING_SESSIONS_CONSUMER = 'command-service_charging-sessions';

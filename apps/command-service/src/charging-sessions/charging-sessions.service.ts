@@ -13,16 +13,16 @@ import {
 } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
 import { buildPagination, pageOffset } from '@cpc/pagination';
+import { runStatement } from '@cpc/database';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
+import {
+  recordChargingSessionEnd,
+  recordChargingSessionMeterValue,
+  recordChargingSessionStart,
+  type SessionPlugState,
+  setChargingSessionPlug,
+} from '../repositories/charging-sessions.repository.js';
 import { ChargingSessionEntity } from './charging-session.entity.js';
-
-/** The part of a session the plug resolution needs. */
-export interface SessionPlugState {
-  uuid: string;
-  plugUuid: string | null;
-  connectorId: number | null;
-  evseId: number | null;
-}
 
 const SORT_COLUMNS: Record<ChargingSessionSortField, string> = {
   started_at: 'session.startedAt',
@@ -44,75 +44,46 @@ export class ChargingSessionsService {
   constructor(private readonly dataSource: DataSource) {}
 
   async recordStart(tenantUuid: string, data: TransactionStartedEvent['data']): Promise<SessionPlugState> {
-    const [row] = await this.dataSource.query<SessionPlugState[]>(
-      `INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, connector_id, evse_id, id_tag, started_at, meter_start_wh)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
-         connector_id = COALESCE(s.connector_id, EXCLUDED.connector_id),
-         evse_id = COALESCE(s.evse_id, EXCLUDED.evse_id),
-         id_tag = COALESCE(s.id_tag, EXCLUDED.id_tag),
-         started_at = COALESCE(s.started_at, EXCLUDED.started_at),
-         meter_start_wh = COALESCE(s.meter_start_wh, EXCLUDED.meter_start_wh),
-         updated_at = now()
-       RETURNING uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId"`,
-      [
-        randomUUID(),
-        tenantUuid,
-        data.controllerUuid,
-        data.transactionId,
-        connectorOrNull(data.connectorId),
-        data.evseId,
-        data.idTag,
-        data.startedAt,
-        data.meterStartWh,
-      ],
-    );
+    const [row] = await runStatement(this.dataSource, recordChargingSessionStart, {
+      uuid: randomUUID(),
+      tenantUuid,
+      controllerUuid: data.controllerUuid,
+      transactionId: data.transactionId,
+      connectorId: connectorOrNull(data.connectorId),
+      evseId: data.evseId,
+      idTag: data.idTag,
+      startedAt: data.startedAt,
+      meterStartWh: data.meterStartWh,
+    });
     return row;
   }
 
   /** Keeps the latest reading by sample time. */
   async recordMeterValue(tenantUuid: string, data: TransactionUpdatedEvent['data']): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
-         meter_last_wh = EXCLUDED.meter_last_wh,
-         meter_last_at = EXCLUDED.meter_last_at,
-         updated_at = now()
-       WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at`,
-      [randomUUID(), tenantUuid, data.controllerUuid, data.transactionId, data.meterWh, data.sampledAt],
-    );
+    await runStatement(this.dataSource, recordChargingSessionMeterValue, {
+      uuid: randomUUID(),
+      tenantUuid,
+      controllerUuid: data.controllerUuid,
+      transactionId: data.transactionId,
+      meterWh: data.meterWh,
+      sampledAt: data.sampledAt,
+    });
   }
 
   async recordEnd(tenantUuid: string, data: TransactionEndedEvent['data']): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
-         stopped_at = COALESCE(s.stopped_at, EXCLUDED.stopped_at),
-         meter_stop_wh = COALESCE(s.meter_stop_wh, EXCLUDED.meter_stop_wh),
-         stop_reason = COALESCE(s.stop_reason, EXCLUDED.stop_reason),
-         updated_at = now()`,
-      [
-        randomUUID(),
-        tenantUuid,
-        data.controllerUuid,
-        data.transactionId,
-        data.stoppedAt,
-        data.meterStopWh,
-        data.reason?.slice(0, 50) ?? null,
-      ],
-    );
+    await runStatement(this.dataSource, recordChargingSessionEnd, {
+      uuid: randomUUID(),
+      tenantUuid,
+      controllerUuid: data.controllerUuid,
+      transactionId: data.transactionId,
+      stoppedAt: data.stoppedAt,
+      meterStopWh: data.meterStopWh,
+      stopReason: data.reason?.slice(0, 50) ?? null,
+    });
   }
 
   async setPlug(sessionUuid: string, plugUuid: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE control.charging_sessions SET plug_uuid = $2, updated_at = now() WHERE uuid = $1 AND plug_uuid IS NULL`,
-      [sessionUuid, plugUuid],
-    );
+    await runStatement(this.dataSource, setChargingSessionPlug, { uuid: sessionUuid, plugUuid });
   }
 
   async get(tenantUuid: string, uuid: string): Promise<ChargingSessionView> {

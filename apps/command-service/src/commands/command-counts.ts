@@ -1,8 +1,13 @@
 import { COMMAND_STATUSES } from '@cpc/ocpp-commands';
 import type { CommandFilter } from '@cpc/contracts';
-import { namedQuery } from '@cpc/database';
+import { runStatement } from '@cpc/database';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CommandRow } from './command-record.js';
+import {
+  moveCommandCounts,
+  sumCommandCounts,
+  type SumCommandCountsParameters,
+} from '../repositories/command-counts.repository.js';
+import type { CommandRow } from './command-row.js';
 
 /** A command entering `status`, leaving `previousStatus` (null when it was just created). */
 export interface CountedChange {
@@ -21,25 +26,6 @@ export function commandCountSlot(commandUuid: string): number {
   return Number.parseInt(commandUuid.slice(-2), 16) % COMMAND_COUNT_SLOTS;
 }
 
-const ADD_TO_COUNT =
-  'INSERT INTO control.command_counts AS c (tenant_uuid, target_type, type, status, slot, count)';
-const ON_COUNTED =
-  'ON CONFLICT (tenant_uuid, target_type, type, status, slot) DO UPDATE SET count = c.count + EXCLUDED.count';
-
-/**
- * Counts a batch of commands just created, as a CTE of the statement creating them: `created` names the CTE
- * returning their rows, `input` the rows they were made from, whose `count_rank` orders their count keys by
- * compareCountKeys, so the count rows are locked in the global order.
- */
-export function countCreatedBatchSql(created: string, input: string): string {
-  return `${ADD_TO_COUNT}
-          SELECT n.tenant_uuid, n.target_type, n.type, n.status, control.command_count_slot(n.uuid), count(*)
-            FROM ${created} n JOIN ${input} i ON i.uuid = n.uuid
-           GROUP BY 1, 2, 3, 4, 5
-           ORDER BY min(i.count_rank)
-          ${ON_COUNTED}`;
-}
-
 /** A count row: a status of a tenant's commands of a target type and type, in one slot. */
 export type CountKey = [tenantUuid: string, targetType: string, type: string, status: string, slot: number];
 
@@ -50,8 +36,8 @@ const compareCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The one global order every transaction locks count rows in (tenant, target type, type, lifecycle order of the
- * status, then slot), so two transactions never wait for each other in a circle. COUNT_LOCK_ORDER is the same order
- * in SQL.
+ * status, then slot), so two transactions never wait for each other in a circle. COUNT_LOCK_ORDER (command-counts.repository)
+ * is the same order in SQL.
  */
 export function compareCountKeys(a: CountKey, b: CountKey): number {
   return (
@@ -61,26 +47,6 @@ export function compareCountKeys(a: CountKey, b: CountKey): number {
     lifecycleIndex(a[3]) - lifecycleIndex(b[3]) ||
     a[4] - b[4]
   );
-}
-
-/** compareCountKeys as an ORDER BY over columns tenant_uuid (uuid), target_type, type, status, slot. */
-const COUNT_LOCK_ORDER = `tenant_uuid, target_type COLLATE "C", type COLLATE "C",
-  array_position(ARRAY[${COMMAND_STATUSES.map((status) => `'${status}'`).join(', ')}], status::text), slot`;
-
-/**
- * A SELECT moving the counts by `changes` (an SQL query yielding rows tenant_uuid, target_type, type, status,
- * command uuid, delta), through control.move_command_counts in the global lock order: for a statement that changes
- * commands and moves their counts at once (as its last step, see countStatusChanges).
- */
-export function moveCountsSql(changes: string): string {
-  const ordered = (column: string, cast: string) =>
-    `array_agg(${column} ORDER BY ${COUNT_LOCK_ORDER})::${cast}`;
-  return `SELECT control.move_command_counts(${ordered('tenant_uuid', 'uuid[]')}, ${ordered('target_type', 'text[]')},
-            ${ordered('type', 'text[]')}, ${ordered('status', 'text[]')}, ${ordered('slot', 'smallint[]')},
-            ${ordered('delta', 'bigint[]')})
-      FROM (SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, sum(delta) AS delta
-              FROM (${changes}) AS change(tenant_uuid, target_type, type, status, uuid, delta)
-             GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0) AS moved`;
 }
 
 /**
@@ -106,17 +72,13 @@ export async function countStatusChanges(manager: EntityManager, changes: Counte
   if (ordered.length === 0) return;
   // One round trip for all (control.move_command_counts applies them in this order): the rows locked so far stay
   // locked until commit, and creations wait for them.
-  await namedQuery(manager, {
-    name: 'commands.move-counts',
-    text: 'SELECT control.move_command_counts($1, $2, $3, $4, $5, $6)',
-    values: [
-      ordered.map(({ key }) => key[0]),
-      ordered.map(({ key }) => key[1]),
-      ordered.map(({ key }) => key[2]),
-      ordered.map(({ key }) => key[3]),
-      ordered.map(({ key }) => key[4]),
-      ordered.map(({ delta }) => delta),
-    ],
+  await runStatement(manager, moveCommandCounts, {
+    tenantUuids: ordered.map(({ key }) => key[0]),
+    targetTypes: ordered.map(({ key }) => key[1]),
+    types: ordered.map(({ key }) => key[2]),
+    statuses: ordered.map(({ key }) => key[3]),
+    slots: ordered.map(({ key }) => key[4]),
+    deltas: ordered.map(({ delta }) => delta),
   });
 }
 
@@ -129,17 +91,15 @@ export async function countCommands(
   tenantUuid: string,
   filter: Omit<CommandFilter, 'target_uuid'>,
 ): Promise<number> {
-  const conditions = ['tenant_uuid = $1'];
-  const values: unknown[] = [tenantUuid];
-  for (const column of ['target_type', 'type', 'status'] as const) {
-    const value = filter[column];
-    if (value === undefined) continue;
-    values.push(value);
-    conditions.push(`${column} = $${values.length}`);
-  }
-  const [{ total }] = await dataSource.query<{ total: string }[]>(
-    `SELECT COALESCE(sum(count), 0) AS total FROM control.command_counts WHERE ${conditions.join(' AND ')}`,
-    values,
+  const columns = (['target_type', 'type', 'status'] as const).filter(
+    (column) => filter[column] !== undefined,
   );
+  const parameters: SumCommandCountsParameters = {
+    tenantUuid,
+    targetType: filter.target_type,
+    type: filter.type,
+    status: filter.status,
+  };
+  const [{ total }] = await runStatement(dataSource, sumCommandCounts(columns), parameters);
   return Number(total);
 }

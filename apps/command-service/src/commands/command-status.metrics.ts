@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
+import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
+import { countCommandsByStatus } from '../repositories/commands.repository.js';
 
 const STATUSES = ['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed'] as const;
 
@@ -18,9 +20,7 @@ export class CommandStatusMetrics {
       labelNames: ['status'],
       registers: [registry],
       collect: async () => {
-        const rows = await dataSource.query<{ status: string; count: number }[]>(
-          'SELECT status, count(*)::int AS count FROM control.commands GROUP BY status',
-        );
+        const rows = await runStatement(dataSource, countCommandsByStatus, {});
         for (const status of STATUSES) {
           gauge.set({ status }, rows.find((row) => row.status === status)?.count ?? 0);
         }

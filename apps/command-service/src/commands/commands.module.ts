@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { controlDataSourceOptions } from '../data-source.js';
-import { CONTROL_OUTBOX_TABLE } from './command-record.js';
+import { CONTROL_OUTBOX_TABLE } from '../repositories/commands.repository.js';
 import { CommandStatusMetrics } from './command-status.metrics.js';
 import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
@@ -24,12 +24,6 @@ import { DELIVERY_CONNECTION } from './delivery-connection.js';
 import { CommandTransitions } from './outcomes/command-transitions.js';
 import { GatewayCallEventsConsumer } from './outcomes/gateway-call-events.consumer.js';
 
-/**
- * Connections of the delivery pool: the dispatcher's claims, the transitions' writer, the outbox relay, and one for
- * the rest (renewals, releases).
- */
-const DELIVERY_POOL_SIZE = 4;
-
 /** Commands: creation, idempotency, delivery to charge points, outcomes, listing. */
 @Module({})
 export class CommandsModule {
@@ -46,7 +40,7 @@ export class CommandsModule {
           dataSourceFactory: async () =>
             createServiceDataSource({
               ...controlDataSourceOptions(config.databaseUrl),
-              poolSize: DELIVERY_POOL_SIZE,
+              poolSize: config.tuning.deliveryPoolSize,
             }).initialize(),
         }),
       ],

@@ -4,8 +4,11 @@ import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
 import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import { controlDataSourceOptions } from '../data-source.js';
-import { CLAIM_DUE_SQL } from './delivery/delivery-queue.js';
-import { transitionBatchSql, wakeLanesSql } from './outcomes/transition-batch-statement.js';
+import {
+  applyCommandTransitions,
+  claimDueCommands,
+  wakeCommandLanes,
+} from '../repositories/commands.repository.js';
 
 /**
  * The delivery statements' plans when the statistics are stale in the worst way: analysed while no command was
@@ -136,30 +139,25 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
   'delivery statements over a backlog the statistics do not know (%s)',
   (planCacheMode) => {
     it('the claim reads per lane, not the backlog', async () => {
-      const { read, returned } = await measure(CLAIM_DUE_SQL, ['this instance', 30_000, 100], planCacheMode);
+      const claim = claimDueCommands.query({ owner: 'this instance', leaseMs: 30_000, limit: 100 });
+      const { read, returned } = await measure(claim.text, claim.values, planCacheMode);
       expect(returned).toBe(LANES / 2);
       expect(read).toBeLessThan(READ_LIMIT);
     });
 
     it('a batch of endings reads its commands and their lanes, not the backlog', async () => {
       const batch = busyHeads.slice(0, 10);
-      const { read, returned } = await measure(
-        transitionBatchSql({
-          insertSql: (select) =>
-            `INSERT INTO control.outbox_events (event_id, tenant_uuid, subject, envelope, created_at) ${select}`,
-        }),
-        [
-          batch,
-          batch.map(() => true),
-          batch.map(() => null),
-          batch.map(() => 'accepted'),
-          batch.map(() => JSON.stringify({ status: 'Accepted' })),
-          batch.map(() => randomUUID()),
-          batch.map(() => randomUUID()),
-          CommandSubjects.statusChanged,
-        ],
-        planCacheMode,
-      );
+      const transitions = applyCommandTransitions.query({
+        uuids: batch,
+        wantsSent: batch.map(() => true),
+        sentAts: batch.map(() => null),
+        endings: batch.map(() => 'accepted'),
+        results: batch.map(() => JSON.stringify({ status: 'Accepted' })),
+        sentEventIds: batch.map(() => randomUUID()),
+        endingEventIds: batch.map(() => randomUUID()),
+        subject: CommandSubjects.statusChanged,
+      });
+      const { read, returned } = await measure(transitions.text, transitions.values, planCacheMode);
       expect(returned).toBe(batch.length);
       expect(read).toBeLessThan(READ_LIMIT);
     });
@@ -205,7 +203,8 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
 
     it("waking lanes reads those lanes' waiting commands only", async () => {
       const lanes = controllers.slice(0, 10);
-      const { read } = await measure(wakeLanesSql('SELECT unnest($1::uuid[])'), [lanes], planCacheMode);
+      const wake = wakeCommandLanes.query({ controllerUuids: lanes });
+      const { read } = await measure(wake.text, wake.values, planCacheMode);
       expect(read).toBeLessThan(READ_LIMIT);
     });
   },

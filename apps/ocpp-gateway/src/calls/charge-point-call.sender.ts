@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OcppCallReply } from '@cpc/contracts';
 import { classifyCallError, classifyOcppResponse, type OcppCall } from '@cpc/ocpp-commands';
+import { describeError } from '@cpc/errors';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
@@ -83,7 +84,7 @@ export class ChargePointCallSender {
             };
       return { sent: true, sentAt: sentAt ?? new Date().toISOString(), reply };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = describeError(error);
       if (validationFailure?.outbound) {
         // Our payload failed the official schema: a bug in the mapping, never the charge point's fault.
         return {

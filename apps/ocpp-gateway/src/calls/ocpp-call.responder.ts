@@ -15,7 +15,7 @@ import { runWithRequestId } from '@cpc/logging';
 import { JetStreamEventBus, NATS_CONNECTION } from '@cpc/nats';
 import { buildOcppCall, isCommandType, type OcppCall, OcppCallBuildError } from '@cpc/ocpp-commands';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
-import { describeError } from '../describe-error.js';
+import { describeError } from '@cpc/errors';
 import { eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';

@@ -8,7 +8,7 @@ import {
 } from '@cpc/contracts';
 import { NATS_CONNECTION } from '@cpc/nats';
 import { OcppCallResponder } from '../calls/ocpp-call.responder.js';
-import { describeError } from '../describe-error.js';
+import { describeError } from '@cpc/errors';
 import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { IncomingCallRouter } from '../messages/incoming-call.router.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { type ConnectionOpenedNotice, OcppGatewaySubjects } from '@cpc/contracts';
 import { NATS_CONNECTION } from '@cpc/nats';
-import { describeError } from '../describe-error.js';
+import { describeError } from '@cpc/errors';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { ChargePointConnection } from './charge-point-connection.js';

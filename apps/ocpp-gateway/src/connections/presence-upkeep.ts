@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type ChargePointDisconnectedEvent, ChargePointEventSubjects } from '@cpc/contracts';
-import { describeError } from '../describe-error.js';
+import { describeError } from '@cpc/errors';
 import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';

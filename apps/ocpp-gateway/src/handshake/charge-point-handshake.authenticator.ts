@@ -7,14 +7,13 @@ import {
   type OcppProtocol,
   type ResolveTenantResponse,
 } from '@cpc/contracts';
-import { DomainError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import type { AuthenticatedChargePoint } from '../connections/charge-point-connection.js';
 import { SecurityProfileTakeoverGuard } from '../connections/security-profile-takeover.guard.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { OcppHandshake } from '../ocpp-rpc/ocpp-rpc.js';
-import { HandshakeFailureRateLimiter } from './handshake-failure.rate-limiter.js';
 import { HandshakeRefusedError } from './handshake-refused.error.js';
 import { parseOcppConnectionPath } from './ocpp-connection-path.js';
 import { TenantSlugResolver } from './tenant-slug.resolver.js';
@@ -30,14 +29,14 @@ export interface AcceptedHandshake {
 /**
  * Decides whether an upgrade becomes a charge point connection: an OCPP path, a protocol both sides speak, a known
  * tenant, a registered controller whose credentials match, and the transport its security profile demands. Every
- * credential problem is the same 401; failures count towards the rate limit.
+ * credential problem is the same 401. assets-service counts failed attempts per identity and client address (shared
+ * by every gateway instance) and answers rate_limited (429) once they are used up.
  */
 @Injectable()
 export class ChargePointHandshakeAuthenticator {
   constructor(
     private readonly tenants: TenantSlugResolver,
     private readonly services: ServiceClient,
-    private readonly rateLimiter: HandshakeFailureRateLimiter,
     private readonly takeoverGuard: SecurityProfileTakeoverGuard,
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
   ) {}
@@ -57,27 +56,13 @@ export class ChargePointHandshakeAuthenticator {
       );
 
     const transport = readTransportSecurity(handshake.request, this.config);
-    const identityKey = `${path.tenantSlug.toLowerCase()}/${path.identity.toLowerCase()}`;
-    if (this.rateLimiter.isBlocked(identityKey, transport.remoteAddress)) {
-      throw new HandshakeRefusedError(
-        429,
-        `too many refused handshakes for ${identityKey} or from ${transport.remoteAddress}`,
-      );
-    }
-    try {
-      const chargePoint = await this.verifyCredentials(
-        path.tenantSlug,
-        path.identity,
-        handshake.password,
-        transport,
-      );
-      return { chargePoint, protocol };
-    } catch (error) {
-      if (error instanceof HandshakeRefusedError && error.status === 401) {
-        this.rateLimiter.recordFailure(identityKey, transport.remoteAddress);
-      }
-      throw error;
-    }
+    const chargePoint = await this.verifyCredentials(
+      path.tenantSlug,
+      path.identity,
+      handshake.password,
+      transport,
+    );
+    return { chargePoint, protocol };
   }
 
   private async verifyCredentials(
@@ -88,7 +73,11 @@ export class ChargePointHandshakeAuthenticator {
   ): Promise<AuthenticatedChargePoint> {
     const tenant = await this.unlessUnavailable(this.tenants.resolve(tenantSlug));
     if (!tenant) throw new HandshakeRefusedError(401, `unknown tenant ${tenantSlug}`);
-    const request: AuthenticateChargePointRequest = { tenantUuid: tenant.uuid, ocppIdentity: identity };
+    const request: AuthenticateChargePointRequest = {
+      tenantUuid: tenant.uuid,
+      ocppIdentity: identity,
+      remoteAddress: transport.remoteAddress,
+    };
     if (password !== undefined) request.password = password.toString('utf8');
     let controller: AuthenticateChargePointResponse;
     try {
@@ -103,9 +92,15 @@ export class ChargePointHandshakeAuthenticator {
       ) {
         throw new HandshakeRefusedError(401, `${tenantSlug}/${identity}: ${error.message}`);
       }
+      if (error instanceof DomainError && error.code === ErrorCode.RateLimited) {
+        throw new HandshakeRefusedError(
+          429,
+          `${tenantSlug}/${identity} from ${transport.remoteAddress}: ${error.message}`,
+        );
+      }
       throw this.unavailable(error);
     }
-    this.requireTransportOfProfile(controller, identity, transport);
+    this.requireTransportOfProfile(controller, tenant.slug, identity, transport);
     if (controller.securityProfile === 0) await this.admitWithoutCredentials(tenant, controller, identity);
     return {
       tenantUuid: tenant.uuid,
@@ -145,9 +140,13 @@ export class ChargePointHandshakeAuthenticator {
     }
   }
 
-  /** Profile 2 needs TLS; profile 3 needs a verified client certificate issued to this very identity. */
+  /**
+   * Profile 2 needs TLS; profile 3 needs a verified client certificate issued to this very identity of this very
+   * tenant: CN = identity and O = tenant slug (identities are unique per tenant only).
+   */
   private requireTransportOfProfile(
     controller: AuthenticateChargePointResponse,
+    tenantSlug: string,
     identity: string,
     transport: TransportSecurity,
   ): void {
@@ -157,13 +156,15 @@ export class ChargePointHandshakeAuthenticator {
         `${identity}: security profile ${controller.securityProfile} needs TLS`,
       );
     }
+    const certificate = transport.verifiedClientCertificate;
     if (
       controller.securityProfile === 3 &&
-      transport.verifiedClientCertificateCn?.toLowerCase() !== controller.ocppIdentity.toLowerCase()
+      (certificate?.commonName?.toLowerCase() !== controller.ocppIdentity.toLowerCase() ||
+        certificate.organization?.toLowerCase() !== tenantSlug.toLowerCase())
     ) {
       throw new HandshakeRefusedError(
         401,
-        `${identity}: security profile 3 needs a verified client certificate with CN ${controller.ocppIdentity}, got ${transport.verifiedClientCertificateCn ?? 'none'}`,
+        `${identity}: security profile 3 needs a verified client certificate with CN=${controller.ocppIdentity}, O=${tenantSlug}; got ${certificate ? `CN=${certificate.commonName ?? '?'}, O=${certificate.organization ?? '?'}` : 'none'}`,
       );
     }
   }
@@ -177,9 +178,6 @@ export class ChargePointHandshakeAuthenticator {
   }
 
   private unavailable(error: unknown): HandshakeRefusedError {
-    return new HandshakeRefusedError(
-      503,
-      `cannot verify the charge point now: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return new HandshakeRefusedError(503, `cannot verify the charge point now: ${describeError(error)}`);
   }
 }

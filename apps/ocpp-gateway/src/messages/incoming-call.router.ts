@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OcppProtocol } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
-import { describeError } from '../describe-error.js';
+import { describeError } from '@cpc/errors';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import { OcppGatewayMetrics } from '../ocpp-gateway.metrics.js';

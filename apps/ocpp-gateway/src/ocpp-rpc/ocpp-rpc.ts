@@ -15,6 +15,17 @@ export const { RPCError, TimeoutError } = ocppRpc as unknown as {
 
 export type RpcServer = InstanceType<typeof RPCServer>;
 
+/**
+ * ocpp-rpc adds `Server: ocpp-rpc/<version> (<platform>)` to every upgrade answer, telling a scanner which library and
+ * version to aim at; this drops that listener from the server's `ws` WebSocketServer (the only 'headers' listener).
+ */
+export function withoutServerHeader(server: RpcServer): RpcServer {
+  (server as unknown as { _wss: { removeAllListeners(event: string): void } })._wss.removeAllListeners(
+    'headers',
+  );
+  return server;
+}
+
 /** ocpp-rpc's states are those of `ws`. */
 export const WEBSOCKET_OPEN = 1;
 export const WEBSOCKET_CLOSED = 3;

@@ -13,13 +13,15 @@ import {
 import { OcppCallResponder } from '../calls/ocpp-call.responder.js';
 import { ChargePointConnectionLifecycle } from '../connections/charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from '../connections/charge-point-connections.registry.js';
-import { describeError } from '../describe-error.js';
+import { describeError } from '@cpc/errors';
 import {
   ChargePointHandshakeAuthenticator,
   SUPPORTED_PROTOCOLS,
 } from '../handshake/charge-point-handshake.authenticator.js';
+import { ConcurrentHandshakesLimiter } from '../handshake/concurrent-handshakes.limiter.js';
 import { HandshakeRefusedError } from '../handshake/handshake-refused.error.js';
 import { parseOcppConnectionPath } from '../handshake/ocpp-connection-path.js';
+import { clientAddressOf } from '../handshake/transport-security.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import {
@@ -31,6 +33,7 @@ import {
   RPCServer,
   type RpcServer,
   trimAcceptedSocket,
+  withoutServerHeader,
 } from '../ocpp-rpc/ocpp-rpc.js';
 
 /**
@@ -46,6 +49,8 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
   private accepting = false;
   /** The listeners the upgrade put on each TCP socket (see releaseUpgrade). */
   private readonly upgradeListeners = new WeakMap<Duplex, UpgradeListeners>();
+  /** The credential check of each upgrade under way, so its place among the concurrent handshakes is held until it ends. */
+  private readonly authentications = new WeakMap<IncomingMessage, Promise<void>>();
   private readonly onUpgradeSocketError = (error: Error) =>
     this.logger.debug(`upgrade socket error: ${error.message}`);
 
@@ -55,22 +60,27 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
     private readonly lifecycle: ChargePointConnectionLifecycle,
     private readonly connections: ChargePointConnectionsRegistry,
     private readonly calls: OcppCallResponder,
+    private readonly handshakes: ConcurrentHandshakesLimiter,
   ) {
-    this.rpcServer = new RPCServer({
-      protocols: [...SUPPORTED_PROTOCOLS],
-      strictMode: true,
-      callTimeoutMs: config.callTimeoutMs,
-      // ChargePointKeepAlive pings instead, with one timer for all sockets.
-      pingIntervalMs: 0,
-      callConcurrency: 1,
-      maxBadMessages: config.maxBadMessages,
-      respondWithDetailedErrors: false,
-      wssOptions: { maxPayload: config.maxMessageBytes },
-    });
+    this.rpcServer = withoutServerHeader(
+      new RPCServer({
+        protocols: [...SUPPORTED_PROTOCOLS],
+        strictMode: true,
+        callTimeoutMs: config.callTimeoutMs,
+        // ChargePointKeepAlive pings instead, with one timer for all sockets.
+        pingIntervalMs: 0,
+        callConcurrency: 1,
+        maxBadMessages: config.maxBadMessages,
+        respondWithDetailedErrors: false,
+        wssOptions: { maxPayload: config.maxMessageBytes },
+      }),
+    );
     this.rpcServer.on('error', (error: Error) =>
       this.logger.error(`WebSocket server error: ${error.message}`),
     );
-    this.rpcServer.auth((accept, reject, handshake) => void this.authenticate(accept, reject, handshake));
+    this.rpcServer.auth((accept, reject, handshake) => {
+      this.authentications.set(handshake.request, this.authenticate(accept, reject, handshake));
+    });
     this.rpcServer.on('client', (socket: OcppServerSocket) => {
       releaseUpgrade(socket, this.upgradeListeners);
       trimAcceptedSocket(socket, this.rpcServer);
@@ -162,12 +172,23 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
     socket.on('error', this.onUpgradeSocketError);
     if (!this.accepting) return refuseUpgrade(socket, 503);
     if (!parseOcppConnectionPath(request.url)) return refuseUpgrade(socket, 404);
-    (this.rpcServer.handleUpgrade as HandleUpgrade)(request, socket, head).catch((error: unknown) => {
-      this.logger.warn(`upgrade failed: ${describeError(error)}`);
-      socket.destroy();
-    });
+    const admitted = this.handshakes.admit(clientAddressOf(request, this.config));
+    if (typeof admitted === 'number') return refuseUpgrade(socket, admitted);
+    const upgraded = (this.rpcServer.handleUpgrade as HandleUpgrade)(request, socket, head);
     // ocpp-rpc adds its listeners before it awaits the auth callback, so they are all there by now.
     this.upgradeListeners.set(socket, addedSince(before, listenersOf(socket)));
+    void (async () => {
+      try {
+        await upgraded;
+        await this.authentications.get(request);
+      } catch (error) {
+        this.logger.warn(`upgrade failed: ${describeError(error)}`);
+        socket.destroy();
+      } finally {
+        this.authentications.delete(request);
+        admitted();
+      }
+    })();
   }
 
   private async authenticate(

@@ -51,6 +51,12 @@ export class FakeTenantsAndControllers {
   tenantLookups = 0;
   /** When false, no answers at all (the services are down). */
   answering = true;
+  /** Every authenticate request received, in order. */
+  readonly authenticateRequests: AuthenticateChargePointRequest[] = [];
+  /** Identities (lower case) answered rate_limited, as assets-service does once their failures are used up. */
+  readonly rateLimitedIdentities = new Set<string>();
+  /** How long each authenticate answer takes, standing in for assets-service's scrypt work. */
+  authenticateDelayMs = 0;
   /**
    * Set: each charge point authentication is looked up at once (as assets-service reads the row) but answered only
    * once this promise resolves, to hold a handshake in flight while a test changes credentials.
@@ -72,22 +78,34 @@ export class FakeTenantsAndControllers {
     });
     fake.answer<AuthenticateChargePointRequest>(AssetsSubjects.authenticateChargePoint, (request) => {
       fake.onAuthentication(request);
-      const controller = fake.controllers.get(`${request.tenantUuid}/${request.ocppIdentity.toLowerCase()}`);
-      const passwordNeeded =
-        controller && (controller.securityProfile === 1 || controller.securityProfile === 2);
-      if (!controller || (passwordNeeded && request.password !== controller.password)) {
-        return { error: { code: ErrorCode.InvalidCredentials, message: 'invalid charge point credentials' } };
-      }
-      const answer = {
-        controllerUuid: controller.controllerUuid,
-        ocppIdentity: controller.identity,
-        securityProfile: controller.securityProfile,
-        credentialsVersion: controller.credentialsVersion,
-      };
-      return fake.authenticationsHeldUntil ? fake.authenticationsHeldUntil.then(() => answer) : answer;
+      fake.authenticateRequests.push(request);
+      const answer = fake.decideAuthentication(request);
+      return fake.authenticateDelayMs > 0
+        ? new Promise<object>((resolve) => setTimeout(() => resolve(answer), fake.authenticateDelayMs))
+        : answer;
     });
     await fake.nats.flush();
     return fake;
+  }
+
+  /** What assets-service would answer, from the tables the test filled in. */
+  private decideAuthentication(request: AuthenticateChargePointRequest): object | Promise<object> {
+    if (this.rateLimitedIdentities.has(request.ocppIdentity.toLowerCase())) {
+      return { error: { code: ErrorCode.RateLimited, message: 'too many failed handshakes' } };
+    }
+    const controller = this.controllers.get(`${request.tenantUuid}/${request.ocppIdentity.toLowerCase()}`);
+    const passwordNeeded =
+      controller && (controller.securityProfile === 1 || controller.securityProfile === 2);
+    if (!controller || (passwordNeeded && request.password !== controller.password)) {
+      return { error: { code: ErrorCode.InvalidCredentials, message: 'invalid charge point credentials' } };
+    }
+    const answer = {
+      controllerUuid: controller.controllerUuid,
+      ocppIdentity: controller.identity,
+      securityProfile: controller.securityProfile,
+      credentialsVersion: controller.credentialsVersion,
+    };
+    return this.authenticationsHeldUntil ? this.authenticationsHeldUntil.then(() => answer) : answer;
   }
 
   addTenant(slug: string): string {
@@ -289,6 +307,10 @@ export interface ChargePointOptions {
   wsOpts?: Record<string, unknown>;
   /** Default true; false lets a test charge point send replies that break the schema. */
   strict?: boolean;
+  /** Extra headers of the upgrade request (what an ingress adds). */
+  headers?: Record<string, string>;
+  /** Local address to connect from (127.0.0.2, 127.0.0.3, ... where the address matters). */
+  localAddress?: string;
 }
 
 /** A real OCPP-J client, strict like a well-behaved charge point, that does not reconnect by itself. */
@@ -302,7 +324,8 @@ export function chargePoint(options: ChargePointOptions): ChargePoint {
     strictMode: options.strict ?? true,
     reconnect: false,
     callTimeoutMs: 10000,
-    wsOpts: options.wsOpts ?? {},
+    headers: options.headers ?? {},
+    wsOpts: { ...(options.localAddress ? { localAddress: options.localAddress } : {}), ...options.wsOpts },
   } as unknown as ConstructorParameters<typeof RPCClient>[0]);
 }
 
@@ -312,6 +335,8 @@ export interface UpgradeAttempt {
   /** user:password for HTTP Basic. */
   basicAuth?: string;
   headers?: Record<string, string>;
+  /** Local address to connect from (127.0.0.2, 127.0.0.3, ... where the address matters). */
+  localAddress?: string;
 }
 
 /** Tries a WebSocket upgrade and tells how it ended: the HTTP status of a refusal, or 101 when a socket opened. */
@@ -325,6 +350,7 @@ export function upgradeStatus(
       headers.authorization = `Basic ${Buffer.from(attempt.basicAuth).toString('base64')}`;
     const socket = new WebSocket(`ws://127.0.0.1:${port}${attempt.path}`, attempt.protocols ?? ['ocpp1.6'], {
       headers,
+      ...(attempt.localAddress ? { localAddress: attempt.localAddress } : {}),
     });
     socket.on('unexpected-response', (_request, response) => {
       let body = '';

@@ -8,7 +8,9 @@ import type { EventEnvelope } from '../events/event-stream.js';
 export const AssetsSubjects = {
   /**
    * request/reply: AuthenticateChargePointRequest → AuthenticateChargePointResponse. The ocpp-gateway asks it before
-   * accepting a WebSocket upgrade; invalid_credentials otherwise (unknown identity and wrong password alike).
+   * accepting a WebSocket upgrade; invalid_credentials otherwise (unknown identity and wrong password alike),
+   * rate_limited once the failures of that identity (from that address, or from everywhere) are used up, and
+   * service_unavailable when the password checks it can run at once are all taken.
    */
   authenticateChargePoint: 'assets.charge-point.authenticate.v1',
   /** durable event: ControllerDeletedEvent; the gateway closes that charge point's socket. */
@@ -81,6 +83,11 @@ export interface AuthenticateChargePointRequest {
   ocppIdentity: string;
   /** HTTP Basic password; absent when the charge point sent none (only acceptable for security profile 0/3). */
   password?: string;
+  /**
+   * The charge point's address as the gateway established it (TCP peer, or X-Forwarded-For of a trusted proxy):
+   * failed attempts are counted per identity and address. Absent: counted as one unknown address.
+   */
+  remoteAddress?: string;
 }
 
 export interface AuthenticateChargePointResponse {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { OcppProtocol } from '@cpc/contracts';
+import { describeError } from '@cpc/errors';
 
 /**
  * Test support (not exported by the lib): the official OCPP JSON schemas shipped with ocpp-rpc, loaded exactly as
@@ -35,7 +36,7 @@ export function schemaViolation(
     // Throws an RPCError naming the violation; the OCPP schemas are synchronous, so anything but `true` is a failure.
     return validator.validate(schemaId, payload) === true ? undefined : `${schemaId} did not validate`;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return describeError(error);
   }
 }
 

@@ -9,8 +9,8 @@ import {
   type SecurityProfile,
 } from '@cpc/contracts';
 import { IsIn, IsInt, IsString, Length, Matches } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, OptionalField, QueryInt } from '../dto-decorators.js';
+import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
+import { ApiNullableProperty, IsUuidString, OptionalField, QueryInt } from '../../common/dto-decorators.js';
 
 /** The characters of an OCPP passwordString. */
 const OCPP_PASSWORD_CHARACTERS = /^[A-Za-z0-9*\-_=:+|@.]*$/;

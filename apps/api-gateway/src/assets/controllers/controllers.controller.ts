@@ -2,10 +2,10 @@ import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AssetsSubjects, type ControllerView, type Principal } from '@cpc/contracts';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
-import { toListPayload } from '../asset-list-query.js';
+import { toListPayload } from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import { CreateRoute, DeleteRoute, ListRoute, ReadRoute, UpdateRoute } from '../asset-route.decorators.js';
-import { AssetUuidPipe } from '../asset-uuid.pipe.js';
+import { AssetUuidPipe } from '../../common/asset-uuid.pipe.js';
 import {
   CONTROLLER_FILTER_DOCS,
   ControllerListQuery,

@@ -24,7 +24,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../asset-list-query.js';
+import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
 import {
   ApiNullableProperty,
   DecimalString,
@@ -32,7 +32,7 @@ import {
   NullableField,
   OptionalField,
   QueryBoolean,
-} from '../dto-decorators.js';
+} from '../../common/dto-decorators.js';
 
 const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;

@@ -8,14 +8,14 @@ import {
   type PowerType,
 } from '@cpc/contracts';
 import { IsIn, IsInt, IsNumber, IsString, Length, Max, MaxLength, Min } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../asset-list-query.js';
+import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
 import {
   ApiNullableProperty,
   IsUuidString,
   NullableField,
   OptionalField,
   QueryInt,
-} from '../dto-decorators.js';
+} from '../../common/dto-decorators.js';
 
 export class CreatePlugBody {
   @ApiProperty({ format: 'uuid' })

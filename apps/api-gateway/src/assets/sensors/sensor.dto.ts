@@ -1,8 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ASSET_SORT_FIELDS, SENSOR_KINDS, type SensorFilter, type SensorKind } from '@cpc/contracts';
 import { IsIn, IsString, Length, MaxLength } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, NullableField, OptionalField } from '../dto-decorators.js';
+import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
+import {
+  ApiNullableProperty,
+  IsUuidString,
+  NullableField,
+  OptionalField,
+} from '../../common/dto-decorators.js';
 
 /** A sensor belongs to exactly one of a location and a controller. */
 export class CreateSensorBody {

@@ -2,7 +2,7 @@ import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AssetsSubjects, type Principal, type SensorView } from '@cpc/contracts';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
-import { toListPayload } from '../asset-list-query.js';
+import { toListPayload } from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import {
   CreateRoute,
@@ -11,7 +11,7 @@ import {
   ReadRoute,
   UpdateRoute,
 } from '../asset-route.decorators.js';
-import { AssetUuidPipe, LOWER_CASE_UUID_V4_PATTERN, SensorUuidPipe } from '../asset-uuid.pipe.js';
+import { AssetUuidPipe, LOWER_CASE_UUID_V4_PATTERN, SensorUuidPipe } from '../../common/asset-uuid.pipe.js';
 import {
   CreateSensorBody,
   SENSOR_FILTER_DOCS,

@@ -9,7 +9,8 @@ import {
 import { TransactionalOutbox } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
-import { type CommandRow, statusChangedEvent, toCommandView } from '../command-record.js';
+import { statusChangedEvent, toCommandView } from '../command-record.js';
+import type { CommandRow } from '../command-row.js';
 import { CommandReader } from '../listing/command-reader.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { CommandInserts, type NewCommand } from './command-inserts.js';
@@ -19,7 +20,8 @@ import {
   judgeCreateRequest,
   judgeIdempotencyKey,
 } from './create-command-request.js';
-import { findLiveKey, requestFingerprint, type StoredIdempotencyKey } from './idempotency-keys.js';
+import type { StoredIdempotencyKey } from '../../repositories/idempotency-keys.repository.js';
+import { findLiveKey, requestFingerprint } from './idempotency-keys.js';
 
 /** errorKey on `target_uuid` when no such target exists for the caller's tenant. */
 export const TARGET_NOT_FOUND_ERROR_KEY = 'not_found';

@@ -1,18 +1,18 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import { CommandSubjects } from '@cpc/contracts';
-import { namedQuery, TransactionalOutbox } from '@cpc/database';
+import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 import {
-  commandCountSlot,
-  compareCountKeys,
-  countCreatedBatchSql,
-  type CountKey,
-} from '../command-counts.js';
-import { COMMAND_ROW_COLUMNS, type CommandRow, isoSecondsSql } from '../command-record.js';
-import type { ClaimedCommand } from '../delivery/delivery-queue.js';
+  createCommandClaimingKey,
+  createCommands,
+  type NewCommandColumns,
+} from '../../repositories/commands.repository.js';
+import { commandCountSlot, compareCountKeys, type CountKey } from '../command-counts.js';
+import type { StoredCommand } from '../command-row.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
-import { claimKeySql } from './idempotency-keys.js';
 
 /** A command to store `pending`, with its first status event (as JSON, created_at filled in by the database). */
 export interface NewCommand {
@@ -32,20 +32,11 @@ export interface NewCommand {
   event: string;
 }
 
-/** A stored command; `leased` when it was stored leased to this instance's dispatcher (see insertStatement). */
-export type StoredCommand = CommandRow & ClaimedCommand & { leased: boolean };
-
 type QueuedInsert = GroupedCall<NewCommand, StoredCommand>;
 
 /**
- * Most commands one creation statement stores leased: each takes an advisory lock until its commit, in a lock table
- * all connections share (max_locks_per_transaction × max_connections entries, 6,400 by default).
- */
-const MAX_LEASES_PER_BATCH = 64;
-
-/**
- * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while four
- * batches are being written go together into the next one. A batch is one statement (the commands, their first
+ * Stores created commands (those without an Idempotency-Key) group-committed: creations that arrive while
+ * tuning.creationBatchesInFlight batches are being written go together into the next one. A batch is one statement (the commands, their first
  * status events into the outbox, their counts) and one commit, so under load a creation costs a share of a round
  * trip and of a WAL flush instead of one of each. A failed batch is written again one command at a time, so a
  * command can only fail for a reason of its own.
@@ -53,33 +44,18 @@ const MAX_LEASES_PER_BATCH = 64;
 @Injectable()
 export class CommandInserts {
   private readonly logger = new Logger(CommandInserts.name);
-  /**
-   * Up to four batches are written at once. Each holds a connection only for its one statement; more than one lets a
-   * batch that waits for a count row (held by a status change until it commits) not hold up every creation behind
-   * it. At most 500 per batch, so one statement's parameters stay small.
-   */
-  private readonly inserts = new GroupedCalls<NewCommand, StoredCommand>((batch) => this.writeBatch(batch), {
-    maxInFlight: 4,
-    maxGroup: 500,
-  });
-  private readonly statement: string;
-  private readonly claimingStatement: string;
+  /** tuning.creationBatchesInFlight batches at once, of at most tuning.creationBatchSize commands. */
+  private readonly inserts: GroupedCalls<NewCommand, StoredCommand>;
 
   constructor(
     private readonly dataSource: DataSource,
-    outbox: TransactionalOutbox,
     private readonly dispatch: DispatchSignal,
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
   ) {
-    this.statement = insertStatement(outbox, undefined);
-    this.claimingStatement = insertStatement(
-      outbox,
-      claimKeySql({
-        tenantUuid: '($2::uuid[])[1]',
-        key: '$14',
-        fingerprint: '$15',
-        commandUuid: '($1::uuid[])[1]',
-      }),
-    );
+    this.inserts = new GroupedCalls<NewCommand, StoredCommand>((batch) => this.writeBatch(batch), {
+      maxInFlight: config.tuning.creationBatchesInFlight,
+      maxGroup: config.tuning.creationBatchSize,
+    });
   }
 
   /**
@@ -99,10 +75,10 @@ export class CommandInserts {
     key: string,
     fingerprint: string,
   ): Promise<StoredCommand | undefined> {
-    const [row] = await namedQuery<StoredCommand>(this.dataSource, {
-      name: 'commands.create-with-key',
-      text: this.claimingStatement,
-      values: [...columnsOf([command]), key, fingerprint],
+    const [row] = await runStatement(this.dataSource, createCommandClaimingKey, {
+      ...columnsOf([command]),
+      idempotencyKey: key,
+      fingerprint,
     });
     return row;
   }
@@ -131,77 +107,17 @@ export class CommandInserts {
 
   private write(commands: NewCommand[]): Promise<StoredCommand[]> {
     const leases = this.dispatch.leasesForCreation();
-    return namedQuery<StoredCommand>(this.dataSource, {
-      name: 'commands.create-batch',
-      text: this.statement,
-      values: [
-        ...columnsOf(commands),
-        leases?.owner ?? null,
-        leases?.leaseMs ?? 0,
-        Math.min(leases?.limit ?? 0, MAX_LEASES_PER_BATCH),
-      ],
+    return runStatement(this.dataSource, createCommands, {
+      ...columnsOf(commands),
+      leaseOwner: leases?.owner ?? null,
+      leaseMs: leases?.leaseMs ?? 0,
+      leaseLimit: Math.min(leases?.limit ?? 0, this.config.tuning.creationMaxLeasesPerBatch),
     });
   }
 }
 
-/**
- * The statement storing commands from the parameters of columnsOf: the commands (in the given order: their
- * created_at, hence each charge point's delivery order, follows it), their first status events into the outbox and
- * their counts (count_rank orders the count rows by the global lock order); with `claim`, only if it claims the key.
- * Without `claim`, $14 may name a dispatcher ($15: its lease in ms, $16: at most this many): the first command of each
- * charge point in the batch, up to $16 of them, is stored already leased to it when control.lane_is_free finds the
- * charge point with no open command, so that dispatcher delivers it at once instead of claiming it first.
- */
-function insertStatement(outbox: TransactionalOutbox, claim: string | undefined): string {
-  const leasing =
-    claim === undefined
-      ? `, lane_first AS (
-      SELECT DISTINCT ON (controller_uuid) uuid, controller_uuid, position
-        FROM input WHERE $14::text IS NOT NULL ORDER BY controller_uuid, position
-    ), leased AS MATERIALIZED (
-      SELECT uuid FROM (SELECT uuid, controller_uuid FROM lane_first ORDER BY position LIMIT $16) candidate
-       WHERE control.lane_is_free(candidate.controller_uuid, NULL)
-    )`
-      : '';
-  const lease =
-    claim === undefined
-      ? `CASE WHEN x.uuid IN (SELECT uuid FROM leased)
-                   THEN clock_timestamp() + $15 * interval '1 millisecond' END`
-      : 'NULL::timestamptz';
-  const owner = claim === undefined ? '$14' : 'NULL';
-  return `
-    WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} input AS (
-      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[], $6::uuid[],
-                           $7::jsonb[], $8::jsonb[], $9::float8[], $10::uuid[], $11::jsonb[], $13::int[])
-             WITH ORDINALITY AS x(uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target,
-                                  parameters, valid_for_seconds, event_id, event, count_rank, position)
-      ${claim === undefined ? '' : 'WHERE EXISTS (SELECT FROM claimed)'}
-    )${leasing}, command AS (
-      INSERT INTO control.commands
-             (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
-              valid_until, created_at, next_attempt_at, lease_owner, lease_until, attempts)
-      SELECT uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, 'pending',
-             clock_timestamp() + make_interval(secs => valid_for_seconds), clock_timestamp(),
-             COALESCE(lease_until, clock_timestamp()), CASE WHEN lease_until IS NOT NULL THEN ${owner} END, lease_until,
-             CASE WHEN lease_until IS NOT NULL THEN 1 ELSE 0 END
-        FROM (SELECT x.*, ${lease} AS lease_until FROM input x) AS x
-       ORDER BY position
-      RETURNING ${COMMAND_ROW_COLUMNS}, lease_owner IS NOT NULL AS leased, target, parameters, valid_until,
-                target_deleted_at
-    ), event AS (
-      ${outbox.insertSql(`
-        SELECT i.event_id, c.tenant_uuid, $12,
-               jsonb_set(i.event, '{data,command,created_at}',
-                         to_jsonb(${isoSecondsSql('c.created_at')})),
-               clock_timestamp()
-          FROM command c JOIN input i ON i.uuid = c.uuid
-         ORDER BY i.position`)}
-    ), counted AS (${countCreatedBatchSql('command', 'input')})
-    SELECT * FROM command`;
-}
-
-/** Parameters $1-$13 of insertStatement for `commands`. */
-function columnsOf(commands: NewCommand[]): unknown[] {
+/** The columns of createCommands for `commands`. */
+function columnsOf(commands: NewCommand[]): NewCommandColumns {
   const keys = commands.map((command): CountKey => [
     command.tenantUuid,
     command.targetType,
@@ -213,19 +129,19 @@ function columnsOf(commands: NewCommand[]): unknown[] {
   const countRank = new Array<number>(commands.length);
   byCountKey.forEach((index, rank) => (countRank[index] = rank));
   const column = <T>(pick: (command: NewCommand) => T) => commands.map(pick);
-  return [
-    column((command) => command.uuid),
-    column((command) => command.tenantUuid),
-    column((command) => command.type),
-    column((command) => command.targetType),
-    column((command) => command.targetUuid),
-    column((command) => command.controllerUuid),
-    column((command) => command.target),
-    column((command) => command.parameters),
-    column((command) => command.validForSeconds),
-    column((command) => command.eventId),
-    column((command) => command.event),
-    CommandSubjects.statusChanged,
-    countRank,
-  ];
+  return {
+    uuids: column((command) => command.uuid),
+    tenantUuids: column((command) => command.tenantUuid),
+    types: column((command) => command.type),
+    targetTypes: column((command) => command.targetType),
+    targetUuids: column((command) => command.targetUuid),
+    controllerUuids: column((command) => command.controllerUuid),
+    targets: column((command) => command.target),
+    parameters: column((command) => command.parameters),
+    validForSeconds: column((command) => command.validForSeconds),
+    eventIds: column((command) => command.eventId),
+    events: column((command) => command.event),
+    subject: CommandSubjects.statusChanged,
+    countRanks: countRank,
+  };
 }

@@ -14,7 +14,9 @@ import {
 import { DomainError } from '@cpc/errors';
 import type { TargetType } from '@cpc/ocpp-commands';
 import { ServiceClient } from '@cpc/nats';
+import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
+import { findChargingSessionTarget } from '../../repositories/charging-sessions.repository.js';
 import { ControllerLookups } from './controller-lookups.js';
 
 /** Where a command goes: the charge point, and the target as the gateway needs it to build the OCPP call. */
@@ -25,13 +27,6 @@ export interface ResolvedCommandTarget {
 
 /** Plugs per EVSE looked at when numbering a 2.0.1 connector; stations have one to three. */
 const MAX_PLUGS_PER_EVSE = 50;
-
-interface SessionRow {
-  controller_uuid: string;
-  ocpp_transaction_id: string;
-  connector_id: number | null;
-  evse_id: number | null;
-}
 
 /**
  * Finds a command's target for the caller's tenant: controllers and plugs in assets-service, charging sessions in
@@ -105,11 +100,7 @@ export class CommandTargetResolver {
   }
 
   private async session(tenantUuid: string, uuid: string): Promise<ResolvedCommandTarget | null> {
-    const [session] = await this.dataSource.query<SessionRow[]>(
-      `SELECT controller_uuid, ocpp_transaction_id, connector_id, evse_id
-         FROM control.charging_sessions WHERE tenant_uuid = $1 AND uuid = $2`,
-      [tenantUuid, uuid],
-    );
+    const [session] = await runStatement(this.dataSource, findChargingSessionTarget, { tenantUuid, uuid });
     if (!session) return null;
     return {
       controllerUuid: session.controller_uuid,

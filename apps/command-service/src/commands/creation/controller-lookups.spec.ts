@@ -6,7 +6,11 @@ import type {
   EventEnvelope,
 } from '@cpc/contracts';
 import type { JetStreamEventBus, ServiceClient } from '@cpc/nats';
-import { ControllerLookups, KNOWN_CONTROLLER_TTL_MS, KNOWN_CONTROLLERS_MAX } from './controller-lookups.js';
+import { COMMAND_SERVICE_TUNING, type CommandServiceConfig } from '../../command-service.config.js';
+import { ControllerLookups } from './controller-lookups.js';
+
+const { knownControllerTtlMs: KNOWN_CONTROLLER_TTL_MS, knownControllersMax: KNOWN_CONTROLLERS_MAX } =
+  COMMAND_SERVICE_TUNING;
 
 /** What assets-service is asked, and the remembering around it; assets-service and the event stream are stand-ins. */
 describe('ControllerLookups', () => {
@@ -42,7 +46,9 @@ describe('ControllerLookups', () => {
         return Promise.resolve();
       },
     } as unknown as JetStreamEventBus;
-    lookups = new ControllerLookups(services, bus);
+    lookups = new ControllerLookups(services, bus, {
+      tuning: COMMAND_SERVICE_TUNING,
+    } as CommandServiceConfig);
     await lookups.onModuleInit();
   });
 

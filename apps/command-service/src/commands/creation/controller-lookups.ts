@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import {
   AssetsSubjects,
@@ -7,18 +7,15 @@ import {
   type ControllersExistResponse,
 } from '@cpc/contracts';
 import { JetStreamEventBus, ServiceClient } from '@cpc/nats';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 
 type ControllerReference = ControllersExistRequest['controllers'][number];
-
-/** Controllers this instance remembers as existing, at most (the oldest remembered are forgotten first). */
-export const KNOWN_CONTROLLERS_MAX = 100_000;
-/** How long a controller is remembered as existing, should a deletion not reach this instance. */
-export const KNOWN_CONTROLLER_TTL_MS = 15 * 60_000;
 
 /**
  * Whether the controllers that commands are created for exist for their tenants: assets-service says, and this
  * instance remembers each "yes" until the controller's deletion event arrives (every instance follows them), for at
- * most KNOWN_CONTROLLER_TTL_MS. The request to assets-service was a hop on every creation's own path: in 500/s bench
+ * most tuning.knownControllerTtlMs. The request to assets-service was a hop on every creation's own path: in 500/s bench
  * steps, POST p99 was 56 and 68 ms with it and 38 and 43 ms without it, and the machine's CPU 160–165 % against
  * 145–149 % (runs while the host was quiet; it is not always). "No" is never remembered (a controller may be created at
  * any moment). A deletion reaches this instance a few milliseconds after assets-service committed it; a command
@@ -26,15 +23,12 @@ export const KNOWN_CONTROLLER_TTL_MS = 15 * 60_000;
  * failed. Nothing is remembered while deletions cannot arrive (before the follower runs, or after it stopped), nor
  * from a lookup that a deletion overtook.
  *
- * Lookups go many per request: at most two requests are out; a creation alone never waits, under load the creations
- * of a moment share one request (of at most 500: assets-service takes up to 1,000).
+ * Lookups go many per request (tuning.controllerLookupsInFlight requests out at most); a creation alone never waits,
+ * under load the creations of a moment share one request (of at most tuning.controllerLookupBatchSize).
  */
 @Injectable()
 export class ControllerLookups implements OnModuleInit {
-  private readonly lookups = new GroupedCalls<ControllerReference, boolean>((group) => this.ask(group), {
-    maxInFlight: 2,
-    maxGroup: 500,
-  });
+  private readonly lookups: GroupedCalls<ControllerReference, boolean>;
   /** `tenant/controller` → until when it is known to exist (epoch ms), oldest first. */
   private readonly known = new Map<string, number>();
   private followingDeletions = false;
@@ -44,7 +38,13 @@ export class ControllerLookups implements OnModuleInit {
   constructor(
     private readonly services: ServiceClient,
     private readonly bus: JetStreamEventBus,
-  ) {}
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
+  ) {
+    this.lookups = new GroupedCalls<ControllerReference, boolean>((group) => this.ask(group), {
+      maxInFlight: config.tuning.controllerLookupsInFlight,
+      maxGroup: config.tuning.controllerLookupBatchSize,
+    });
+  }
 
   async onModuleInit(): Promise<void> {
     await this.bus.followOnThisInstance(
@@ -90,7 +90,8 @@ export class ControllerLookups implements OnModuleInit {
 
   private remember(key: string): void {
     this.known.delete(key);
-    this.known.set(key, Date.now() + KNOWN_CONTROLLER_TTL_MS);
-    if (this.known.size > KNOWN_CONTROLLERS_MAX) this.known.delete(this.known.keys().next().value!);
+    this.known.set(key, Date.now() + this.config.tuning.knownControllerTtlMs);
+    if (this.known.size > this.config.tuning.knownControllersMax)
+      this.known.delete(this.known.keys().next().value!);
   }
 }

@@ -1,25 +1,33 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
+import { describeError } from '@cpc/errors';
 import { deleteExpiredKeys } from './idempotency-keys.js';
 
-const SWEEP_INTERVAL_MS = 3600_000;
-
-/** Removes expired idempotency keys hourly, so the table holds about one day of keys. */
+/** Removes expired idempotency keys hourly (tuning.idempotencyKeySweepIntervalMs), so the table holds about one day of keys. */
 @Injectable()
 export class IdempotencyKeySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(IdempotencyKeySweeper.name);
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
       deleteExpiredKeys(this.dataSource.manager).catch((error: unknown) => {
-        this.logger.warn(
-          `expired idempotency keys not removed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.logger.warn(`expired idempotency keys not removed: ${describeError(error)}`);
       });
-    }, SWEEP_INTERVAL_MS);
+    }, this.config.tuning.idempotencyKeySweepIntervalMs);
     this.timer.unref();
   }
 

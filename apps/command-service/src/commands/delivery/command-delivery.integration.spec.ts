@@ -19,7 +19,8 @@ import type { DataSource } from 'typeorm';
 import { DELIVERY_CONNECTION } from '../delivery-connection.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
-import { type ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
+import type { ClaimedCommand } from '../command-row.js';
+import { DeliveryQueue } from './delivery-queue.js';
 
 const harness = new CommandServiceHarness();
 const tenant: string = randomUUID();

@@ -1,10 +1,11 @@
 import { jest } from '@jest/globals';
 import { hostname } from 'node:os';
 import type { ServiceClient } from '@cpc/nats';
-import type { CommandServiceConfig } from '../../command-service.config.js';
+import { COMMAND_SERVICE_TUNING, type CommandServiceConfig } from '../../command-service.config.js';
 import type { CommandTransitions } from '../outcomes/command-transitions.js';
 import { CommandDispatcher } from './command-dispatcher.js';
-import type { ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
+import type { ClaimedCommand } from '../command-row.js';
+import type { DeliveryQueue } from './delivery-queue.js';
 import { DispatchSignal } from './dispatch-signal.js';
 import type { GatewayCallClient } from './gateway-call.client.js';
 
@@ -15,7 +16,11 @@ function dispatcherOn(
   gateway: Partial<GatewayCallClient> = {},
 ) {
   return new CommandDispatcher(
-    { commandDispatchIntervalMs: 60_000, commandLeaseMs: 15_000 } as CommandServiceConfig,
+    {
+      commandDispatchIntervalMs: 60_000,
+      commandLeaseMs: 15_000,
+      tuning: COMMAND_SERVICE_TUNING,
+    } as CommandServiceConfig,
     queue as DeliveryQueue,
     {} as CommandTransitions,
     gateway as GatewayCallClient,

@@ -14,28 +14,17 @@ import {
   type Principal,
   type TenantScopedRequest,
 } from '@cpc/contracts';
-import { DomainError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import { CommandResultError } from '@cpc/ocpp-commands';
 import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
 import type { CommandServiceConfig } from '../../command-service.config.js';
 import { endingOf } from '../outcomes/call-outcome.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
-import { type ClaimedCommand, DeliveryQueue } from './delivery-queue.js';
+import type { ClaimedCommand } from '../command-row.js';
+import { DeliveryQueue } from './delivery-queue.js';
 import { type CreationLeases, type DispatchListener, DispatchSignal } from './dispatch-signal.js';
 import { GatewayCallClient } from './gateway-call.client.js';
-
-/** Deliveries one instance runs at once (different charge points; one per charge point by the queue's rule). */
-const MAX_IN_FLIGHT = 500;
-const CLAIM_BATCH = 100;
-/** Retry delay when something between us and the charge point failed (NATS, assets-service, the database). */
-const RETRY_DELAY_MS = 1000;
-/**
- * Least time between the starts of two claim runs. Every creation and every ending wakes the dispatcher; claiming at
- * each wake made nearly one claim query per command (pg_stat_statements at 100/s: 981 claims for 1,178 commands),
- * while waiting this long lets one claim take up what several wakes announced.
- */
-const MIN_CLAIM_SPACING_MS = 5;
 
 type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
 
@@ -81,7 +70,9 @@ export class CommandDispatcher
     // waiting for them to lapse. Were it still alive after all, its calls are only asked for again, and the gateway
     // answers a repeated command with the first outcome.
     await this.queue.releaseHost(`${hostname()}/`, this.owner).catch((error: unknown) => {
-      this.logger.warn(`claims of earlier processes not taken up, they lapse instead: ${describe(error)}`);
+      this.logger.warn(
+        `claims of earlier processes not taken up, they lapse instead: ${describeError(error)}`,
+      );
     });
     this.pollTimer = setInterval(() => this.wake(), this.config.commandDispatchIntervalMs);
     this.renewTimer = setInterval(() => void this.renewLeases(), Math.floor(this.config.commandLeaseMs / 3));
@@ -97,12 +88,12 @@ export class CommandDispatcher
     clearInterval(this.renewTimer);
     // Whoever runs next takes these up at once; the gateway answers a repeat with the first outcome.
     await this.queue.releaseAll(this.owner, [...this.inFlight]).catch((error: unknown) => {
-      this.logger.warn(`claims not given back, they lapse instead: ${describe(error)}`);
+      this.logger.warn(`claims not given back, they lapse instead: ${describeError(error)}`);
     });
   }
 
   /**
-   * Looks for due commands now, or MIN_CLAIM_SPACING_MS after the previous run began (coalesced: a wake during a run
+   * Looks for due commands now, or tuning.minClaimSpacingMs after the previous run began (coalesced: a wake during a run
    * makes one more run).
    */
   wake(): void {
@@ -112,7 +103,7 @@ export class CommandDispatcher
       return;
     }
     if (this.spacingTimer) return;
-    const wait = this.lastClaimStartedAt + MIN_CLAIM_SPACING_MS - performance.now();
+    const wait = this.lastClaimStartedAt + this.config.tuning.minClaimSpacingMs - performance.now();
     if (wait > 0) {
       this.spacingTimer = setTimeout(() => {
         this.spacingTimer = undefined;
@@ -134,14 +125,17 @@ export class CommandDispatcher
   private async claimAndDeliver(): Promise<void> {
     try {
       for (;;) {
-        const room = Math.min(CLAIM_BATCH, MAX_IN_FLIGHT - this.inFlight.size);
+        const room = Math.min(
+          this.config.tuning.claimBatchSize,
+          this.config.tuning.maxDeliveriesInFlight - this.inFlight.size,
+        );
         if (room <= 0 || this.stopped) return;
         const claimed = await this.queue.claimDue(this.owner, this.config.commandLeaseMs, room);
         for (const command of claimed) this.deliver(command);
         if (claimed.length < room) return;
       }
     } catch (error) {
-      this.logger.warn(`claiming due commands failed, next poll retries: ${describe(error)}`);
+      this.logger.warn(`claiming due commands failed, next poll retries: ${describeError(error)}`);
     }
   }
 
@@ -151,7 +145,7 @@ export class CommandDispatcher
   }
 
   leasesForCreation(): CreationLeases | undefined {
-    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    const room = this.config.tuning.maxDeliveriesInFlight - this.inFlight.size;
     if (this.stopped || room <= 0) return undefined;
     return { owner: this.owner, leaseMs: this.config.commandLeaseMs, limit: room };
   }
@@ -171,7 +165,7 @@ export class CommandDispatcher
     const notificationsBefore = this.notifications;
     this.inFlight.add(command.uuid);
     void this.attempt(command).finally(() => {
-      const wasFull = this.inFlight.size >= MAX_IN_FLIGHT;
+      const wasFull = this.inFlight.size >= this.config.tuning.maxDeliveriesInFlight;
       this.inFlight.delete(command.uuid);
       if (wasFull || this.notifications !== notificationsBefore) this.wake();
     });
@@ -202,7 +196,12 @@ export class CommandDispatcher
       if (result.kind === 'offline') return await this.offline(command);
       if (result.kind === 'unanswered') {
         this.logger.warn(`no answer about command ${command.uuid}, trying again: ${result.reason}`);
-        return await this.queue.release(this.owner, command.uuid, RETRY_DELAY_MS, true);
+        return await this.queue.release(
+          this.owner,
+          command.uuid,
+          this.config.tuning.deliveryRetryDelayMs,
+          true,
+        );
       }
       if (result.reply.outcome === 'not_sent') return await this.notSent(command, result.reply.reason);
       const ending = endingOf(result.reply);
@@ -214,7 +213,7 @@ export class CommandDispatcher
     } catch (error) {
       if (this.stopped) return;
       this.logger.warn(
-        `delivery attempt of command ${command.uuid} failed, trying again: ${describe(error)}`,
+        `delivery attempt of command ${command.uuid} failed, trying again: ${describeError(error)}`,
       );
       await this.retryLater(command).catch(() => undefined);
     }
@@ -245,7 +244,7 @@ export class CommandDispatcher
   }
 
   private retryLater(command: ClaimedCommand): Promise<void> {
-    return this.queue.release(this.owner, command.uuid, RETRY_DELAY_MS);
+    return this.queue.release(this.owner, command.uuid, this.config.tuning.deliveryRetryDelayMs);
   }
 
   /**
@@ -277,11 +276,7 @@ export class CommandDispatcher
     try {
       await this.queue.renew(this.owner, [...this.inFlight], this.config.commandLeaseMs);
     } catch (error) {
-      this.logger.warn(`claims not renewed: ${describe(error)}`);
+      this.logger.warn(`claims not renewed: ${describeError(error)}`);
     }
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

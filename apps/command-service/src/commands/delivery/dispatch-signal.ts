@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ClaimedCommand } from './delivery-queue.js';
+import type { ClaimedCommand } from '../command-row.js';
 
 /** Leases a creation may write into the commands it stores, for this instance's dispatcher to deliver at once. */
 export interface CreationLeases {

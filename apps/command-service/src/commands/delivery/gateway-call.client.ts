@@ -7,6 +7,9 @@ import {
   REQUEST_ID_HEADER,
 } from '@cpc/contracts';
 import { NATS_CONNECTION } from '@cpc/nats';
+import { describeError } from '@cpc/errors';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 
 export type GatewayCallResult =
   | { kind: 'reply'; reply: OcppCallReply }
@@ -15,20 +18,20 @@ export type GatewayCallResult =
   /** No answer (NATS trouble, the gateway died meanwhile): whether the call went out is unknown. */
   | { kind: 'unanswered'; reason: string };
 
-/** Margin over the gateway's longest reply time (waiting for the charge point's turn, then its answer). */
-const REPLY_MARGIN_MS = 5000;
-
 /**
  * Asks the gateway instance holding a charge point to deliver a command (contract: ocpp-call.contract.ts), with the
  * raw NATS client so that "no responders" (offline) stays distinguishable from no answer.
  */
 @Injectable()
 export class GatewayCallClient {
-  constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
+  ) {}
 
-  /** The longest a call takes; a claim on a command must be renewed at least this long. */
-  static replyTimeoutMs(callTimeoutMs: number): number {
-    return 2 * callTimeoutMs + REPLY_MARGIN_MS;
+  /** The longest a call takes (the gateway's two call timeouts and a margin). */
+  private replyTimeoutMs(callTimeoutMs: number): number {
+    return 2 * callTimeoutMs + this.config.tuning.gatewayReplyMarginMs;
   }
 
   async call(
@@ -42,12 +45,12 @@ export class GatewayCallClient {
       const message = await this.nats.request(
         OcppGatewaySubjects.call(controllerUuid),
         JSON.stringify(request),
-        { timeout: GatewayCallClient.replyTimeoutMs(callTimeoutMs), headers },
+        { timeout: this.replyTimeoutMs(callTimeoutMs), headers },
       );
       return { kind: 'reply', reply: message.json<OcppCallReply>() };
     } catch (error) {
       if (error instanceof RequestError && error.isNoResponders()) return { kind: 'offline' };
-      return { kind: 'unanswered', reason: error instanceof Error ? error.message : String(error) };
+      return { kind: 'unanswered', reason: describeError(error) };
     }
   }
 }

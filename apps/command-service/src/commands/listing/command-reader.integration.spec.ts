@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { type CommandPage, CommandSubjects, type CommandView } from '@cpc/contracts';
-import { COMMAND_ROW_COLUMNS, type CommandRow, toCommandView } from '../command-record.js';
+import { COMMAND_ROW_COLUMNS } from '../../repositories/commands.repository.js';
+import { toCommandView } from '../command-record.js';
+import type { CommandRow } from '../command-row.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
 
 const harness = new CommandServiceHarness();

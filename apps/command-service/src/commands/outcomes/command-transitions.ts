@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type CommandResult, CommandSubjects } from '@cpc/contracts';
-import { namedQuery, TransactionalOutbox } from '@cpc/database';
+import { runStatement, TransactionalOutbox } from '@cpc/database';
 import type { TerminalCommandStatus } from '@cpc/ocpp-commands';
 import type { DataSource, EntityManager } from 'typeorm';
-import { COMMAND_ROW_COLUMNS, type CommandRow, recordStatusChanges, updatedRows } from '../command-record.js';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
+import {
+  applyCommandTransitions,
+  failPendingCommands,
+  wakeCommandLanes,
+} from '../../repositories/commands.repository.js';
+import { recordStatusChanges } from '../command-record.js';
+import type { CommandRow } from '../command-row.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
-import { OPEN_BY_UUID } from '../open-commands.js';
 import { RecentlyEndedCommands } from './recently-ended-commands.js';
-import { type AppliedRow, transitionBatchSql, wakeLanesSql } from './transition-batch-statement.js';
-
-/** Enough for the endings and late events of several seconds at full load. */
-const RECENTLY_ENDED_CAPACITY = 50_000;
 
 type EndedRow = CommandRow & { previous: string };
 
@@ -65,15 +68,15 @@ export class CommandTransitions {
    * creations at 1,000/s offered fell from 363/s to 141–242/s) without ending more commands.
    */
   private writing = false;
-  private readonly recentlyEnded = new RecentlyEndedCommands(RECENTLY_ENDED_CAPACITY);
-  private readonly applyStatement: string;
+  private readonly recentlyEnded: RecentlyEndedCommands;
 
   constructor(
     @InjectDeliveryDataSource() private readonly dataSource: DataSource,
     private readonly outbox: TransactionalOutbox,
     private readonly dispatch: DispatchSignal,
+    @Inject(COMMAND_SERVICE_CONFIG) config: CommandServiceConfig,
   ) {
-    this.applyStatement = transitionBatchSql(outbox);
+    this.recentlyEnded = new RecentlyEndedCommands(config.tuning.recentlyEndedCapacity);
   }
 
   /** pending → sent; false when the command was no longer pending. */
@@ -93,16 +96,10 @@ export class CommandTransitions {
   async failPending(commandUuids: string[], error: string, manager?: EntityManager): Promise<number> {
     if (commandUuids.length === 0) return 0;
     const run = async (transaction: EntityManager) => {
-      // Pending, said as "open and not sent" (see OPEN_BY_UUID).
-      const rows = await updatedRows<EndedRow>(
-        transaction,
-        `UPDATE control.commands
-            SET status = 'failed', result = $2, completed_at = clock_timestamp(),
-                next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
-          WHERE uuid = ANY($1) AND ${OPEN_BY_UUID} AND status <> 'sent'
-          RETURNING 'pending' AS previous, ${COMMAND_ROW_COLUMNS}`,
-        [commandUuids, JSON.stringify({ error })],
-      );
+      const rows = await runStatement(transaction, failPendingCommands, {
+        commandUuids,
+        result: JSON.stringify({ error }),
+      });
       return this.recordEnded(transaction, rows);
     };
     const ended = manager ? await run(manager) : await this.dataSource.transaction(run);
@@ -159,7 +156,7 @@ export class CommandTransitions {
   }
 
   /**
-   * One batch in one statement (one round trip, one commit): see transitionBatchSql. The first ending queued for a
+   * One batch in one statement (one round trip, one commit): see applyCommandTransitions. The first ending queued for a
    * command wins; the first known time of sending is kept. Returns the transitions that changed their command.
    */
   private async apply(
@@ -179,19 +176,15 @@ export class CommandTransitions {
       command.ending ??= transition.ending;
     }
     const commands = [...byCommand];
-    const rows = await namedQuery<AppliedRow>(this.dataSource, {
-      name: 'commands.apply-transitions',
-      text: this.applyStatement,
-      values: [
-        commands.map(([uuid]) => uuid),
-        commands.map(([, command]) => command.wantsSent),
-        commands.map(([, command]) => command.sentAt),
-        commands.map(([, command]) => command.ending?.status ?? null),
-        commands.map(([, command]) => (command.ending ? JSON.stringify(command.ending.result) : null)),
-        commands.map(() => randomUUID()),
-        commands.map(() => randomUUID()),
-        CommandSubjects.statusChanged,
-      ],
+    const rows = await runStatement(this.dataSource, applyCommandTransitions, {
+      uuids: commands.map(([uuid]) => uuid),
+      wantsSent: commands.map(([, command]) => command.wantsSent),
+      sentAts: commands.map(([, command]) => command.sentAt),
+      endings: commands.map(([, command]) => command.ending?.status ?? null),
+      results: commands.map(([, command]) => (command.ending ? JSON.stringify(command.ending.result) : null)),
+      sentEventIds: commands.map(() => randomUUID()),
+      endingEventIds: commands.map(() => randomUUID()),
+      subject: CommandSubjects.statusChanged,
     });
     const sentNow = new Set(rows.filter((row) => row.passed_sent).map((row) => row.uuid));
     const endedNow = new Set(rows.filter((row) => row.ended).map((row) => row.uuid));
@@ -213,10 +206,8 @@ export class CommandTransitions {
   private async recordEnded(manager: EntityManager, rows: EndedRow[]): Promise<number> {
     if (rows.length === 0) return 0;
     // Command rows first (the lanes' next commands), counts last: see countStatusChanges.
-    await namedQuery(manager, {
-      name: 'commands.wake-lanes',
-      text: wakeLanesSql('SELECT unnest($1::uuid[])'),
-      values: [[...new Set(rows.map((row) => row.controller_uuid))]],
+    await runStatement(manager, wakeCommandLanes, {
+      controllerUuids: [...new Set(rows.map((row) => row.controller_uuid))],
     });
     await recordStatusChanges(
       this.outbox,

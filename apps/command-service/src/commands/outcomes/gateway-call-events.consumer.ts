@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   type EventEnvelope,
   type OcppCallCompletedEvent,
@@ -6,13 +6,13 @@ import {
   UUID_PATTERN,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 import { endingOf } from './call-outcome.js';
 import { CommandTransitions } from './command-transitions.js';
 
 /** Durable names cannot hold dots. */
 export const GATEWAY_CALL_EVENTS_CONSUMER = 'command-service_ocpp-calls';
-/** Events handled at once; their transitions are written together (see CommandTransitions). */
-const CONCURRENCY = 200;
 
 /**
  * The gateway's durable call events: `call-sent` makes a pending command `sent`; `call-completed` ends it, which is
@@ -26,6 +26,7 @@ export class GatewayCallEventsConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly bus: JetStreamEventBus,
     private readonly transitions: CommandTransitions,
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -33,7 +34,7 @@ export class GatewayCallEventsConsumer implements OnApplicationBootstrap {
       {
         durableName: GATEWAY_CALL_EVENTS_CONSUMER,
         filterSubject: 'events.ocpp-gateway.>',
-        concurrency: CONCURRENCY,
+        concurrency: this.config.tuning.gatewayCallEventsConcurrency,
       },
       (subject, event) => this.handle(subject, event),
     );

@@ -1,0 +1,129 @@
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { findFreePort, ServiceProcess } from '@cpc/platform-launcher';
+import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
+import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
+import { ocppChargePoint } from './support/ocpp-charge-point.js';
+
+const USER_PASSWORD = 'correct-horse-9';
+const MAX_FAILURES = 10;
+const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The status of one upgrade to `ocppUrl` from `localAddress`: 101 when a socket opened, else the refusal's. */
+function upgradeStatus(
+  ocppUrl: string,
+  identity: string,
+  password: string,
+  localAddress: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${ocppUrl}/ocpp/acme/${identity}`, ['ocpp1.6'], {
+      headers: { authorization: `Basic ${Buffer.from(`${identity}:${password}`).toString('base64')}` },
+      localAddress,
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.on('error', (error) => {
+      if (!/Unexpected server response/.test(error.message)) reject(error);
+    });
+  });
+}
+
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Failed handshakes counted by assets-service in PostgreSQL, before the password check, across two real gateway
+ * processes: parallel guesses count one by one, the replicas share the count, and another address still connects.
+ */
+describe('charge point handshake limits on the real gateway and assets-service', () => {
+  let platform: PlatformUnderTest;
+  let data: AssetsTestData;
+  let secondGateway: ServiceProcess;
+  let secondOcppUrl: string;
+
+  beforeAll(async () => {
+    const env = {
+      OCPP_PASSWORD_SCRYPT_LOG2_N: '10',
+      OCPP_HANDSHAKE_MAX_FAILURES: String(MAX_FAILURES),
+      // The per-address cap of concurrent handshakes would refuse most of the burst by itself: out of the way here.
+      OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS: '1000',
+      OCPP_PASSWORD_MAX_QUEUED_CHECKS: '1000',
+    };
+    platform = await startPlatformUnderTest({
+      services: ['auth-service', 'assets-service', 'api-gateway', 'ocpp-gateway'],
+      env,
+    });
+    const [ocppPort, healthPort] = [await findFreePort(), await findFreePort()];
+    secondGateway = new ServiceProcess({
+      rootDir: repositoryRoot,
+      service: 'ocpp-gateway',
+      env: {
+        ...process.env,
+        ...platform.env,
+        ...platform.natsLogin('ocpp-gateway'),
+        OCPP_PORT: String(ocppPort),
+        HEALTH_PORT: String(healthPort),
+      },
+    });
+    await secondGateway.start();
+    secondOcppUrl = `ws://127.0.0.1:${ocppPort}`;
+
+    const api = await ApiTestClient.connect(platform.apiUrl);
+    await platform.admin(['tenant:create', '--slug', 'acme']);
+    await platform.admin(['role:create', '--tenant', 'acme', '--name', 'operator', '--permissions', 'asset']);
+    await platform.admin([
+      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
+      ...['--password', USER_PASSWORD, '--role', 'operator'],
+    ]);
+    const response = await api.call('POST', '/api/v1/oauth/token', {
+      body: { username: 'ops@acme.test', password: USER_PASSWORD, tenant: 'acme' },
+    });
+    data = new AssetsTestData(api, response.body.access_token as string);
+  }, 180_000);
+
+  afterAll(async () => {
+    await secondGateway?.stop();
+    await platform?.stop();
+  });
+
+  it('answers 200 parallel wrong passwords from one address, spread over two gateways, with at most the limit of 401', async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const identity = controller.ocpp_identity;
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        upgradeStatus(
+          index % 2 === 0 ? platform.ocppUrl : secondOcppUrl,
+          identity,
+          `wrong-password-${index}`,
+          '127.0.0.2',
+        ),
+      ),
+    );
+    expect(tally(statuses)).toEqual({ 401: MAX_FAILURES, 429: 200 - MAX_FAILURES });
+
+    // That address waits out the window, even with the right password; another address connects at once.
+    await expect(upgradeStatus(secondOcppUrl, identity, OCPP_PASSWORD, '127.0.0.2')).resolves.toBe(429);
+    await expect(upgradeStatus(platform.ocppUrl, identity, OCPP_PASSWORD, '127.0.0.3')).resolves.toBe(101);
+    const station = ocppChargePoint({
+      ocppUrl: secondOcppUrl,
+      tenantSlug: 'acme',
+      identity,
+      password: OCPP_PASSWORD,
+      protocol: 'ocpp1.6',
+    });
+    await station.connect();
+    await station.call('Heartbeat', {});
+    await station.close();
+  });
+});

@@ -1,0 +1,4 @@
+/** Jest globalTeardown: stops what jest-global-setup.mjs started. */
+export default async function globalTeardown() {
+  await globalThis.cpcTestInfrastructure?.stop();
+}
