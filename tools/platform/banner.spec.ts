@@ -24,4 +24,18 @@ describe('platformBanner', () => {
     expect(banner).not.toMatch(/--password /);
     expect(banner).toContain(`curl -s http://127.0.0.1:3000/api/v1/oauth/token`);
   });
+
+  it('says where the passwords of the NATS it started are kept, never the passwords', () => {
+    const banner = platformBanner({
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/cpc',
+      natsUrl: 'nats://127.0.0.1:4222',
+      apiPort: 3000,
+      ocppPort: 9000,
+      natsStoreDir: '/repo/.data/nats',
+      natsPasswordsFile: '/repo/.data/nats/passwords.json',
+      natsPasswords: { 'api-gateway': 'p-secret-api-gateway-password' } as never,
+    });
+    expect(banner).toContain('a user per service, passwords in /repo/.data/nats/passwords.json');
+    expect(banner).not.toContain('p-secret');
+  });
 });

@@ -43,10 +43,15 @@ export class ApiGatewayModule {
         PassportModule,
         NatsRpcClientModule.register({
           natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
           clientName: 'api-gateway',
           requestTimeoutMs: config.natsRequestTimeoutMs,
         }),
-        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'api-gateway' }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: 'api-gateway',
+        }),
         HealthModule.register([NatsHealthIndicator]),
         // Its own port (HEALTH_PORT), so /metrics is never part of the public API.
         MetricsModule.register({ on: 'own-port', port: config.healthPort }),

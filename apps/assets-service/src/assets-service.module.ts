@@ -34,7 +34,11 @@ export class AssetsServiceModule {
       module: AssetsServiceModule,
       imports: [
         ServiceDatabaseModule.register(assetsDataSourceOptions(config.databaseUrl)),
-        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: ASSETS_SERVICE_NAME }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: ASSETS_SERVICE_NAME,
+        }),
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
       ],
       controllers: [

@@ -38,7 +38,11 @@ export class AuthServiceModule {
       module: AuthServiceModule,
       imports: [
         ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
-        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'auth-service' }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: 'auth-service',
+        }),
         AuthDomainModule.register(
           config,
           { provide: SigningKeyChangePublisher, useClass: NatsSigningKeyChangePublisher },

@@ -53,7 +53,7 @@ describe('metrics', () => {
     });
     token = response.body.access_token as string;
     data = new AssetsTestData(api, token);
-    nats = await connect({ servers: platform.natsUrl });
+    nats = await connect(platform.natsTestClientOptions);
   }, 180_000);
 
   afterAll(async () => {

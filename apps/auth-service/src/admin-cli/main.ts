@@ -27,10 +27,10 @@ class AdminCliModule {
         ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
         AuthDomainModule.register(
           config,
-          { provide: SigningKeyChangePublisher, useValue: new CliSigningKeyChangePublisher(config.natsUrl) },
+          { provide: SigningKeyChangePublisher, useValue: new CliSigningKeyChangePublisher(config) },
           {
             provide: AccountRevocationPublisher,
-            useValue: new CliAccountRevocationPublisher(config.natsUrl),
+            useValue: new CliAccountRevocationPublisher(config),
           },
         ),
       ],
