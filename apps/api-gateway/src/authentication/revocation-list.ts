@@ -18,6 +18,10 @@ import { UnauthorizedError } from './unauthorized.error.js';
 const POLL_OVERLAP_MS = 60_000;
 /** While the list is stale, a request triggers a sync attempt, at most this often. */
 const STALE_RETRY_MS = 1_000;
+/** How long start-up waits for the first read of the revocations; after it the gateway starts and fails closed. */
+const FIRST_SYNC_WAIT_MS = 10_000;
+/** Spacing of the start-up's read attempts. */
+const FIRST_SYNC_RETRY_MS = 250;
 /** A revocation is forgotten this long after its time: no access token lives longer (ACCESS_TOKEN_TTL_SECONDS' maximum). */
 const RETENTION_SECONDS = 86_400;
 
@@ -61,7 +65,11 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
     this.now = options.now ?? Date.now;
   }
 
-  onApplicationBootstrap(): void {
+  /**
+   * Subscribes, starts polling, and waits (up to FIRST_SYNC_WAIT_MS) for a first successful read before the gateway
+   * listens: started beside auth-service, it would otherwise answer its first requests with 503.
+   */
+  async onApplicationBootstrap(): Promise<void> {
     this.subscription = this.connection.subscribe(AuthSubjects.accountsRevoked, {
       callback: (error, message) => {
         if (error) return;
@@ -74,7 +82,16 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
     });
     this.timer = setInterval(() => void this.sync().catch(() => undefined), this.options.pollIntervalMs);
     this.timer.unref();
-    void this.sync().catch(() => undefined);
+    const giveUpAt = Date.now() + FIRST_SYNC_WAIT_MS;
+    for (;;) {
+      try {
+        await this.sync();
+        return;
+      } catch {
+        if (Date.now() >= giveUpAt) return;
+        await new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_RETRY_MS));
+      }
+    }
   }
 
   onApplicationShutdown(): void {
