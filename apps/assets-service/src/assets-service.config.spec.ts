@@ -14,6 +14,8 @@ describe('assets-service tuning', () => {
       locationReadBatchSize: 100,
       outboxBatchSize: 200,
       chargePointStateRetryDelayMs: 1000,
+      chargePointStateMaxAckPending: 1000,
+      chargePointStatePullBatchSize: 256,
       handshakeFailureSweepEveryAttempts: 1000,
     });
   });

@@ -27,6 +27,10 @@ export interface AssetsServiceTuning {
   outboxBatchSize: number;
   /** Redelivery delay of a charge point state event whose handling failed (the database was away, say). */
   chargePointStateRetryDelayMs: number;
+  /** Charge point state events delivered and not yet acknowledged, at most: a backlog after an outage drains in order. */
+  chargePointStateMaxAckPending: number;
+  /** Charge point state events one pull fetches and buffers, so a backlog is read in few round trips. */
+  chargePointStatePullBatchSize: number;
   /** Handshake checks between two sweeps of expired failure counters, so the table holds only live windows. */
   handshakeFailureSweepEveryAttempts: number;
 }
@@ -38,6 +42,8 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   locationReadBatchSize: 100,
   outboxBatchSize: 200,
   chargePointStateRetryDelayMs: 1000,
+  chargePointStateMaxAckPending: 1000,
+  chargePointStatePullBatchSize: 256,
   handshakeFailureSweepEveryAttempts: 1000,
 });
 

@@ -41,6 +41,8 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
         durableName: CHARGE_POINT_STATE_CONSUMER,
         filterSubject: 'events.charge-point.>',
         retryDelayMs: this.tuning.chargePointStateRetryDelayMs,
+        maxAckPending: this.tuning.chargePointStateMaxAckPending,
+        pullBatchSize: this.tuning.chargePointStatePullBatchSize,
       },
       (subject, event) => this.handle(subject, event),
     );
