@@ -7,11 +7,16 @@ import {
   TrustedProxies,
 } from '@cpc/config';
 
-/** api-gateway's fixed numbers (caches, retries, how long a refused upload may linger): not read from the environment. */
+/**
+ * api-gateway's fixed numbers (caches, retries, how long a refused upload may linger): not read from the environment.
+ */
 export interface ApiGatewayTuning {
   /** Signing keys are fetched again at least this often, so retired keys age out even if a change event was missed. */
   signingKeysMaxAgeMs: number;
-  /** Verified access tokens remembered: enough for every token in use at a busy gateway; a full cache only means more signature checks. */
+  /**
+   * Verified access tokens remembered: enough for every token in use at a busy gateway; a full cache only means more
+   * signature checks.
+   */
   verifiedTokenCacheSize: number;
   /**
    * Each revocation poll re-reads this much before the previous one's database time, so a revocation whose
@@ -24,11 +29,17 @@ export interface ApiGatewayTuning {
   revocationFirstSyncWaitMs: number;
   /** Spacing of start-up's attempts to read the revocations. */
   revocationFirstSyncRetryMs: number;
-  /** A refused request's lingering close ends when the client sends nothing for this long: an uploading client sends more often. */
+  /**
+   * A refused request's lingering close ends when the client sends nothing for this long: an uploading client sends
+   * more often.
+   */
   lingerIdleMs: number;
   /** A refused request holds its socket no longer than this, however its client trickles. */
   lingerTotalMs: number;
-  /** Bytes of a refused upload read and dropped at most: several times the 1 MiB body limit; a client sending more is not listening. */
+  /**
+   * Bytes of a refused upload read and dropped at most: several times the 1 MiB body limit; a client sending more is
+   * not listening.
+   */
   lingerMaxBytes: number;
 }
 

@@ -13,7 +13,9 @@ export const DEFAULT_ASSETS_HEALTH_PORT = 3102;
  * environment.
  */
 export interface AssetsServiceTuning {
-  /** Connections of the service's pool: the location reads' statements and room for writes and handshakes beside them. */
+  /**
+   * Connections of the service's pool: the location reads' statements and room for writes and handshakes beside them.
+   */
   databasePoolSize: number;
   /**
    * Location reads (GET location, the hottest read) running as statements at once; reads arriving meanwhile share the
@@ -27,7 +29,9 @@ export interface AssetsServiceTuning {
   outboxBatchSize: number;
   /** Redelivery delay of a charge point state event whose handling failed (the database was away, say). */
   chargePointStateRetryDelayMs: number;
-  /** Charge point state events delivered and not yet acknowledged, at most: a backlog after an outage drains in order. */
+  /**
+   * Charge point state events delivered and not yet acknowledged, at most: a backlog after an outage drains in order.
+   */
   chargePointStateMaxAckPending: number;
   /** Charge point state events one pull fetches and buffers, so a backlog is read in few round trips. */
   chargePointStatePullBatchSize: number;

@@ -4,7 +4,9 @@ import { type CommonServiceConfig, loadConfig, readCommonServiceConfig, readData
 export interface AuthServiceTuning {
   /** Connections of the service's pool: token grants, limit counters and admin changes share it. */
   databasePoolSize: number;
-  /** How long the active signing key is reused before it is read again, so a rotation by another process is picked up. */
+  /**
+   * How long the active signing key is reused before it is read again, so a rotation by another process is picked up.
+   */
   activeSigningKeyCacheMs: number;
   /** How long past one token lifetime a retired key still verifies tokens, for clocks a little apart. */
   retiredSigningKeyGraceSeconds: number;

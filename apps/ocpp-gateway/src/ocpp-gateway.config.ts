@@ -12,11 +12,20 @@ export interface OcppTlsConfig {
 
 /** The gateway's fixed numbers (caches, retries, how long records are kept): not read from the environment. */
 export interface OcppGatewayTuning {
-  /** How long a command's delivery record stays in NATS KV: longer than any command stays deliverable (a day), so a late repeat still finds it. */
+  /**
+   * How long a command's delivery record stays in NATS KV: longer than any command stays deliverable (a day), so a late
+   * repeat still finds it.
+   */
   deliveryRecordTtlMs: number;
-  /** StartTransactions remembered per controller, so one the charge point repeats (it missed our answer) gets its number again. */
+  /**
+   * StartTransactions remembered per controller, so one the charge point repeats (it missed our answer) gets its number
+   * again.
+   */
   rememberedTransactionStarts: number;
-  /** Compare-and-set attempts to advance a controller's transaction id before giving up (other instances raced us each time). */
+  /**
+   * Compare-and-set attempts to advance a controller's transaction id before giving up (other instances raced us each
+   * time).
+   */
   transactionIdMaxAttempts: number;
   /** How long an unknown tenant slug is remembered, briefly, so a tenant created a moment ago is reachable soon. */
   unknownTenantTtlMs: number;
