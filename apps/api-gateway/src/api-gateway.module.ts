@@ -68,6 +68,7 @@ export class ApiGatewayModule {
           useFactory: (serviceClient: ServiceClient, connection: NatsConnection) =>
             new SigningKeyCache(serviceClient, connection, {
               unknownKidRefetchIntervalMs: config.unknownKidRefetchIntervalSeconds * 1000,
+              maxAgeMs: config.tuning.signingKeysMaxAgeMs,
             }),
           inject: [ServiceClient, NATS_CONNECTION],
         },
@@ -77,12 +78,17 @@ export class ApiGatewayModule {
             new RevocationList(serviceClient, connection, {
               pollIntervalMs: config.revocationPollIntervalSeconds * 1000,
               maxStalenessMs: config.revocationMaxStalenessSeconds * 1000,
+              pollOverlapMs: config.tuning.revocationPollOverlapMs,
+              staleRetryMs: config.tuning.revocationStaleRetryMs,
+              firstSyncWaitMs: config.tuning.revocationFirstSyncWaitMs,
+              firstSyncRetryMs: config.tuning.revocationFirstSyncRetryMs,
             }),
           inject: [ServiceClient, NATS_CONNECTION],
         },
         {
           provide: VerifiedTokenCache,
-          useFactory: (keys: SigningKeyCache) => new VerifiedTokenCache(keys),
+          useFactory: (keys: SigningKeyCache) =>
+            new VerifiedTokenCache(keys, config.tuning.verifiedTokenCacheSize),
           inject: [SigningKeyCache],
         },
         RouteAccess,

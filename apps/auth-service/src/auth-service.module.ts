@@ -37,7 +37,10 @@ export class AuthServiceModule {
     return {
       module: AuthServiceModule,
       imports: [
-        ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
+        ServiceDatabaseModule.register({
+          ...authDataSourceOptions(config.databaseUrl),
+          poolSize: config.tuning.databasePoolSize,
+        }),
         NatsConnectionModule.register({
           natsUrl: config.natsUrl,
           natsCredentials: config.natsCredentials,

@@ -24,7 +24,10 @@ class AdminCliModule {
     return {
       module: AdminCliModule,
       imports: [
-        ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
+        ServiceDatabaseModule.register({
+          ...authDataSourceOptions(config.databaseUrl),
+          poolSize: config.tuning.databasePoolSize,
+        }),
         AuthDomainModule.register(
           config,
           { provide: SigningKeyChangePublisher, useValue: new CliSigningKeyChangePublisher(config) },
