@@ -87,7 +87,28 @@ function containerPortNames(podSpec) {
 }
 
 function selects(selector, labels) {
-  return Object.entries(selector?.matchLabels ?? {}).every(([key, value]) => labels?.[key] === value);
+  const expressionHolds = ({ key, operator, values = [] }) => {
+    if (operator === 'In') return values.includes(labels?.[key]);
+    if (operator === 'NotIn') return !values.includes(labels?.[key]);
+    if (operator === 'Exists') return labels?.[key] !== undefined;
+    return labels?.[key] === undefined;
+  };
+  return (
+    Object.entries(selector?.matchLabels ?? {}).every(([key, value]) => labels?.[key] === value) &&
+    (selector?.matchExpressions ?? []).every(expressionHolds)
+  );
+}
+
+/** NATS's monitoring port answers without a login: no NetworkPolicy may open it to other pods. */
+function checkNatsMonitoringClosed(overlay, objects) {
+  const natsLabels = { 'app.kubernetes.io/name': 'nats' };
+  for (const policy of objects.filter((object) => object.kind === 'NetworkPolicy')) {
+    if (!selects(policy.spec.podSelector, natsLabels)) continue;
+    for (const rule of policy.spec.ingress ?? []) {
+      if (!rule.ports || rule.ports.some((port) => port.port === 8222 || port.port === 'monitor'))
+        problem(overlay, `NetworkPolicy ${policy.metadata.name} opens NATS's monitoring port 8222`);
+    }
+  }
 }
 
 function checkPlatform(overlay, objects) {
@@ -256,6 +277,7 @@ async function checkOverlay(overlay) {
     }
   }
   checkPlatform(overlay, objects);
+  checkNatsMonitoringClosed(overlay, objects);
   process.stdout.write(
     `${overlay}: ${objects.length} objects, ${schemaChecked} validated against their schemas (namespace ${namespace})\n`,
   );
@@ -340,6 +362,8 @@ function checkNatsValues() {
     values.config?.jetstream?.fileStore?.pvc?.enabled !== true
   )
     problem(where, 'JetStream must be enabled on persistent volumes');
+  if (values.natsBox?.enabled !== false)
+    problem(where, 'natsBox must be disabled (it would hold a NATS login)');
   parse(readFileSync(join(root, 'deploy/k8s/nats/values-sandbox.yaml'), 'utf8'));
   const authorization = parse(readFileSync(join(root, 'deploy/k8s/nats/values-authorization.yaml'), 'utf8'));
   const users = authorization.config?.merge?.authorization?.users ?? [];
