@@ -1,18 +1,16 @@
-import ocppRpc from 'ocpp-rpc';
 import type { ControllerView, PlugView } from '@cpc/contracts';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+} from '@cpc/testing';
 
 const PASSWORD = 'correct-horse-9';
-
-interface ChargePoint {
-  connect(): Promise<unknown>;
-  call(action: string, payload: unknown): Promise<unknown>;
-  close(options?: { force?: boolean }): Promise<unknown>;
-  once(event: 'close', listener: (info: { code: number }) => void): void;
-}
-const RPCClient = (ocppRpc as unknown as { RPCClient: new (options: Record<string, unknown>) => ChargePoint })
-  .RPCClient;
 
 /**
  * The assets API together with real OCPP-J charge points on the real ocpp-gateway: the gateway authenticates them
@@ -31,14 +29,12 @@ describe('assets with real charge points', () => {
   };
 
   const chargePoint = (identity: string, protocol: string, password = OCPP_PASSWORD): ChargePoint =>
-    new RPCClient({
-      endpoint: `${platform.ocppUrl}/ocpp/acme`,
+    ocppChargePoint({
+      ocppUrl: platform.ocppUrl,
+      tenantSlug: 'acme',
       identity,
       password,
       protocols: [protocol],
-      strictMode: true,
-      reconnect: false,
-      callTimeoutMs: 10_000,
     });
 
   beforeAll(async () => {

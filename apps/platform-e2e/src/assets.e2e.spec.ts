@@ -9,8 +9,16 @@ import {
   type PlugView,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, fullLocationBody, OCPP_PASSWORD, unique } from './support/assets-test-data.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  eventually,
+  fullLocationBody,
+  OCPP_PASSWORD,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  unique,
+} from '@cpc/testing';
 
 const PASSWORD = 'correct-horse-9';
 const RATE_LIMIT = 400;

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { type ChargePoint, ocppChargePoint } from './support/ocpp-charge-point.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+} from '@cpc/testing';
 
 const PASSWORD = 'correct-horse-9';
 
@@ -31,7 +38,7 @@ describe('charging sessions from real charge points', () => {
       tenantSlug: 'acme',
       identity,
       password: OCPP_PASSWORD,
-      protocol,
+      protocols: [protocol],
     });
 
   beforeAll(async () => {

@@ -3,11 +3,13 @@ import { connect as tcpConnect } from 'node:net';
 import fc from 'fast-check';
 import {
   ApiTestClient,
+  AssetsTestData,
+  fullLocationBody,
+  OCPP_PASSWORD,
   OpenApiResponseValidator,
   type PlatformUnderTest,
   startPlatformUnderTest,
 } from '@cpc/testing';
-import { AssetsTestData, fullLocationBody, OCPP_PASSWORD } from './support/assets-test-data.js';
 import { expectServicesSurvived, FUZZED_SERVICES, fuzzParameters, fuzzTimeoutMs } from './support/fuzzing.js';
 
 const PASSWORD = 'correct-horse-9';

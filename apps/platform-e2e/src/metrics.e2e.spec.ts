@@ -1,8 +1,14 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type OcppCallReply, type OcppCallRequest, OcppGatewaySubjects } from '@cpc/contracts';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { ocppChargePoint } from './support/ocpp-charge-point.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+} from '@cpc/testing';
 import { sampleValue } from './support/prometheus-text.js';
 
 const PASSWORD = 'correct-horse-9';
@@ -111,7 +117,7 @@ describe('metrics', () => {
       tenantSlug: 'acme',
       identity: controller.ocpp_identity,
       password: OCPP_PASSWORD,
-      protocol: 'ocpp1.6',
+      protocols: ['ocpp1.6'],
     });
     const connected = async () =>
       sampleValue(await scrape('ocpp-gateway'), 'ocpp_connected_charge_points', { protocol: 'ocpp1.6' });

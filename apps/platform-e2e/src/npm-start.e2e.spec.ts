@@ -5,16 +5,17 @@ import { fileURLToPath } from 'node:url';
 import { ManagedProcess, waitForReady } from '@cpc/platform-launcher';
 import {
   ApiTestClient,
+  AssetsTestData,
   findFreePort,
   type NatsTestServer,
+  OCPP_PASSWORD,
+  ocppChargePoint,
   runAdminCli,
   startNatsTestServer,
   testDatabaseServerUrl,
 } from '@cpc/testing';
 import { jest } from '@jest/globals';
 import pg from 'pg';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { ocppChargePoint } from './support/ocpp-charge-point.js';
 
 jest.setTimeout(180_000);
 
@@ -164,7 +165,7 @@ describe('npm start: the whole platform from the launcher', () => {
       tenantSlug: 'acme',
       identity: 'CP-START-1',
       password: OCPP_PASSWORD,
-      protocol: 'ocpp1.6',
+      protocols: ['ocpp1.6'],
     });
     await chargePoint.connect();
     expect(

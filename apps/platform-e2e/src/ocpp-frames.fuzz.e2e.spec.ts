@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  OCPP_PASSWORD,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+} from '@cpc/testing';
 import { expectServicesSurvived, FUZZED_SERVICES, fuzzParameters, fuzzTimeoutMs } from './support/fuzzing.js';
 
 const PASSWORD = 'correct-horse-9';

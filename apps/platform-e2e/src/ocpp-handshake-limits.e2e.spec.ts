@@ -1,9 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { findFreePort, ServiceProcess } from '@cpc/platform-launcher';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { ocppChargePoint } from './support/ocpp-charge-point.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+} from '@cpc/testing';
 
 const USER_PASSWORD = 'correct-horse-9';
 const MAX_FAILURES = 10;
@@ -114,7 +119,7 @@ describe('charge point handshake limits on the real gateway and assets-service',
       tenantSlug: 'acme',
       identity,
       password: OCPP_PASSWORD,
-      protocol: 'ocpp1.6',
+      protocols: ['ocpp1.6'],
     });
     await station.connect();
     await station.call('Heartbeat', {});

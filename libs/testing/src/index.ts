@@ -1,4 +1,4 @@
-export { findFreePort } from '@cpc/platform-launcher';
+export * from './free-port.js';
 export * from './nats-test-server.js';
 export * from './test-database.js';
 export * from './platform-under-test.js';
@@ -6,3 +6,7 @@ export * from './openapi-response-validator.js';
 export * from './api-test-client.js';
 export * from './eventually.js';
 export * from './service-test-rig.js';
+export * from './fake-nats-service.js';
+export * from './ocpp-test-client.js';
+export * from './tenant-builder.js';
+export * from './assets-builder.js';

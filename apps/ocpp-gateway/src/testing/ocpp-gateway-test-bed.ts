@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
-import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import WebSocket from 'ws';
 import {
   AssetsSubjects,
@@ -17,9 +17,16 @@ import {
   type OcppProtocol,
   type ResolveTenantRequest,
 } from '@cpc/contracts';
-import { type NatsTestServer, startNatsTestServer } from '@cpc/testing';
+import {
+  answerAsNestService,
+  FakeServiceError,
+  NO_ANSWER,
+  type NatsTestServer,
+  type OcppTestClient,
+  ocppTestClient,
+  startNatsTestServer,
+} from '@cpc/testing';
 import { loadOcppGatewayConfig } from '../ocpp-gateway.config.js';
-import { RPCClient } from '../ocpp-rpc/ocpp-rpc.js';
 import { type RunningOcppGateway, startOcppGateway } from '../start-ocpp-gateway.js';
 
 export interface FakeController {
@@ -31,11 +38,6 @@ export interface FakeController {
   securityProfile: number;
   /** Raise it (with a matching ControllerCredentialsChangedEvent) to test credential changes. */
   credentialsVersion: number;
-}
-
-interface NestRequest<T> {
-  id: string;
-  data: T;
 }
 
 /**
@@ -146,18 +148,10 @@ export class FakeTenantsAndControllers {
 
   private answer<T>(subject: string, handle: (request: T) => object | Promise<object>): void {
     this.subscriptions.push(
-      this.nats.subscribe(subject, {
-        callback: (_error, message: Msg) => {
-          if (!this.answering) return;
-          const request = message.json<NestRequest<T>>();
-          void Promise.resolve(handle(request.data)).then((answer) => {
-            const result = answer as { error?: object };
-            const packet = result.error
-              ? { id: request.id, err: result.error, isDisposed: true }
-              : { id: request.id, response: result, isDisposed: true };
-            message.respond(JSON.stringify(packet));
-          });
-        },
+      answerAsNestService<T>(this.nats, subject, async (request) => {
+        if (!this.answering) return NO_ANSWER;
+        const result = (await handle(request)) as { error?: { code: ErrorCode; message: string } };
+        return result.error ? new FakeServiceError(result.error.code, result.error.message) : result;
       }),
     );
   }
@@ -295,7 +289,7 @@ export async function startGatewayTestRig(env: Record<string, string> = {}): Pro
   };
 }
 
-export type ChargePoint = InstanceType<typeof RPCClient>;
+export type ChargePoint = OcppTestClient;
 
 export interface ChargePointOptions {
   port: number;
@@ -313,20 +307,19 @@ export interface ChargePointOptions {
   localAddress?: string;
 }
 
-/** A real OCPP-J client, strict like a well-behaved charge point, that does not reconnect by itself. */
+/** The kit's OCPP test client on this gateway's port, as `controller`. */
 export function chargePoint(options: ChargePointOptions): ChargePoint {
-  const password = options.password === undefined ? options.controller.password : options.password;
-  return new RPCClient({
-    endpoint: `${options.scheme ?? 'ws'}://127.0.0.1:${options.port}/ocpp/${encodeURIComponent(options.controller.tenantSlug)}`,
+  return ocppTestClient({
+    ocppUrl: `${options.scheme ?? 'ws'}://127.0.0.1:${options.port}`,
+    tenantSlug: options.controller.tenantSlug,
     identity: options.controller.identity,
-    password: password ?? null,
-    protocols: options.protocols as string[],
-    strictMode: options.strict ?? true,
-    reconnect: false,
-    callTimeoutMs: 10000,
-    headers: options.headers ?? {},
-    wsOpts: { ...(options.localAddress ? { localAddress: options.localAddress } : {}), ...options.wsOpts },
-  } as unknown as ConstructorParameters<typeof RPCClient>[0]);
+    password: options.password === undefined ? options.controller.password : options.password,
+    protocols: options.protocols,
+    strict: options.strict,
+    headers: options.headers,
+    localAddress: options.localAddress,
+    wsOpts: options.wsOpts,
+  });
 }
 
 export interface UpgradeAttempt {
@@ -438,18 +431,5 @@ export class RawSocket {
 
   close(): void {
     this.socket.close();
-  }
-}
-
-/** Resolves when `predicate` holds, polling; for state that has no event to wait on. */
-export async function eventually(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -1,4 +1,5 @@
-import type { ApiTestClient, PlatformUnderTest } from '@cpc/testing';
+import type { ApiTestClient } from './api-test-client.js';
+import type { PlatformUnderTest } from './platform-under-test.js';
 
 export const USER_PASSWORD = 'correct-horse-9';
 
