@@ -12,7 +12,7 @@ import {
   type OcppCallRequest,
   OcppGatewaySubjects,
 } from '@cpc/contracts';
-import { eventually } from '@cpc/testing';
+import { eventually, rawSocket, upgradeStatus } from '@cpc/testing';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
 import { ocppCallError } from './ocpp-rpc/ocpp-rpc.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
@@ -23,10 +23,8 @@ import {
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,
-  rawSocket,
   startGatewayForTest,
   startGatewayTestRig,
-  upgradeStatus,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ChargePointEventSubjects } from '@cpc/contracts';
+import { rawSocket, type RawSocket } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   chargePoint,
@@ -7,8 +8,6 @@ import {
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,
-  rawSocket,
-  type RawSocket,
   startGatewayTestRig,
 } from './testing/ocpp-gateway-test-bed.js';
 

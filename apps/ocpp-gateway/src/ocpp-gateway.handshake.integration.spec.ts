@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import WebSocket from 'ws';
-import { eventually } from '@cpc/testing';
+import { eventually, upgradeStatus } from '@cpc/testing';
 import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
 import { WEBSOCKET_OPEN } from './ocpp-rpc/ocpp-rpc.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
@@ -10,7 +10,6 @@ import {
   type FakeTenantsAndControllers,
   type GatewayTestRig,
   startGatewayTestRig,
-  upgradeStatus,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';

@@ -8,9 +8,8 @@ import {
   ocppChargePoint,
   type PlatformUnderTest,
   startPlatformUnderTest,
+  tenantWithUsers,
 } from '@cpc/testing';
-
-const PASSWORD = 'correct-horse-9';
 
 /**
  * The assets API together with real OCPP-J charge points on the real ocpp-gateway: the gateway authenticates them
@@ -42,16 +41,7 @@ describe('assets with real charge points', () => {
       services: ['auth-service', 'assets-service', 'api-gateway', 'ocpp-gateway'],
     });
     api = await ApiTestClient.connect(platform.apiUrl);
-    await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin(['role:create', '--tenant', 'acme', '--name', 'operator', '--permissions', 'asset']);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
-      ...['--password', PASSWORD, '--role', 'operator'],
-    ]);
-    const response = await api.call('POST', '/api/v1/oauth/token', {
-      body: { username: 'ops@acme.test', password: PASSWORD, tenant: 'acme' },
-    });
-    token = response.body.access_token as string;
+    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' }));
     data = new AssetsTestData(api, token);
   }, 180_000);
 

@@ -8,10 +8,10 @@ import {
   ocppChargePoint,
   type PlatformUnderTest,
   startPlatformUnderTest,
+  tenantWithUsers,
 } from '@cpc/testing';
 import { sampleValue } from './support/prometheus-text.js';
 
-const PASSWORD = 'correct-horse-9';
 const SERVICES = [
   'api-gateway',
   'auth-service',
@@ -40,24 +40,7 @@ describe('metrics', () => {
   beforeAll(async () => {
     platform = await startPlatformUnderTest();
     api = await ApiTestClient.connect(platform.apiUrl);
-    await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin([
-      'role:create',
-      '--tenant',
-      'acme',
-      '--name',
-      'operator',
-      '--permissions',
-      'asset,control',
-    ]);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
-      ...['--password', PASSWORD, '--role', 'operator'],
-    ]);
-    const response = await api.call('POST', '/api/v1/oauth/token', {
-      body: { username: 'ops@acme.test', password: PASSWORD, tenant: 'acme' },
-    });
-    token = response.body.access_token as string;
+    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' }));
     data = new AssetsTestData(api, token);
     nats = await connect({ servers: platform.natsUrl });
   }, 180_000);

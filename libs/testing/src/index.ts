@@ -8,5 +8,6 @@ export * from './eventually.js';
 export * from './service-test-rig.js';
 export * from './fake-nats-service.js';
 export * from './ocpp-test-client.js';
+export * from './ocpp-upgrade.js';
 export * from './tenant-builder.js';
 export * from './assets-builder.js';
