@@ -12,14 +12,13 @@ import {
   type OcppCallRequest,
   OcppGatewaySubjects,
 } from '@cpc/contracts';
-import { eventually, rawSocket, upgradeStatus } from '@cpc/testing';
+import { type EventRecorder, eventually, rawSocket, upgradeStatus } from '@cpc/testing';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
 import { ocppCallError } from './ocpp-rpc/ocpp-rpc.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   type ChargePoint,
   chargePoint,
-  type EventRecorder,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,

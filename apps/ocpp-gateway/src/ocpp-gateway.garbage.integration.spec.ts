@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { ChargePointEventSubjects } from '@cpc/contracts';
-import { rawSocket, type RawSocket } from '@cpc/testing';
+import { type EventRecorder, rawSocket, type RawSocket } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   chargePoint,
-  type EventRecorder,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,

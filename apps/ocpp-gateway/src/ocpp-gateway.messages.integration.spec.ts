@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CHARGE_POINT_PRESENCE_BUCKET, ChargePointEventSubjects as Subjects } from '@cpc/contracts';
-import { eventually } from '@cpc/testing';
+import { type EventRecorder, eventually } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   type ChargePoint,
   chargePoint,
-  type EventRecorder,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,

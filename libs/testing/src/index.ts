@@ -5,6 +5,7 @@ export * from './platform-under-test.js';
 export * from './openapi-response-validator.js';
 export * from './api-test-client.js';
 export * from './eventually.js';
+export * from './event-recorder.js';
 export * from './service-test-rig.js';
 export * from './fake-nats-service.js';
 export * from './ocpp-test-client.js';
