@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { findFreePort, ServiceProcess } from '@cpc/platform-launcher';
+import { ServiceProcess } from '@cpc/platform-launcher';
 import {
   ApiTestClient,
   AssetsTestData,
+  findFreePort,
   OCPP_PASSWORD,
   ocppChargePoint,
   type PlatformUnderTest,
