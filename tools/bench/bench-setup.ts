@@ -7,6 +7,11 @@ export interface BenchTarget {
   ocppUrl: string;
   databaseUrl: string;
   natsUrl: string;
+  /**
+   * Passwords of the NATS users the bench logs in as (auth-service for the admin CLI, bench for its own watch): those
+   * of the NATS the bench platform started, or NATS_PASSWORD_AUTH_SERVICE / NATS_PASSWORD_BENCH for a running one.
+   */
+  natsPasswords: Partial<Record<'auth-service' | 'bench', string>>;
   apiPort: number;
   /** GET /metrics of the ocpp-gateway (heap figures), when known. */
   ocppGatewayMetricsUrl?: string;
@@ -19,12 +24,26 @@ export interface BenchTenant {
   token: string;
 }
 
+/** NATS_USER/NATS_PASSWORD for a process of the bench that logs in as `user` (none against an open NATS). */
+export function natsLogin(target: BenchTarget, user: 'auth-service' | 'bench'): Record<string, string> {
+  const password = target.natsPasswords[user];
+  return password ? { NATS_USER: user, NATS_PASSWORD: password } : {};
+}
+
 function admin(rootDir: string, target: BenchTarget, args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [adminCliEntryPath(rootDir), ...args],
-      { env: { ...process.env, DATABASE_URL: target.databaseUrl, NATS_URL: target.natsUrl }, cwd: rootDir },
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: target.databaseUrl,
+          NATS_URL: target.natsUrl,
+          ...natsLogin(target, 'auth-service'),
+        },
+        cwd: rootDir,
+      },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`admin ${args[0]} failed: ${stderr || error.message}`));
         else resolve(JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>);

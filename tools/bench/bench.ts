@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
+import { natsPasswordVariable } from '@cpc/contracts';
 import { describeError } from '@cpc/errors';
 import { PLATFORM_SERVICES } from '@cpc/platform-launcher';
 import { parseBenchOptions, USAGE, type BenchOptions, type Phase } from './bench-options.js';
@@ -185,6 +186,10 @@ async function main(): Promise<void> {
   const started = options.external ? undefined : await startBenchPlatform((line) => progress.done(line));
   const target: BenchTarget = started?.target ?? {
     ...options.external!,
+    natsPasswords: {
+      'auth-service': process.env[natsPasswordVariable('auth-service')],
+      bench: process.env[natsPasswordVariable('bench')],
+    },
     apiPort: Number(new URL(options.external!.apiUrl).port || 80),
   };
   const stopAll = async () => {

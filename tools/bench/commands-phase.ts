@@ -4,7 +4,7 @@ import ocppRpc from 'ocpp-rpc';
 import pg from 'pg';
 import { CommandSubjects, type CommandStatusChangedEvent } from '@cpc/contracts';
 import type { BenchTarget, BenchTenant } from './bench-setup.js';
-import { apiCall } from './bench-setup.js';
+import { apiCall, natsLogin } from './bench-setup.js';
 import { JsonPoster } from './json-poster.js';
 import { LatencyRecorder, type LatencySummary, summarizeLoopDelay } from './latency-recorder.js';
 import type { Progress } from './progress.js';
@@ -128,7 +128,12 @@ export class CommandsBench {
 
   /** Creates commands at `perSecond` for `seconds` (open loop), then waits until every one is terminal. */
   async step(perSecond: number, seconds: number, progress: Progress): Promise<CommandStepResult> {
-    const nats = await connect({ servers: this.target.natsUrl, name: 'bench' });
+    const login = natsLogin(this.target, 'bench');
+    const nats = await connect({
+      servers: this.target.natsUrl,
+      name: 'bench',
+      ...(login.NATS_USER ? { user: login.NATS_USER, pass: login.NATS_PASSWORD } : {}),
+    });
     const startedAt = new Map<string, number>();
     const terminalAt = new Map<string, number>();
     const byStatus: Record<string, number> = {};

@@ -6,6 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDatabaseExists } from '@cpc/database';
 import {
   adminCliEntryPath,
+  generateNatsPasswords,
+  natsClientEnvironment,
+  type NatsPasswords,
+  writeNatsAuthorizationConfig,
   assertEntriesBuilt,
   describeExit,
   type LineListener,
@@ -68,6 +72,7 @@ export class FaultPlatform {
   private readonly members = new Map<MemberName, Member>();
   private readonly logs: WriteStream[] = [];
   private childEnv: NodeJS.ProcessEnv = {};
+  private natsPasswords: NatsPasswords | undefined;
   private stopping = false;
 
   constructor(private readonly options: FaultPlatformOptions) {
@@ -94,10 +99,16 @@ export class FaultPlatform {
       onLine: this.logTo('postgres'),
     });
     this.addMember('postgres', postgres, postgresLoginCheck(databaseUrl), 60_000);
+    // The broker as deployed: a user per service with its own permissions (a violation shows in logs/nats.log).
+    this.natsPasswords = generateNatsPasswords();
     const nats = await startLocalNats({
       url: natsUrl,
       dataDir: join(this.workDir, 'nats'),
       onLine: this.logTo('nats'),
+      authorization: {
+        configFile: writeNatsAuthorizationConfig(join(this.workDir, 'nats')),
+        passwords: this.natsPasswords,
+      },
     });
     this.addMember(
       'nats',
@@ -146,7 +157,12 @@ export class FaultPlatform {
         const child = new ServiceProcess({
           rootDir,
           service,
-          env: { ...this.childEnv, HEALTH_PORT: String(healthPorts[index]), ...env },
+          env: {
+            ...this.childEnv,
+            ...natsClientEnvironment(service, this.natsPasswords!),
+            HEALTH_PORT: String(healthPorts[index]),
+            ...env,
+          },
           onLine: this.logTo(name),
           readyTimeoutMs: SERVICE_READY_TIMEOUT_MS,
         });
@@ -171,7 +187,7 @@ export class FaultPlatform {
       name: `admin ${args[0]}`,
       command: process.execPath,
       args: [adminCliEntryPath(this.options.rootDir), ...args],
-      env: this.childEnv,
+      env: { ...this.childEnv, ...natsClientEnvironment('auth-service', this.natsPasswords!) },
       cwd: this.options.rootDir,
     });
     const lines = child.output().trim().split('\n');

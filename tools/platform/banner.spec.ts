@@ -18,8 +18,24 @@ describe('platformBanner', () => {
     expect(banner).not.toContain('secret');
     expect(banner).toContain('NATS         nats://127.0.0.1:4222\n');
     expect(banner).toMatch(
-      /npm run admin -- tenant:create --slug acme[^\n]*\n[^\n]*role:create[^\n]*\n[^\n]*user:create/,
+      /npm run admin -- tenant:create --slug acme[^\n]*\n[^\n]*role:create[^\n]*\n[^\n]*read -rsp[^\n]*\n[^\n]*user:create[^\n]*--password-stdin/,
     );
-    expect(banner).toContain(`curl -s -X POST http://127.0.0.1:3000/api/v1/oauth/token`);
+    // No password on a command line, where ps shows it to every user of the machine.
+    expect(banner).not.toMatch(/--password /);
+    expect(banner).toContain(`curl -s http://127.0.0.1:3000/api/v1/oauth/token`);
+  });
+
+  it('says where the passwords of the NATS it started are kept, never the passwords', () => {
+    const banner = platformBanner({
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/cpc',
+      natsUrl: 'nats://127.0.0.1:4222',
+      apiPort: 3000,
+      ocppPort: 9000,
+      natsStoreDir: '/repo/.data/nats',
+      natsPasswordsFile: '/repo/.data/nats/passwords.json',
+      natsPasswords: { 'api-gateway': 'p-secret-api-gateway-password' } as never,
+    });
+    expect(banner).toContain('a user per service, passwords in /repo/.data/nats/passwords.json');
+    expect(banner).not.toContain('p-secret');
   });
 });

@@ -4,7 +4,9 @@ import { type PlatformSummary, redact } from '@cpc/platform-launcher';
 export function platformBanner(summary: PlatformSummary): string {
   const api = `http://127.0.0.1:${summary.apiPort}`;
   const database = summary.embeddedPostgresDir ? ` (embedded, data in ${summary.embeddedPostgresDir})` : '';
-  const nats = summary.natsStoreDir ? ` (started here, JetStream store in ${summary.natsStoreDir})` : '';
+  const nats = summary.natsStoreDir
+    ? ` (started here, JetStream store in ${summary.natsStoreDir}; a user per service, passwords in ${summary.natsPasswordsFile})`
+    : '';
   return [
     '',
     'Charging Platform Core is running.',

@@ -1,6 +1,13 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type OutputStream, Platform, type PlatformOptions } from '@cpc/platform-launcher';
+import { connect } from '@nats-io/transport-node';
+import {
+  configuredNatsLogin,
+  type OutputStream,
+  Platform,
+  type PlatformOptions,
+} from '@cpc/platform-launcher';
 import {
   createTestDatabase,
   findFreePort,
@@ -110,8 +117,18 @@ describe('Platform (npm start) with stand-in services', () => {
     );
     await platform.stop();
     const journal = readFileSync(settings.env.FAKE_JOURNAL!, 'utf8');
-    expect(journal).toContain('stop api-gateway\nstop ocpp-gateway\n');
-    expect(journal).toContain('stop auth-service\n');
+    // Every service that got as far as listening for SIGTERM was stopped, in the reverse order of starting; on a
+    // loaded machine the last ones may not have got that far when command-service crashed.
+    const stops = journal.split('\n').filter((line) => line.startsWith('stop '));
+    const reverseStartOrder = [
+      'stop api-gateway',
+      'stop ocpp-gateway',
+      'stop command-service',
+      'stop assets-service',
+      'stop auth-service',
+    ];
+    expect(stops).toEqual(reverseStartOrder.filter((line) => stops.includes(line)));
+    expect(stops).toContain('stop auth-service');
   });
 
   it('refuses a port setting that is not a port before it starts anything', async () => {
@@ -127,5 +144,55 @@ describe('Platform (npm start) with stand-in services', () => {
     await expect(platform.start()).rejects.toThrow(
       'no NATS answers at nats://nats.example.invalid:4222 (NATS_URL); it is not on this machine, so it cannot be started here',
     );
+  });
+
+  it('starts its own nats-server with a user per service, whose passwords it keeps, and logs each service in', async () => {
+    const natsStoreDir = join(mkdtempSync(join(tmpdir(), 'cpc-platform-nats-')), 'nats');
+    const natsUrl = `nats://127.0.0.1:${await findFreePort()}`;
+    const settings = { ...(await options({ NATS_URL: natsUrl })), natsStoreDir };
+    const platform = new Platform(settings);
+    const summary = await platform.start();
+    let firstPasswords: unknown;
+    try {
+      expect(summary.natsPasswordsFile).toBe(join(natsStoreDir, 'passwords.json'));
+      expect(statSync(summary.natsPasswordsFile!).mode & 0o777).toBe(0o600);
+      firstPasswords = summary.natsPasswords;
+      const health = (await (await fetch(`http://127.0.0.1:${summary.apiPort}/health/ready`)).json()) as {
+        env: Record<string, unknown>;
+      };
+      expect(health.env).toMatchObject({
+        NATS_USER: 'api-gateway',
+        NATS_PASSWORD_LENGTH: summary.natsPasswords!['api-gateway'].length,
+      });
+      await expect(connect({ servers: natsUrl, reconnect: false })).rejects.toThrow(/authorization/i);
+      const assets = await connect({
+        servers: natsUrl,
+        user: 'assets-service',
+        pass: summary.natsPasswords!['assets-service'],
+      });
+      await assets.close();
+    } finally {
+      await platform.stop();
+    }
+    const again = new Platform({
+      ...settings,
+      env: { ...settings.env, API_PORT: String(await findFreePort()) },
+    });
+    try {
+      expect((await again.start()).natsPasswords).toEqual(firstPasswords);
+    } finally {
+      await again.stop();
+      rmSync(join(natsStoreDir, '..'), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('configuredNatsLogin (a NATS the launcher did not start)', () => {
+  it('logs a service in with its NATS_PASSWORD_<SERVICE> when set, else leaves NATS_USER/NATS_PASSWORD as they are', () => {
+    expect(configuredNatsLogin({ NATS_PASSWORD_COMMAND_SERVICE: 'p-command' }, 'command-service')).toEqual({
+      NATS_USER: 'command-service',
+      NATS_PASSWORD: 'p-command',
+    });
+    expect(configuredNatsLogin({ NATS_PASSWORD_COMMAND_SERVICE: 'p-command' }, 'api-gateway')).toEqual({});
   });
 });

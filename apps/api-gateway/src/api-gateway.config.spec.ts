@@ -1,5 +1,5 @@
 import { ConfigError } from '@cpc/config';
-import { loadApiGatewayConfig } from './api-gateway.config.js';
+import { API_GATEWAY_TUNING, loadApiGatewayConfig } from './api-gateway.config.js';
 
 describe('api-gateway TRUSTED_PROXIES', () => {
   it('trusts no proxy when unset, so forwarded headers are ignored', () => {
@@ -18,4 +18,26 @@ describe('api-gateway TRUSTED_PROXIES', () => {
       expect(() => loadApiGatewayConfig({ TRUSTED_PROXIES: `127.0.0.1,${entry}` })).toThrow(ConfigError);
     },
   );
+});
+
+describe('api-gateway tuning', () => {
+  it('is the same for every instance, whatever the environment, and cannot be changed at run time', () => {
+    const config = loadApiGatewayConfig({});
+    expect(config.tuning).toBe(API_GATEWAY_TUNING);
+    expect(Object.isFrozen(config.tuning)).toBe(true);
+  });
+
+  it('keeps the values the gateway was measured and tested with', () => {
+    expect(API_GATEWAY_TUNING).toEqual({
+      signingKeysMaxAgeMs: 300_000,
+      verifiedTokenCacheSize: 10_000,
+      revocationPollOverlapMs: 60_000,
+      revocationStaleRetryMs: 1_000,
+      revocationFirstSyncWaitMs: 10_000,
+      revocationFirstSyncRetryMs: 250,
+      lingerIdleMs: 2_000,
+      lingerTotalMs: 5_000,
+      lingerMaxBytes: 8_388_608,
+    });
+  });
 });

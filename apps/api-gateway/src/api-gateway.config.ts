@@ -7,6 +7,55 @@ import {
   TrustedProxies,
 } from '@cpc/config';
 
+/**
+ * api-gateway's fixed numbers (caches, retries, how long a refused upload may linger): not read from the environment.
+ */
+export interface ApiGatewayTuning {
+  /** Signing keys are fetched again at least this often, so retired keys age out even if a change event was missed. */
+  signingKeysMaxAgeMs: number;
+  /**
+   * Verified access tokens remembered: enough for every token in use at a busy gateway; a full cache only means more
+   * signature checks.
+   */
+  verifiedTokenCacheSize: number;
+  /**
+   * Each revocation poll re-reads this much before the previous one's database time, so a revocation whose
+   * transaction started earlier but committed after that poll is not skipped.
+   */
+  revocationPollOverlapMs: number;
+  /** While the revocation list is stale, a request triggers a sync attempt at most this often. */
+  revocationStaleRetryMs: number;
+  /** How long start-up waits for the first read of the revocations; after it the gateway starts and fails closed. */
+  revocationFirstSyncWaitMs: number;
+  /** Spacing of start-up's attempts to read the revocations. */
+  revocationFirstSyncRetryMs: number;
+  /**
+   * A refused request's lingering close ends when the client sends nothing for this long: an uploading client sends
+   * more often.
+   */
+  lingerIdleMs: number;
+  /** A refused request holds its socket no longer than this, however its client trickles. */
+  lingerTotalMs: number;
+  /**
+   * Bytes of a refused upload read and dropped at most: several times the 1 MiB body limit; a client sending more is
+   * not listening.
+   */
+  lingerMaxBytes: number;
+}
+
+/** The tuning every instance runs with. */
+export const API_GATEWAY_TUNING: Readonly<ApiGatewayTuning> = Object.freeze({
+  signingKeysMaxAgeMs: 5 * 60_000,
+  verifiedTokenCacheSize: 10_000,
+  revocationPollOverlapMs: 60_000,
+  revocationStaleRetryMs: 1_000,
+  revocationFirstSyncWaitMs: 10_000,
+  revocationFirstSyncRetryMs: 250,
+  lingerIdleMs: 2_000,
+  lingerTotalMs: 5_000,
+  lingerMaxBytes: 8 * 1024 * 1024,
+});
+
 export interface ApiGatewayConfig extends CommonServiceConfig {
   apiPort: number;
   jwtIssuer: string;
@@ -30,6 +79,7 @@ export interface ApiGatewayConfig extends CommonServiceConfig {
    * request is answered 503 (fail closed). The bound on how late a revocation can take effect.
    */
   revocationMaxStalenessSeconds: number;
+  tuning: Readonly<ApiGatewayTuning>;
 }
 
 export const API_GATEWAY_CONFIG = Symbol('API_GATEWAY_CONFIG');
@@ -67,6 +117,7 @@ export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiG
         min: 2,
         max: 3600,
       }),
+      tuning: API_GATEWAY_TUNING,
     }),
     env,
   );

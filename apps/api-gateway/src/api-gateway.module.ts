@@ -43,10 +43,15 @@ export class ApiGatewayModule {
         PassportModule,
         NatsRpcClientModule.register({
           natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
           clientName: 'api-gateway',
           requestTimeoutMs: config.natsRequestTimeoutMs,
         }),
-        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'api-gateway' }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: 'api-gateway',
+        }),
         HealthModule.register([NatsHealthIndicator]),
         // Its own port (HEALTH_PORT), so /metrics is never part of the public API.
         MetricsModule.register({ on: 'own-port', port: config.healthPort }),
@@ -63,6 +68,7 @@ export class ApiGatewayModule {
           useFactory: (serviceClient: ServiceClient, connection: NatsConnection) =>
             new SigningKeyCache(serviceClient, connection, {
               unknownKidRefetchIntervalMs: config.unknownKidRefetchIntervalSeconds * 1000,
+              maxAgeMs: config.tuning.signingKeysMaxAgeMs,
             }),
           inject: [ServiceClient, NATS_CONNECTION],
         },
@@ -72,12 +78,17 @@ export class ApiGatewayModule {
             new RevocationList(serviceClient, connection, {
               pollIntervalMs: config.revocationPollIntervalSeconds * 1000,
               maxStalenessMs: config.revocationMaxStalenessSeconds * 1000,
+              pollOverlapMs: config.tuning.revocationPollOverlapMs,
+              staleRetryMs: config.tuning.revocationStaleRetryMs,
+              firstSyncWaitMs: config.tuning.revocationFirstSyncWaitMs,
+              firstSyncRetryMs: config.tuning.revocationFirstSyncRetryMs,
             }),
           inject: [ServiceClient, NATS_CONNECTION],
         },
         {
           provide: VerifiedTokenCache,
-          useFactory: (keys: SigningKeyCache) => new VerifiedTokenCache(keys),
+          useFactory: (keys: SigningKeyCache) =>
+            new VerifiedTokenCache(keys, config.tuning.verifiedTokenCacheSize),
           inject: [SigningKeyCache],
         },
         RouteAccess,

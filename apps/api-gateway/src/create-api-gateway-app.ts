@@ -55,7 +55,11 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
   // JSON and form bodies only (Nest registers both); anything else is a 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   // A refused body (413, 400) is answered before it is read; the close lingers so that the client gets the answer.
-  lingerOnEarlyClose(adapter.getInstance().server);
+  lingerOnEarlyClose(adapter.getInstance().server, {
+    idleMs: config.tuning.lingerIdleMs,
+    totalMs: config.tuning.lingerTotalMs,
+    maxBytes: config.tuning.lingerMaxBytes,
+  });
   const routeMethods = new RouteMethods();
   routeMethods.attachTo(adapter.getInstance());
   adapter.getInstance().addHook('onSend', async (request, reply) => {

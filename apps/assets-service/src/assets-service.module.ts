@@ -3,7 +3,11 @@ import { DatabaseHealthIndicator, ServiceDatabaseModule, TransactionalOutbox } f
 import { HealthModule } from '@cpc/health';
 import { JetStreamEventBus, NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
 import { DataSource } from 'typeorm';
-import { ASSETS_SERVICE_NAME, type AssetsServiceConfig } from './assets-service.config.js';
+import {
+  ASSETS_SERVICE_NAME,
+  ASSETS_SERVICE_TUNING_TOKEN,
+  type AssetsServiceConfig,
+} from './assets-service.config.js';
 import { CHARGE_POINT_AUTHENTICATION_CONFIG } from './charge-points/charge-point-authentication.config.js';
 import { ChargePointAuthenticationHandler } from './charge-points/charge-point-authentication.handler.js';
 import { ChargePointAuthenticationService } from './charge-points/charge-point-authentication.service.js';
@@ -33,8 +37,15 @@ export class AssetsServiceModule {
     return {
       module: AssetsServiceModule,
       imports: [
-        ServiceDatabaseModule.register(assetsDataSourceOptions(config.databaseUrl)),
-        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: ASSETS_SERVICE_NAME }),
+        ServiceDatabaseModule.register({
+          ...assetsDataSourceOptions(config.databaseUrl),
+          poolSize: config.tuning.databasePoolSize,
+        }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: ASSETS_SERVICE_NAME,
+        }),
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
       ],
       controllers: [
@@ -46,6 +57,7 @@ export class AssetsServiceModule {
       ],
       providers: [
         { provide: CHARGE_POINT_AUTHENTICATION_CONFIG, useValue: config.chargePointAuthentication },
+        { provide: ASSETS_SERVICE_TUNING_TOKEN, useValue: config.tuning },
         OcppPasswordHasher,
         PasswordCheckCapacity,
         VerifiedPasswordCache,
@@ -58,6 +70,7 @@ export class AssetsServiceModule {
             new TransactionalOutbox(dataSource, eventBus, {
               table: ASSETS_OUTBOX_TABLE,
               relayIntervalMs: config.outboxRelayIntervalMs,
+              batchSize: config.tuning.outboxBatchSize,
             }),
         },
         LocationsService,

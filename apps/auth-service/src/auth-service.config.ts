@@ -1,5 +1,30 @@
 import { type CommonServiceConfig, loadConfig, readCommonServiceConfig, readDatabaseUrl } from '@cpc/config';
 
+/** auth-service's fixed numbers (caches, page sizes, sweeps): not read from the environment. */
+export interface AuthServiceTuning {
+  /** Connections of the service's pool: token grants, limit counters and admin changes share it. */
+  databasePoolSize: number;
+  /**
+   * How long the active signing key is reused before it is read again, so a rotation by another process is picked up.
+   */
+  activeSigningKeyCacheMs: number;
+  /** How long past one token lifetime a retired key still verifies tokens, for clocks a little apart. */
+  retiredSigningKeyGraceSeconds: number;
+  /** Revocations per page of auth.revocations.list.v1: about 80 bytes each, far below NATS's 1 MB message limit. */
+  revocationsPageSize: number;
+  /** Longest time between two sweeps of expired token limit counters (shorter when the rate limit window is). */
+  tokenLimitSweepMaxIntervalSeconds: number;
+}
+
+/** The tuning every instance runs with. */
+export const AUTH_SERVICE_TUNING: Readonly<AuthServiceTuning> = Object.freeze({
+  databasePoolSize: 10,
+  activeSigningKeyCacheMs: 30_000,
+  retiredSigningKeyGraceSeconds: 60,
+  revocationsPageSize: 1000,
+  tokenLimitSweepMaxIntervalSeconds: 300,
+});
+
 export interface AuthServiceConfig extends CommonServiceConfig {
   databaseUrl: string;
   jwtIssuer: string;
@@ -26,6 +51,7 @@ export interface AuthServiceConfig extends CommonServiceConfig {
   tokenFailureWindowSeconds: number;
   /** Days an address that logged in to an account is exempt from that account's per-account threshold (0: never). */
   tokenKnownAddressDays: number;
+  tuning: Readonly<AuthServiceTuning>;
 }
 
 const DEVELOPMENT_ENCRYPTION_SECRET = 'development-only-signing-key-secret-change-me';
@@ -77,6 +103,7 @@ export function loadAuthServiceConfig(env: NodeJS.ProcessEnv = process.env): Aut
           max: 86400,
         }),
         tokenKnownAddressDays: reader.int('TOKEN_KNOWN_ADDRESS_DAYS', { default: 30, min: 0, max: 365 }),
+        tuning: AUTH_SERVICE_TUNING,
       };
       if (config.tokenFailureLimitPerAccount < config.tokenFailureLimitPerAccountAddress) {
         reader.problems.push(

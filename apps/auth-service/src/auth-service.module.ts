@@ -37,8 +37,15 @@ export class AuthServiceModule {
     return {
       module: AuthServiceModule,
       imports: [
-        ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
-        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: 'auth-service' }),
+        ServiceDatabaseModule.register({
+          ...authDataSourceOptions(config.databaseUrl),
+          poolSize: config.tuning.databasePoolSize,
+        }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: 'auth-service',
+        }),
         AuthDomainModule.register(
           config,
           { provide: SigningKeyChangePublisher, useClass: NatsSigningKeyChangePublisher },

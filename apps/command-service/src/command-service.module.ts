@@ -18,9 +18,14 @@ export class CommandServiceModule {
       module: CommandServiceModule,
       imports: [
         ServiceDatabaseModule.register(controlDataSourceOptions(config.databaseUrl)),
-        NatsConnectionModule.register({ natsUrl: config.natsUrl, connectionName: COMMAND_SERVICE_NAME }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: COMMAND_SERVICE_NAME,
+        }),
         NatsRpcClientModule.register({
           natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
           clientName: COMMAND_SERVICE_NAME,
           requestTimeoutMs: config.natsRequestTimeoutMs,
         }),

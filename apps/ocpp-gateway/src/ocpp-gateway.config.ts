@@ -10,6 +10,44 @@ export interface OcppTlsConfig {
   clientCaFile: string | undefined;
 }
 
+/** The gateway's fixed numbers (caches, retries, how long records are kept): not read from the environment. */
+export interface OcppGatewayTuning {
+  /**
+   * How long a command's delivery record stays in NATS KV: longer than any command stays deliverable (a day), so a late
+   * repeat still finds it.
+   */
+  deliveryRecordTtlMs: number;
+  /**
+   * StartTransactions remembered per controller, so one the charge point repeats (it missed our answer) gets its number
+   * again.
+   */
+  rememberedTransactionStarts: number;
+  /**
+   * Compare-and-set attempts to advance a controller's transaction id before giving up (other instances raced us each
+   * time).
+   */
+  transactionIdMaxAttempts: number;
+  /** How long an unknown tenant slug is remembered, briefly, so a tenant created a moment ago is reachable soon. */
+  unknownTenantTtlMs: number;
+  /** Tenant slugs cached at most (the cache starts afresh when full): far more tenants than one gateway serves. */
+  maxCachedTenantSlugs: number;
+  /**
+   * How much longer than one NATS request timeout (a handshake's credential check) a credential revocation is
+   * remembered, to cover the moment between the check and the socket opening.
+   */
+  credentialRevocationMarginMs: number;
+}
+
+/** The tuning every instance runs with. */
+export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
+  deliveryRecordTtlMs: 7 * 24 * 3600_000,
+  rememberedTransactionStarts: 16,
+  transactionIdMaxAttempts: 20,
+  unknownTenantTtlMs: 5000,
+  maxCachedTenantSlugs: 10_000,
+  credentialRevocationMarginMs: 60_000,
+});
+
 export interface OcppGatewayConfig extends CommonServiceConfig {
   ocppPort: number;
   /** Name of this instance in the presence registry and in connected/disconnected events. */
@@ -64,6 +102,7 @@ export interface OcppGatewayConfig extends CommonServiceConfig {
   /** Header in which the ingress says whether it verified that certificate (ingress-nginx: ssl-client-verify = SUCCESS). */
   proxyClientCertVerifyHeader: string;
   tls: OcppTlsConfig | undefined;
+  tuning: Readonly<OcppGatewayTuning>;
 }
 
 function fileList(value: string | undefined): string[] {
@@ -154,6 +193,7 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
           .string('OCPP_PROXY_CLIENT_CERT_VERIFY_HEADER', { default: 'ssl-client-verify' })
           .toLowerCase(),
         tls: certFiles.length > 0 ? { certFiles, keyFiles, clientCaFile } : undefined,
+        tuning: OCPP_GATEWAY_TUNING,
       };
     },
     env,

@@ -62,10 +62,12 @@ export class OcppGatewayModule {
       imports: [
         NatsConnectionModule.register({
           natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
           connectionName: `ocpp-gateway-${config.gatewayInstanceId}`,
         }),
         NatsRpcClientModule.register({
           natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
           clientName: 'ocpp-gateway',
           requestTimeoutMs: config.natsRequestTimeoutMs,
         }),

@@ -48,7 +48,7 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       env: { API_RATE_LIMIT_PER_SUBJECT: String(RATE_LIMIT) },
     });
     api = await ApiTestClient.connect(platform.apiUrl);
-    nats = await connect({ servers: platform.natsUrl });
+    nats = await connect(platform.natsTestClientOptions);
     events = new JetStreamEventBus(nats);
     acme = await platform.admin(['tenant:create', '--slug', 'acme']);
     await platform.admin(['tenant:create', '--slug', 'rival']);

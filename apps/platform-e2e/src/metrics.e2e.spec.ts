@@ -42,7 +42,7 @@ describe('metrics', () => {
     api = await ApiTestClient.connect(platform.apiUrl);
     ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' }));
     data = new AssetsTestData(api, token);
-    nats = await connect({ servers: platform.natsUrl });
+    nats = await connect(platform.natsTestClientOptions);
   }, 180_000);
 
   afterAll(async () => {

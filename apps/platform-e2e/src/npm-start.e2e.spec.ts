@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { ManagedProcess, waitForReady } from '@cpc/platform-launcher';
+import { ManagedProcess, natsServerPasswordEnvironment, waitForReady } from '@cpc/platform-launcher';
 import {
   ApiTestClient,
   AssetsTestData,
   findFreePort,
+  natsPermissionViolations,
   type NatsTestServer,
   OCPP_PASSWORD,
   ocppChargePoint,
@@ -79,7 +80,9 @@ describe('npm start: the whole platform from the launcher', () => {
   };
 
   beforeAll(async () => {
-    nats = await startNatsTestServer();
+    // With the platform's NATS users, as docker-compose.yml runs it: npm start logs each service in with its
+    // NATS_PASSWORD_<SERVICE>, and stopping fails when nats-server refused anything.
+    nats = await startNatsTestServer({ authorization: true });
     databaseName = `cpc_npm_start_${randomBytes(6).toString('hex')}`;
     const url = new URL(testDatabaseServerUrl());
     url.pathname = `/${databaseName}`;
@@ -101,8 +104,10 @@ describe('npm start: the whole platform from the launcher', () => {
 
   afterAll(async () => {
     await launcher?.kill();
+    const violations = natsPermissionViolations(nats?.log() ?? '');
     await nats?.stop();
     await withServer(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    expect(violations).toEqual([]);
   });
 
   it('starts, serves a first tenant over HTTP and OCPP, and stops everything on SIGINT', async () => {
@@ -110,6 +115,7 @@ describe('npm start: the whole platform from the launcher', () => {
       ...process.env,
       DATABASE_URL: databaseUrl,
       NATS_URL: nats.url,
+      ...natsServerPasswordEnvironment(nats.passwords!),
       LOG_LEVEL: 'warn',
       ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
     };
@@ -137,7 +143,8 @@ describe('npm start: the whole platform from the launcher', () => {
     expect(output).toContain(`OCPP         ws://127.0.0.1:${ports.OCPP_PORT}/ocpp/<tenant>/<identity>`);
 
     // The first tenant as the banner says, then a token and a protected route.
-    const admin = (args: string[]) => runAdminCli(env, args);
+    const admin = (args: string[]) =>
+      runAdminCli({ ...env, ...nats.clientEnvironment('auth-service') }, args);
     await admin(['tenant:create', '--slug', 'acme', '--name', 'Acme Charging']);
     await admin(['role:create', '--tenant', 'acme', '--name', 'admin', '--permissions', '*']);
     await admin([

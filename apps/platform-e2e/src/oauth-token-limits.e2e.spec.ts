@@ -74,7 +74,11 @@ function runAdmin(
     const child = execFile(
       process.execPath,
       [adminCliEntryPath(repositoryRoot), ...args],
-      { env: { ...process.env, ...platform.env, ...env }, cwd: repositoryRoot, timeout: 60_000 },
+      {
+        env: { ...process.env, ...platform.env, ...platform.natsLogin('auth-service'), ...env },
+        cwd: repositoryRoot,
+        timeout: 60_000,
+      },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
@@ -121,7 +125,13 @@ describe('token endpoint limits across addresses and replicas', () => {
     secondGateway = new ServiceProcess({
       rootDir: repositoryRoot,
       service: 'api-gateway',
-      env: { ...process.env, ...platform.env, API_PORT: String(apiPort), HEALTH_PORT: String(healthPort) },
+      env: {
+        ...process.env,
+        ...platform.env,
+        ...platform.natsLogin('api-gateway'),
+        API_PORT: String(apiPort),
+        HEALTH_PORT: String(healthPort),
+      },
     });
     await secondGateway.start();
     gatewayA = platform.apiUrl;

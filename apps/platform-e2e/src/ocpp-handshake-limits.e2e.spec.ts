@@ -58,7 +58,13 @@ describe('charge point handshake limits on the real gateway and assets-service',
     secondGateway = new ServiceProcess({
       rootDir: repositoryRoot,
       service: 'ocpp-gateway',
-      env: { ...process.env, ...platform.env, OCPP_PORT: String(ocppPort), HEALTH_PORT: String(healthPort) },
+      env: {
+        ...process.env,
+        ...platform.env,
+        ...platform.natsLogin('ocpp-gateway'),
+        OCPP_PORT: String(ocppPort),
+        HEALTH_PORT: String(healthPort),
+      },
     });
     await secondGateway.start();
     secondOcppUrl = `ws://127.0.0.1:${ocppPort}`;

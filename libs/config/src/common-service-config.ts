@@ -1,4 +1,5 @@
 import type { EnvReader } from './env-reader.js';
+import { type NatsCredentials, readNatsCredentials } from './nats-settings.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -7,6 +8,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface CommonServiceConfig {
   nodeEnv: 'development' | 'production' | 'test';
   natsUrl: string;
+  /** The service's NATS user (NATS_USER, NATS_PASSWORD); undefined against a broker without authentication. */
+  natsCredentials: NatsCredentials | undefined;
   logLevel: LogLevel;
   /** HTTP port of the service's health and metrics endpoints (0 = any free port). */
   healthPort: number;
@@ -20,6 +23,7 @@ export function readCommonServiceConfig(env: EnvReader, defaultHealthPort: numbe
       default: 'development',
     }),
     natsUrl: env.url('NATS_URL', ['nats', 'tls'], { default: 'nats://127.0.0.1:4222' }),
+    natsCredentials: readNatsCredentials(env),
     logLevel: env.oneOf('LOG_LEVEL', LOG_LEVELS, { default: 'info' }),
     healthPort: env.int('HEALTH_PORT', { default: defaultHealthPort, min: 0, max: 65535 }),
     natsRequestTimeoutMs: env.int('NATS_REQUEST_TIMEOUT_MS', { default: 5000, min: 100, max: 120000 }),

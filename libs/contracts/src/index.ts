@@ -11,3 +11,4 @@ export * from './assets/index.js';
 export * from './ocpp-gateway/index.js';
 export * from './control/charging-sessions.contract.js';
 export * from './control/commands.contract.js';
+export * from './nats-permissions/index.js';

@@ -1,3 +1,4 @@
+export * from './nats-client-options.js';
 export * from './nats-microservice-options.js';
 export * from './request-context-rpc.interceptor.js';
 export * from './service-client.js';

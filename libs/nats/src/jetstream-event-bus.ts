@@ -28,6 +28,10 @@ export interface DurableConsumerOptions {
    * does not depend on the order of the events they are given.
    */
   concurrency?: number;
+  /** Events delivered but not yet acknowledged, at most (the server stops delivering beyond it); default 1000. */
+  maxAckPending?: number;
+  /** Events one pull asks the server for and buffers here (fetched again as they are used up); default 256. */
+  pullBatchSize?: number;
 }
 
 export type EventHandler = (subject: string, event: EventEnvelope<unknown>) => Promise<void>;
@@ -94,10 +98,10 @@ export class JetStreamEventBus implements OnApplicationShutdown {
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(30_000),
-      max_ack_pending: 1000,
+      max_ack_pending: options.maxAckPending ?? 1000,
     });
     const consumer = await this.client.consumers.get(EVENT_STREAM.name, options.durableName);
-    const messages = await consumer.consume({ max_messages: 256 });
+    const messages = await consumer.consume({ max_messages: options.pullBatchSize ?? 256 });
     this.running.push(messages);
     const retryDelayMs = options.retryDelayMs ?? 1000;
     const concurrency = options.concurrency ?? 1;

@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
 import { describeError } from '@cpc/errors';
 import { JetStreamEventBus } from './jetstream-event-bus.js';
+import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
 import { NATS_CONNECTION } from './nats-connection.token.js';
 import { settleAnsweredRequestsQuietly } from './answered-requests.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
@@ -47,7 +48,7 @@ export const NO_ASYNC_TRACES = true;
  */
 @Module({})
 export class NatsConnectionModule {
-  static register(options: { natsUrl: string; connectionName: string }): DynamicModule {
+  static register(options: NatsConnectionSettings & { connectionName: string }): DynamicModule {
     return {
       module: NatsConnectionModule,
       global: true,
@@ -57,7 +58,7 @@ export class NatsConnectionModule {
           useFactory: async () => {
             settleAnsweredRequestsQuietly();
             const connection = await connect({
-              servers: options.natsUrl.split(','),
+              ...natsClientOptions(options),
               name: options.connectionName,
               maxReconnectAttempts: -1,
               reconnectTimeWait: 500,

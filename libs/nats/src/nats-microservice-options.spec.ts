@@ -17,7 +17,10 @@ describe('SubjectServerNats', () => {
 
 describe('natsMicroserviceOptions', () => {
   it('connects without a stack trace built for every request (noAsyncTraces)', () => {
-    const { strategy } = natsMicroserviceOptions('nats://127.0.0.1:1', 'some-service');
+    const { strategy } = natsMicroserviceOptions(
+      { natsUrl: 'nats://127.0.0.1:1', natsCredentials: undefined },
+      'some-service',
+    );
     const options = (strategy as unknown as { options: { noAsyncTraces?: boolean; queue?: string } }).options;
     expect(options).toMatchObject({ noAsyncTraces: true, queue: 'some-service' });
   });

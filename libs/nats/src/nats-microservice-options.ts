@@ -1,5 +1,6 @@
 import { type CustomStrategy, ServerNats } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
 import { NO_ASYNC_TRACES } from './nats-connection.module.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
@@ -25,10 +26,13 @@ export class SubjectServerNats extends ServerNats {
  * Options for a service's NATS server. Every instance of a service joins the same queue group, so each request is
  * handled by exactly one instance and replicas scale out without configuration.
  */
-export function natsMicroserviceOptions(natsUrl: string, queueGroup: string): CustomStrategy {
+export function natsMicroserviceOptions(
+  settings: NatsConnectionSettings,
+  queueGroup: string,
+): CustomStrategy {
   return {
     strategy: new SubjectServerNats({
-      servers: natsUrl.split(',').map((server) => server.trim()),
+      ...natsClientOptions(settings),
       queue: queueGroup,
       name: queueGroup,
       gracefulShutdown: true,

@@ -1,11 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { NO_ASYNC_TRACES } from './nats-connection.module.js';
+import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
 import { NatsRequestMetrics } from './nats-request.metrics.js';
 import { NATS_REQUEST_TIMEOUT_MS, NATS_RPC_CLIENT, ServiceClient } from './service-client.js';
 
-export interface NatsRpcClientOptions {
-  natsUrl: string;
+export interface NatsRpcClientOptions extends NatsConnectionSettings {
   clientName: string;
   requestTimeoutMs: number;
 }
@@ -24,7 +24,7 @@ export class NatsRpcClientModule {
             ClientProxyFactory.create({
               transport: Transport.NATS,
               options: {
-                servers: options.natsUrl.split(','),
+                ...natsClientOptions(options),
                 name: `${options.clientName}-rpc-client`,
                 noAsyncTraces: NO_ASYNC_TRACES,
               },

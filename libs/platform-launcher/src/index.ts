@@ -6,3 +6,4 @@ export * from './platform-services.js';
 export * from './local-infrastructure.js';
 export * from './free-port.js';
 export * from './platform.js';
+export * from './nats-authorization.js';

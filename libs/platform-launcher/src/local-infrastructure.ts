@@ -4,6 +4,8 @@ import { arch, platform } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import pg from 'pg';
 import type { LineListener } from './captured-output.js';
+import type { NatsAuthorization } from './nats-authorization.js';
+import { natsServerPasswordEnvironment } from './nats-authorization.js';
 import { ManagedProcess, runToCompletion } from './managed-process.js';
 import { natsAnswers, probeReadyCheck } from './probes.js';
 import { type ReadinessCheck, waitForReady, type WaitForReadyOptions } from './readiness.js';
@@ -62,16 +64,26 @@ export interface LocalServerOptions {
   readyTimeoutMs?: number;
 }
 
-/** Starts nats-server with JetStream on the host and port of `url`; throws natsMissingMessage when there is none. */
-export async function startLocalNats(options: LocalServerOptions): Promise<ManagedProcess> {
+/**
+ * Starts nats-server with JetStream on the host and port of `url` (no monitoring port); throws natsMissingMessage when
+ * there is none. With `authorization`, only the users of NATS_USERS log in, each with its own permissions.
+ */
+export async function startLocalNats(
+  options: LocalServerOptions & { authorization?: NatsAuthorization },
+): Promise<ManagedProcess> {
   const binary = findNatsServerBinary();
   if (!binary) throw new Error(natsMissingMessage(options.url));
   mkdirSync(options.dataDir, { recursive: true });
   const nats = new ManagedProcess({
     name: 'nats-server',
     command: binary,
-    args: ['-a', '127.0.0.1', '-p', String(portOf(options.url, 4222)), '-js', '-sd', options.dataDir],
-    env: process.env,
+    args: [
+      ...(options.authorization ? ['-c', options.authorization.configFile] : []),
+      ...['-a', '127.0.0.1', '-p', String(portOf(options.url, 4222)), '-js', '-sd', options.dataDir],
+    ],
+    env: options.authorization
+      ? { ...process.env, ...natsServerPasswordEnvironment(options.authorization.passwords) }
+      : process.env,
     detached: true,
     onLine: options.onLine,
   });

@@ -1,8 +1,15 @@
 import { join } from 'node:path';
+import { natsPasswordVariable } from '@cpc/contracts';
 import { ensureDatabaseExists } from '@cpc/database';
 import type { LineListener } from './captured-output.js';
 import { isLoopbackUrl, startEmbeddedPostgres, startLocalNats } from './local-infrastructure.js';
 import { describeExit } from './managed-process.js';
+import {
+  loadOrCreateNatsPasswords,
+  natsClientEnvironment,
+  type NatsPasswords,
+  writeNatsAuthorizationConfig,
+} from './nats-authorization.js';
 import {
   assertEntriesBuilt,
   DEFAULT_API_PORT,
@@ -41,6 +48,12 @@ export interface PlatformSummary {
   /** Set when the launcher started the server itself. */
   embeddedPostgresDir?: string;
   natsStoreDir?: string;
+  /**
+   * Set when the launcher started nats-server itself, with the platform's authorization: the file keeping each NATS
+   * user's password (in natsStoreDir, created on first start), and the passwords.
+   */
+  natsPasswordsFile?: string;
+  natsPasswords?: NatsPasswords;
 }
 
 interface Started {
@@ -101,17 +114,28 @@ export class Platform {
     } else {
       this.requireLocal('NATS', summary.natsUrl, 'NATS_URL');
       summary.natsStoreDir = this.options.natsStoreDir ?? join(rootDir, '.data', 'nats');
+      summary.natsPasswordsFile = join(summary.natsStoreDir, 'passwords.json');
+      summary.natsPasswords = loadOrCreateNatsPasswords(summary.natsPasswordsFile);
       log(
-        `no NATS answers at ${summary.natsUrl}: starting nats-server with JetStream (${summary.natsStoreDir})`,
+        `no NATS answers at ${summary.natsUrl}: starting nats-server with JetStream and a user per service (${summary.natsStoreDir})`,
       );
+      const authorization = {
+        configFile: writeNatsAuthorizationConfig(summary.natsStoreDir),
+        passwords: summary.natsPasswords,
+      };
       await this.track('nats-server', () =>
         startLocalNats({
           url: summary.natsUrl,
           dataDir: summary.natsStoreDir!,
           onLine: this.options.output('nats-server'),
+          authorization,
         }),
       );
     }
+    const natsLogin = (service: ServiceName): Record<string, string> =>
+      summary.natsPasswords
+        ? natsClientEnvironment(service, summary.natsPasswords)
+        : configuredNatsLogin(env, service);
 
     this.checkNotStopping();
     if (await ensureDatabaseExists(summary.databaseUrl))
@@ -120,7 +144,12 @@ export class Platform {
     for (const service of SERVICES_WITH_MIGRATIONS) {
       this.checkNotStopping();
       log(`migrating ${service}`);
-      await runMigrations({ rootDir, service, env: serviceEnv, onLine: this.options.output(service) });
+      await runMigrations({
+        rootDir,
+        service,
+        env: { ...serviceEnv, ...natsLogin(service) },
+        onLine: this.options.output(service),
+      });
     }
 
     this.checkNotStopping();
@@ -130,6 +159,7 @@ export class Platform {
         service,
         env: {
           ...serviceEnv,
+          ...natsLogin(service),
           HEALTH_PORT: String(healthPorts[service]),
         },
         onLine: this.options.output(service),
@@ -178,6 +208,15 @@ export class Platform {
   private checkNotStopping(): void {
     if (this.stopping) throw new Error('start-up interrupted');
   }
+}
+
+/**
+ * A service's login to a NATS server the launcher did not start: `NATS_PASSWORD_<SERVICE>` (the variables
+ * docker-compose.yml gives its NATS) as that service's user when set, else NATS_USER/NATS_PASSWORD as they are.
+ */
+export function configuredNatsLogin(env: NodeJS.ProcessEnv, service: ServiceName): Record<string, string> {
+  const password = env[natsPasswordVariable(service)];
+  return password ? { NATS_USER: service, NATS_PASSWORD: password } : {};
 }
 
 /**

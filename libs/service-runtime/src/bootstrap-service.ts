@@ -53,7 +53,7 @@ export async function bootstrapService(options: BootstrapServiceOptions): Promis
   app.enableShutdownHooks();
   if (options.natsRequestHandlers) {
     const natsServer = app.connectMicroservice(
-      natsMicroserviceOptions(options.config.natsUrl, options.serviceName),
+      natsMicroserviceOptions(options.config, options.serviceName),
       // Listeners are built when the server starts, after the filter and interceptor below are registered.
       { inheritAppConfig: false, deferInitialization: true },
     );

@@ -3,7 +3,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '@cpc/platform-launcher';
+import { type NatsUserName, natsPasswordVariable } from '@cpc/contracts';
+import type { NodeConnectionOptions } from '@nats-io/transport-node';
+import {
+  findFreePort,
+  generateNatsPassword,
+  generateNatsPasswords,
+  type NatsPasswords,
+  natsClientEnvironment,
+  natsServerPasswordEnvironment,
+  writeNatsAuthorizationConfig,
+} from '@cpc/platform-launcher';
 
 export interface NatsTestServer {
   url: string;
@@ -13,6 +23,27 @@ export interface NatsTestServer {
   /** Starts it again on the same port with the same store. */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** With `authorization`: each user's password, and NATS_USER/NATS_PASSWORD for a process logging in as `user`. */
+  passwords?: NatsPasswords;
+  clientEnvironment(user: NatsUserName): Record<string, string>;
+  /** What the server logged so far (with `authorization`; empty otherwise), e.g. its "Permissions Violation" lines. */
+  log(): string;
+  /**
+   * Options for a test's own connection: with `authorization`, as NATS_TEST_USER, a test-only user without
+   * restrictions (tests stand in for several services at once; the services themselves log in as their own users).
+   */
+  testClientOptions(): NodeConnectionOptions;
+}
+
+/** The unrestricted user of an authorizing NatsTestServer, for the tests' own connections. */
+export const NATS_TEST_USER = 'platform-test';
+
+export interface NatsTestServerOptions {
+  /**
+   * Run with the platform's generated authorization (one user per service, NATS_USERS) and fresh passwords, as
+   * `npm start` and the deployments do; without it, anyone may do anything.
+   */
+  authorization?: boolean;
 }
 
 function natsServerBinary(): string {
@@ -44,15 +75,28 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
  * A real nats-server with JetStream, private to one test file: its own port and store, so test files run in
  * parallel without seeing each other's subjects, streams or consumers.
  */
-export async function startNatsTestServer(): Promise<NatsTestServer> {
+export async function startNatsTestServer(options: NatsTestServerOptions = {}): Promise<NatsTestServer> {
   const port = await findFreePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'cpc-nats-'));
+  const passwords = options.authorization ? generateNatsPasswords() : undefined;
+  const testUserPassword = generateNatsPassword();
+  const configArgs = passwords ? ['-c', writeNatsAuthorizationConfig(storeDir, [NATS_TEST_USER])] : [];
+  const logged: string[] = [];
   let child: ChildProcess | undefined;
 
   const launch = async (): Promise<void> => {
-    child = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-      stdio: 'ignore',
+    const args = [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+    child = spawn(natsServerBinary(), args, {
+      stdio: passwords ? ['ignore', 'ignore', 'pipe'] : 'ignore',
+      env: passwords
+        ? {
+            ...process.env,
+            ...natsServerPasswordEnvironment(passwords),
+            [natsPasswordVariable(NATS_TEST_USER)]: testUserPassword,
+          }
+        : process.env,
     });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => logged.push(chunk));
     child.on('error', (error) => {
       throw new Error(
         `cannot start nats-server (${error.message}); install it with: apt-get install nats-server`,
@@ -73,6 +117,16 @@ export async function startNatsTestServer(): Promise<NatsTestServer> {
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    passwords,
+    clientEnvironment: (user) => {
+      if (!passwords) throw new Error('this nats-server runs without authorization');
+      return natsClientEnvironment(user, passwords);
+    },
+    log: () => logged.join(''),
+    testClientOptions: () => ({
+      servers: `nats://127.0.0.1:${port}`,
+      ...(passwords ? { user: NATS_TEST_USER, pass: testUserPassword } : {}),
+    }),
     kill: () => terminate('SIGKILL'),
     restart: launch,
     stop: async () => {

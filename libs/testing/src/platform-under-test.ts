@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { NodeConnectionOptions } from '@nats-io/transport-node';
+import type { NatsUserName } from '@cpc/contracts';
 import {
   adminCliEntryPath,
   assertEntriesBuilt,
@@ -51,8 +53,15 @@ export interface PlatformUnderTest {
   /** ws://127.0.0.1:<OCPP_PORT>; charge points connect to `${ocppUrl}/ocpp/<tenant>/<identity>`. */
   ocppUrl: string;
   natsUrl: string;
+  /**
+   * For a test's own NATS connection (`connect(platform.natsTestClientOptions)`): the broker runs with the platform's
+   * authorization, each service logged in as its own user, and the test as an unrestricted test-only user.
+   */
+  natsTestClientOptions: NodeConnectionOptions;
+  /** NATS_USER/NATS_PASSWORD of `user`, for a process a test starts itself (another replica, the admin CLI). */
+  natsLogin(user: NatsUserName): Record<string, string>;
   databaseUrl: string;
-  /** The environment every service got (besides its own HEALTH_PORT). */
+  /** The environment every service got (besides its own HEALTH_PORT and NATS_USER/NATS_PASSWORD). */
   env: Record<string, string>;
   /** The private NATS server, for tests that kill or restart the broker. */
   nats: NatsTestServer;
@@ -77,6 +86,11 @@ export class AdminCliError extends Error {
 }
 
 const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The lines in which nats-server refused a publish or a subscription ("Publish Violation", "Subscription Violation"). */
+export function natsPermissionViolations(log: string): string[] {
+  return log.split('\n').filter((line) => / - (Publish|Subscription) Violation - /.test(line));
+}
 
 /** PLATFORM_TEST_OUTPUT=1 also prints what the services say, prefixed, while the tests run. */
 function echo(service: ServiceName): LineListener | undefined {
@@ -141,12 +155,18 @@ export async function startPlatformUnderTest(
     if (stopped) return;
     stopped = true;
     await Promise.all([...services.values()].map((service) => service.stop()));
+    const violations = natsPermissionViolations(nats?.log() ?? '');
     await nats?.stop();
     await database.drop();
+    // Every test on the platform doubles as a check that the services' NATS permissions (NATS_USERS) suffice.
+    if (violations.length > 0) {
+      throw new Error(`nats-server refused the services:\n  ${violations.join('\n  ')}`);
+    }
   };
 
   try {
-    nats = await startNatsTestServer();
+    nats = await startNatsTestServer({ authorization: true });
+    const natsServer = nats;
     const [apiPort, ocppPort, ...healthPorts] = await distinctFreePorts(2 + selected.length);
     const env: Record<string, string> = {
       DATABASE_URL: database.url,
@@ -165,13 +185,22 @@ export async function startPlatformUnderTest(
     const childEnv = { ...process.env, ...env };
 
     for (const service of selected.filter((name) => SERVICES_WITH_MIGRATIONS.includes(name))) {
-      await runMigrations({ rootDir, service, env: childEnv, onLine: echo(service) });
+      await runMigrations({
+        rootDir,
+        service,
+        env: { ...childEnv, ...natsServer.clientEnvironment(service) },
+        onLine: echo(service),
+      });
     }
     selected.forEach((service, index) => {
       const child = new ServiceProcess({
         rootDir,
         service,
-        env: { ...childEnv, HEALTH_PORT: String(healthPorts[index]) },
+        env: {
+          ...childEnv,
+          ...natsServer.clientEnvironment(service),
+          HEALTH_PORT: String(healthPorts[index]),
+        },
         onLine: echo(service),
         readyTimeoutMs: options.readyTimeoutMs,
       });
@@ -183,10 +212,14 @@ export async function startPlatformUnderTest(
       apiUrl: `http://127.0.0.1:${env.API_PORT}`,
       ocppUrl: `ws://127.0.0.1:${env.OCPP_PORT}`,
       natsUrl: nats.url,
+      natsTestClientOptions: nats.testClientOptions(),
+      natsLogin: (user) => natsServer.clientEnvironment(user),
       databaseUrl: database.url,
       env,
       nats,
-      admin: (args) => runAdminCli(childEnv, args, rootDir),
+      // The admin CLI runs beside auth-service and logs in as it.
+      admin: (args) =>
+        runAdminCli({ ...childEnv, ...natsServer.clientEnvironment('auth-service') }, args, rootDir),
       service: (name) => {
         const child = services.get(name);
         if (!child)

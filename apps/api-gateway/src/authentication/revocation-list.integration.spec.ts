@@ -100,9 +100,20 @@ describe('RevocationList', () => {
     ]);
   });
 
+  it('waits at start-up for a first read when auth-service answers late, so its first requests get no 503', async () => {
+    authService?.unsubscribe();
+    await connection.flush();
+    const bootstrapped = list.onApplicationBootstrap();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    authService = serveRevocations();
+    await connection.flush();
+    await bootstrapped;
+    expect(requests.length).toBeGreaterThan(0);
+    await expect(list.check('f', startSeconds)).resolves.toBeUndefined();
+  });
+
   it('applies an announcement at once, without waiting for a poll', async () => {
-    list.onApplicationBootstrap();
-    await list.sync();
+    await list.onApplicationBootstrap();
     const event: AccountsRevokedEvent = { revocations: [{ subject: 'd', notBefore: startSeconds }] };
     connection.publish(AuthSubjects.accountsRevoked, JSON.stringify(event));
     await eventually(

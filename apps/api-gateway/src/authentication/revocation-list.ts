@@ -9,21 +9,23 @@ import {
 } from '@cpc/contracts';
 import { ServiceUnavailableError } from '@cpc/errors';
 import type { ServiceClient } from '@cpc/nats';
+import { API_GATEWAY_TUNING } from '../api-gateway.config.js';
 import { UnauthorizedError } from './unauthorized.error.js';
 
-/**
- * Each poll re-reads the revocations of this long before the previous one's database time: a revocation whose
- * transaction started earlier but committed after that poll is not skipped.
- */
-const POLL_OVERLAP_MS = 60_000;
-/** While the list is stale, a request triggers a sync attempt, at most this often. */
-const STALE_RETRY_MS = 1_000;
 /** A revocation is forgotten this long after its time: no access token lives longer (ACCESS_TOKEN_TTL_SECONDS' maximum). */
 const RETENTION_SECONDS = 86_400;
 
 export interface RevocationListOptions {
   pollIntervalMs: number;
   maxStalenessMs: number;
+  /** How much each poll re-reads before the previous one (default: the gateway's tuning, revocationPollOverlapMs). */
+  pollOverlapMs?: number;
+  /** Least time between sync attempts while stale (default: the gateway's tuning, revocationStaleRetryMs). */
+  staleRetryMs?: number;
+  /** How long start-up waits for the first read (default: the gateway's tuning, revocationFirstSyncWaitMs). */
+  firstSyncWaitMs?: number;
+  /** Spacing of start-up's read attempts (default: the gateway's tuning, revocationFirstSyncRetryMs). */
+  firstSyncRetryMs?: number;
   now?: () => number;
 }
 
@@ -44,6 +46,10 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger(RevocationList.name);
   private readonly notBefore = new Map<string, number>();
   private readonly now: () => number;
+  private readonly pollOverlapMs: number;
+  private readonly staleRetryMs: number;
+  private readonly firstSyncWaitMs: number;
+  private readonly firstSyncRetryMs: number;
   /** When the last successful poll started: every revocation committed before it is known. */
   private syncedAt = Number.NEGATIVE_INFINITY;
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
@@ -59,9 +65,17 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
     private readonly options: RevocationListOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.pollOverlapMs = options.pollOverlapMs ?? API_GATEWAY_TUNING.revocationPollOverlapMs;
+    this.staleRetryMs = options.staleRetryMs ?? API_GATEWAY_TUNING.revocationStaleRetryMs;
+    this.firstSyncWaitMs = options.firstSyncWaitMs ?? API_GATEWAY_TUNING.revocationFirstSyncWaitMs;
+    this.firstSyncRetryMs = options.firstSyncRetryMs ?? API_GATEWAY_TUNING.revocationFirstSyncRetryMs;
   }
 
-  onApplicationBootstrap(): void {
+  /**
+   * Subscribes, starts polling, and waits (up to firstSyncWaitMs) for a first successful read before the gateway
+   * listens: started beside auth-service, it would otherwise answer its first requests with 503.
+   */
+  async onApplicationBootstrap(): Promise<void> {
     this.subscription = this.connection.subscribe(AuthSubjects.accountsRevoked, {
       callback: (error, message) => {
         if (error) return;
@@ -74,7 +88,16 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
     });
     this.timer = setInterval(() => void this.sync().catch(() => undefined), this.options.pollIntervalMs);
     this.timer.unref();
-    void this.sync().catch(() => undefined);
+    const giveUpAt = Date.now() + this.firstSyncWaitMs;
+    for (;;) {
+      try {
+        await this.sync();
+        return;
+      } catch {
+        if (Date.now() >= giveUpAt) return;
+        await new Promise((resolve) => setTimeout(resolve, this.firstSyncRetryMs));
+      }
+    }
   }
 
   onApplicationShutdown(): void {
@@ -85,7 +108,7 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
   /** Throws UnauthorizedError for a revoked token, RevocationStateUnavailableError while the list is stale. */
   async check(subject: string, issuedAt: number): Promise<void> {
     if (this.isStale()) {
-      if (this.inFlight || this.now() - this.lastAttemptAt >= STALE_RETRY_MS)
+      if (this.inFlight || this.now() - this.lastAttemptAt >= this.staleRetryMs)
         await this.sync().catch(() => undefined);
       if (this.isStale()) throw new RevocationStateUnavailableError();
     }
@@ -115,7 +138,7 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
         if (!page.more) break;
         request.afterSequence = page.lastSequence;
       }
-      this.changedSince = new Date(Date.parse(asOf) - POLL_OVERLAP_MS).toISOString();
+      this.changedSince = new Date(Date.parse(asOf) - this.pollOverlapMs).toISOString();
       this.syncedAt = Math.max(this.syncedAt, startedAt);
       this.forgetExpired();
       if (this.failing) this.logger.log('revocations are read again');

@@ -3,13 +3,13 @@ import { Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AuthSubjects, type SigningKeySet } from '@cpc/contracts';
 import type { ServiceClient } from '@cpc/nats';
-
-/** Keys are re-fetched at least this often, so retired keys age out even if a change event was missed. */
-const MAX_AGE_MS = 5 * 60_000;
+import { API_GATEWAY_TUNING } from '../api-gateway.config.js';
 
 export interface SigningKeyCacheOptions {
   /** An unknown `kid` triggers a refetch, but at most one per this interval: random kids must not flood auth-service. */
   unknownKidRefetchIntervalMs: number;
+  /** Keys are re-fetched at least this often (default: the gateway's tuning, signingKeysMaxAgeMs). */
+  maxAgeMs?: number;
   now?: () => number;
 }
 
@@ -33,6 +33,7 @@ export class SigningKeyCache implements OnApplicationBootstrap {
   private lastUnknownKidFetch = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
   private readonly now: () => number;
+  private readonly maxAgeMs: number;
 
   constructor(
     private readonly serviceClient: ServiceClient,
@@ -40,6 +41,7 @@ export class SigningKeyCache implements OnApplicationBootstrap {
     private readonly options: SigningKeyCacheOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.maxAgeMs = options.maxAgeMs ?? API_GATEWAY_TUNING.signingKeysMaxAgeMs;
   }
 
   onApplicationBootstrap(): void {
@@ -51,7 +53,7 @@ export class SigningKeyCache implements OnApplicationBootstrap {
   }
 
   async publicKeyFor(kid: string): Promise<KeyObject | undefined> {
-    if (this.now() - this.fetchedAt > MAX_AGE_MS) await this.refresh();
+    if (this.now() - this.fetchedAt > this.maxAgeMs) await this.refresh();
     const known = this.keys.get(kid)?.key;
     if (known || this.now() - this.lastUnknownKidFetch < this.options.unknownKidRefetchIntervalMs)
       return known;

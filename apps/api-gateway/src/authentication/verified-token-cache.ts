@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Principal } from '@cpc/contracts';
+import { API_GATEWAY_TUNING } from '../api-gateway.config.js';
 
 /** Where the cache learns the current key of a `kid`: SigningKeyCache. */
 export interface CurrentSigningKeys {
@@ -22,9 +23,6 @@ export interface VerifiedAccess {
   issuedAt: number;
 }
 
-/** Enough for every token in use at a busy gateway; a full cache only means more signature checks. */
-export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
-
 /**
  * Access tokens whose signature and claims were verified, so a client sending the same token again skips the RSA
  * check (the largest CPU cost of a request to the gateway). Every use re-checks what can change since: the token
@@ -37,7 +35,7 @@ export class VerifiedTokenCache {
 
   constructor(
     private readonly keys: CurrentSigningKeys,
-    private readonly maxEntries = VERIFIED_TOKEN_CACHE_SIZE,
+    private readonly maxEntries = API_GATEWAY_TUNING.verifiedTokenCacheSize,
     private readonly now: () => number = Date.now,
   ) {}
 

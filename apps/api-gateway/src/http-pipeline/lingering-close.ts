@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { Socket } from 'node:net';
+import { API_GATEWAY_TUNING } from '../api-gateway.config.js';
 
 export interface LingerBounds {
   /** Closes when the client sends nothing for this long. */
@@ -10,14 +11,12 @@ export interface LingerBounds {
   maxBytes: number;
 }
 
-export const LINGER_BOUNDS: LingerBounds = {
-  // A client still uploading sends more often than this; one that has stopped is not coming back.
-  idleMs: 2_000,
-  // One refused request holds a socket no longer than this, however its client trickles.
-  totalMs: 5_000,
-  // Drains a refused upload in flight of several times the 1 MiB body limit; a client sending more is not listening.
-  maxBytes: 8 * 1024 * 1024,
-};
+/** The gateway's bounds (its tuning: lingerIdleMs, lingerTotalMs, lingerMaxBytes). */
+export const LINGER_BOUNDS: LingerBounds = Object.freeze({
+  idleMs: API_GATEWAY_TUNING.lingerIdleMs,
+  totalMs: API_GATEWAY_TUNING.lingerTotalMs,
+  maxBytes: API_GATEWAY_TUNING.lingerMaxBytes,
+});
 
 /**
  * Lets a client read the answer to a request the server refuses before reading its body (Fastify's 413 or 400 with

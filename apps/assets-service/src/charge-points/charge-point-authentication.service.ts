@@ -148,10 +148,11 @@ export class ChargePointAuthenticationService {
     if (!this.hasher.needsUpgrade(stored)) return stored;
     try {
       const upgraded = await this.hasher.hash(password);
-      const [, updatedRows] = (await this.dataSource.query(
+      // TypeORM answers an UPDATE with [rows, affected row count].
+      const [, updatedRows] = await this.dataSource.query<[unknown, number]>(
         `UPDATE ${ASSETS_SCHEMA}.controllers SET ocpp_password_hash = $1 WHERE uuid = $2 AND ocpp_password_hash = $3`,
         [upgraded, controllerUuid, stored],
-      )) as [unknown, number];
+      );
       return updatedRows === 1 ? upgraded : stored;
     } catch (error) {
       this.logger.warn(

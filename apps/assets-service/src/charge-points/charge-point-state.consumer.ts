@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   type ChargePointBootedEvent,
   type ChargePointConnectedEvent,
@@ -10,6 +10,7 @@ import {
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
+import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 
 /** Durable names cannot hold dots. */
 export const CHARGE_POINT_STATE_CONSUMER = 'assets-service_charge-point-state';
@@ -31,11 +32,18 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly eventBus: JetStreamEventBus,
     private readonly dataSource: DataSource,
+    @Inject(ASSETS_SERVICE_TUNING_TOKEN) private readonly tuning: AssetsServiceTuning,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.eventBus.consume(
-      { durableName: CHARGE_POINT_STATE_CONSUMER, filterSubject: 'events.charge-point.>' },
+      {
+        durableName: CHARGE_POINT_STATE_CONSUMER,
+        filterSubject: 'events.charge-point.>',
+        retryDelayMs: this.tuning.chargePointStateRetryDelayMs,
+        maxAckPending: this.tuning.chargePointStateMaxAckPending,
+        pullBatchSize: this.tuning.chargePointStatePullBatchSize,
+      },
       (subject, event) => this.handle(subject, event),
     );
   }

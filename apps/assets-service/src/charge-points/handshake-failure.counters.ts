@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ASSETS_SCHEMA } from '../assets-service.config.js';
+import {
+  ASSETS_SCHEMA,
+  ASSETS_SERVICE_TUNING_TOKEN,
+  type AssetsServiceTuning,
+} from '../assets-service.config.js';
 import {
   CHARGE_POINT_AUTHENTICATION_CONFIG,
   type ChargePointAuthenticationConfig,
@@ -72,6 +76,7 @@ export class HandshakeFailureCounters {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(CHARGE_POINT_AUTHENTICATION_CONFIG) private readonly config: ChargePointAuthenticationConfig,
+    @Inject(ASSETS_SERVICE_TUNING_TOKEN) private readonly tuning: AssetsServiceTuning,
   ) {}
 
   /** true when the attempt may go on (its slots are taken); false when it is to be refused as rate limited. */
@@ -108,7 +113,7 @@ export class HandshakeFailureCounters {
 
   private sweepNowAndThen(): void {
     this.attemptsSinceSweep += 1;
-    if (this.attemptsSinceSweep < 1000) return;
+    if (this.attemptsSinceSweep < this.tuning.handshakeFailureSweepEveryAttempts) return;
     this.attemptsSinceSweep = 0;
     void this.dataSource.query(SWEEP, [this.config.failureWindowMs]).catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   type AssetPage,
   type CreateLocationPayload,
@@ -13,6 +13,7 @@ import {
 } from '@cpc/contracts';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { ControllerEntity, LocationEntity, LocationFacilityTypeEntity } from '../entities/index.js';
 import { likeContains, listPage } from '../shared/asset-listing.js';
 import { isForeignKeyViolation } from '../shared/database-errors.js';
@@ -50,8 +51,11 @@ function hasDependents(): ValidationFailedError {
 export class LocationsService {
   private readonly views: LocationViewQuery;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.views = new LocationViewQuery(dataSource);
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(ASSETS_SERVICE_TUNING_TOKEN) tuning: AssetsServiceTuning,
+  ) {
+    this.views = new LocationViewQuery(dataSource, tuning);
   }
 
   async create(tenantUuid: string, payload: CreateLocationPayload): Promise<LocationView> {

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { connect } from '@nats-io/transport-node';
+import { natsClientOptions, type NatsConnectionSettings } from '@cpc/nats';
 import { describeError } from '@cpc/errors';
 
 /**
@@ -7,7 +8,7 @@ import { describeError } from '@cpc/errors';
  * broker, and each announced change also reaches its listeners another way (`otherwise` says which, for the warning).
  */
 export async function announceOverNats(
-  natsUrl: string,
+  nats: NatsConnectionSettings,
   subject: string,
   event: object,
   logger: Logger,
@@ -15,7 +16,8 @@ export async function announceOverNats(
 ): Promise<void> {
   try {
     const connection = await connect({
-      servers: natsUrl.split(','),
+      // The CLI logs in as auth-service (the same NATS_USER and NATS_PASSWORD).
+      ...natsClientOptions(nats),
       timeout: 2000,
       reconnect: false,
       name: 'auth-admin-cli',

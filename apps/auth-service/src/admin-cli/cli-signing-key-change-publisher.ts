@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { type AccountsRevokedEvent, AuthSubjects, type SigningKeysChangedEvent } from '@cpc/contracts';
+import type { NatsConnectionSettings } from '@cpc/nats';
 import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
 import { AccountRevocationPublisher } from '../tokens/account-revocation-publisher.js';
 import { announceOverNats } from './cli-nats-announcement.js';
@@ -8,13 +9,13 @@ import { announceOverNats } from './cli-nats-announcement.js';
 export class CliSigningKeyChangePublisher extends SigningKeyChangePublisher {
   private readonly logger = new Logger('admin');
 
-  constructor(private readonly natsUrl: string) {
+  constructor(private readonly nats: NatsConnectionSettings) {
     super();
   }
 
   publish(event: SigningKeysChangedEvent): Promise<void> {
     const otherwise = 'caches expire within 5 minutes';
-    return announceOverNats(this.natsUrl, AuthSubjects.signingKeysChanged, event, this.logger, otherwise);
+    return announceOverNats(this.nats, AuthSubjects.signingKeysChanged, event, this.logger, otherwise);
   }
 }
 
@@ -22,12 +23,12 @@ export class CliSigningKeyChangePublisher extends SigningKeyChangePublisher {
 export class CliAccountRevocationPublisher extends AccountRevocationPublisher {
   private readonly logger = new Logger('admin');
 
-  constructor(private readonly natsUrl: string) {
+  constructor(private readonly nats: NatsConnectionSettings) {
     super();
   }
 
   publish(event: AccountsRevokedEvent): Promise<void> {
     const otherwise = 'api-gateways read it at their next poll (REVOCATION_POLL_INTERVAL_SECONDS)';
-    return announceOverNats(this.natsUrl, AuthSubjects.accountsRevoked, event, this.logger, otherwise);
+    return announceOverNats(this.nats, AuthSubjects.accountsRevoked, event, this.logger, otherwise);
   }
 }

@@ -13,6 +13,7 @@ import { AccountRevocationPublisher } from '../tokens/account-revocation-publish
 import { AdminUsageError, parseAdminArguments } from './admin-arguments.js';
 import { adminUsage, findAdminCommand } from './admin-commands.js';
 import { readAdminPassword } from './admin-password-input.js';
+import { withLocalPlatformNatsLogin } from './local-platform-nats-login.js';
 import {
   CliAccountRevocationPublisher,
   CliSigningKeyChangePublisher,
@@ -24,13 +25,16 @@ class AdminCliModule {
     return {
       module: AdminCliModule,
       imports: [
-        ServiceDatabaseModule.register(authDataSourceOptions(config.databaseUrl)),
+        ServiceDatabaseModule.register({
+          ...authDataSourceOptions(config.databaseUrl),
+          poolSize: config.tuning.databasePoolSize,
+        }),
         AuthDomainModule.register(
           config,
-          { provide: SigningKeyChangePublisher, useValue: new CliSigningKeyChangePublisher(config.natsUrl) },
+          { provide: SigningKeyChangePublisher, useValue: new CliSigningKeyChangePublisher(config) },
           {
             provide: AccountRevocationPublisher,
-            useValue: new CliAccountRevocationPublisher(config.natsUrl),
+            useValue: new CliAccountRevocationPublisher(config),
           },
         ),
       ],
@@ -51,7 +55,8 @@ function describeFailure(error: unknown): string {
 async function main(): Promise<void> {
   const args = parseAdminArguments(process.argv.slice(2));
   const command = findAdminCommand(args.command);
-  const config = loadAuthServiceConfig();
+  // `npm run admin` runs in the repository's root, where `npm start` keeps its NATS passwords.
+  const config = loadAuthServiceConfig(withLocalPlatformNatsLogin(process.env, process.cwd()));
   const app = await NestFactory.createApplicationContext(AdminCliModule.register(config), {
     logger: new PinoNestLogger(createLogger('auth-admin-cli', 'warn', true)),
   });

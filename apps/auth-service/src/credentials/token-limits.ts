@@ -213,7 +213,11 @@ export class TokenLimitCounterSweeper implements OnApplicationBootstrap, OnAppli
   ) {}
 
   onApplicationBootstrap(): void {
-    const everyMs = Math.min(this.config.tokenRateLimitWindowSeconds, 300) * 1000;
+    const everyMs =
+      Math.min(
+        this.config.tokenRateLimitWindowSeconds,
+        this.config.tuning.tokenLimitSweepMaxIntervalSeconds,
+      ) * 1000;
     this.timer = setInterval(() => {
       this.limits.sweep().catch((error: unknown) => {
         this.logger.warn(`sweeping token limit counters failed: ${(error as Error).message}`);

@@ -24,9 +24,6 @@ export interface SigningKeyView {
   revoked_at: string | null;
 }
 
-/** The active key is re-read at least this often, so a rotation by another process is picked up. */
-const ACTIVE_KEY_CACHE_MS = 30_000;
-
 function generateRsaKeyPair(): Promise<{ publicKey: string; privateKey: string }> {
   return new Promise((resolve, reject) =>
     generateKeyPair(
@@ -103,7 +100,10 @@ export class SigningKeysService {
 
   /** Keys a token may still be verified with: the active one and those retired within one token lifetime. */
   async verificationKeys(): Promise<SigningPublicKey[]> {
-    const retiredSince = new Date(Date.now() - (this.config.accessTokenTtlSeconds + 60) * 1000);
+    const retiredSince = new Date(
+      Date.now() -
+        (this.config.accessTokenTtlSeconds + this.config.tuning.retiredSigningKeyGraceSeconds) * 1000,
+    );
     const keys = await this.keys.find({
       where: [{ status: 'active' }, { status: 'retired', retiredAt: MoreThan(retiredSince) }],
       order: { createdAt: 'DESC' },
@@ -113,7 +113,8 @@ export class SigningKeysService {
 
   async activeKey(): Promise<ActiveSigningKey> {
     const cached = this.activeKeyCache;
-    if (cached && Date.now() - cached.loadedAt < ACTIVE_KEY_CACHE_MS) return cached.key;
+    if (cached && Date.now() - cached.loadedAt < this.config.tuning.activeSigningKeyCacheMs)
+      return cached.key;
     const entity = await this.keys.findOneBy({ status: 'active' });
     if (!entity) throw new Error('no active signing key');
     const key = {

@@ -1,11 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AccountRevocation, ListRevocationsRequest, RevocationPage } from '@cpc/contracts';
 import { describeError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
+import { AUTH_CONFIG } from '../auth-config.token.js';
+import type { AuthServiceConfig } from '../auth-service.config.js';
 import { AccountRevocationPublisher } from './account-revocation-publisher.js';
 
-/** Revocations per page of auth.revocations.list.v1: about 80 bytes each, far below NATS's 1 MB message limit. */
-const PAGE_SIZE = 1000;
 /** A revocation is kept this long past its not_before: no access token lives longer (ACCESS_TOKEN_TTL_SECONDS' maximum). */
 const RETENTION_SECONDS = 86400;
 
@@ -24,6 +24,7 @@ export class AccountRevocationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly publisher: AccountRevocationPublisher,
+    @Inject(AUTH_CONFIG) private readonly config: AuthServiceConfig,
   ) {}
 
   /** Runs `change` and revokes `accounts` in one transaction; announces the revocations once it committed. */
@@ -79,14 +80,14 @@ export class AccountRevocationsService {
        WHERE ($1::timestamptz IS NULL OR changed_at >= $1::timestamptz) AND sequence > $2
          AND not_before >= floor(extract(epoch FROM now()))::bigint - $3
        ORDER BY sequence LIMIT $4`,
-        [changedSince, afterSequence, RETENTION_SECONDS, PAGE_SIZE + 1],
+        [changedSince, afterSequence, RETENTION_SECONDS, this.config.tuning.revocationsPageSize + 1],
       );
-    const page = rows.slice(0, PAGE_SIZE);
+    const page = rows.slice(0, this.config.tuning.revocationsPageSize);
     return {
       revocations: page.map((row) => ({ subject: row.account_uuid, notBefore: Number(row.not_before) })),
       asOf: asOf.toISOString(),
       lastSequence: page.length > 0 ? Number(page[page.length - 1].sequence) : afterSequence,
-      more: rows.length > PAGE_SIZE,
+      more: rows.length > this.config.tuning.revocationsPageSize,
     };
   }
 

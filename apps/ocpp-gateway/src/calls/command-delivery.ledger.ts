@@ -3,11 +3,11 @@ import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { OcppCallReply } from '@cpc/contracts';
 import { NATS_CONNECTION } from '@cpc/nats';
+import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
+import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 
 /** Private to the gateway instances. */
 const DELIVERIES_BUCKET = 'ocpp_command_deliveries';
-/** Longer than any command stays deliverable, so a late repeat still finds its record. */
-const DELIVERY_RECORD_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export interface DeliveryRecord {
   controllerUuid: string;
@@ -29,12 +29,15 @@ export type ClaimResult = { claimed: true; revision: number } | { claimed: false
 export class CommandDeliveryLedger implements OnModuleInit {
   private bucket: KV | undefined;
 
-  constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.bucket = await new Kvm(this.nats).create(DELIVERIES_BUCKET, {
       history: 1,
-      ttl: DELIVERY_RECORD_TTL_MS,
+      ttl: this.config.tuning.deliveryRecordTtlMs,
     });
   }
 

@@ -26,7 +26,7 @@ export class ControllerCredentialRevocations {
   private readonly rememberMs: number;
 
   constructor(@Inject(OCPP_GATEWAY_CONFIG) config: OcppGatewayConfig) {
-    this.rememberMs = config.natsRequestTimeoutMs + 60_000;
+    this.rememberMs = config.natsRequestTimeoutMs + config.tuning.credentialRevocationMarginMs;
   }
 
   /** Idempotent: a repeated or older event never lowers what is revoked. */

@@ -15,10 +15,6 @@ interface CachedTenant {
   expiresAt: number;
 }
 
-/** An unknown slug is remembered only briefly, so a tenant created a moment ago is reachable soon. */
-const UNKNOWN_TENANT_TTL_MS = 5000;
-const MAX_CACHED_SLUGS = 10000;
-
 /**
  * Maps the tenant slug of a connection URL to the tenant (auth-service), caching answers briefly: after a gateway
  * restart thousands of charge points reconnect at once, and they share a handful of tenants. Concurrent look-ups of
@@ -40,12 +36,13 @@ export class TenantSlugResolver {
     if (cached && cached.expiresAt > Date.now()) return cached.tenant;
     const tenant = this.lookUp(slug);
     if (this.config.tenantCacheTtlMs > 0) {
-      if (this.cache.size >= MAX_CACHED_SLUGS) this.cache.clear();
+      if (this.cache.size >= this.config.tuning.maxCachedTenantSlugs) this.cache.clear();
       const entry: CachedTenant = { tenant, expiresAt: Date.now() + this.config.tenantCacheTtlMs };
       this.cache.set(key, entry);
       tenant.then(
         (found) => {
-          if (!found) entry.expiresAt = Math.min(entry.expiresAt, Date.now() + UNKNOWN_TENANT_TTL_MS);
+          if (!found)
+            entry.expiresAt = Math.min(entry.expiresAt, Date.now() + this.config.tuning.unknownTenantTtlMs);
         },
         () => {
           if (this.cache.get(key) === entry) this.cache.delete(key);

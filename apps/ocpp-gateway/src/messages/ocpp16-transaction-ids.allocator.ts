@@ -2,11 +2,11 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NATS_CONNECTION } from '@cpc/nats';
+import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
+import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 
 /** Private to the gateway: the last transaction id per controller and its recent StartTransactions. */
 const TRANSACTION_IDS_BUCKET = 'ocpp16_transaction_ids';
-const REMEMBERED_STARTS = 16;
-const MAX_ATTEMPTS = 20;
 const EPOCH_2020_MS = Date.UTC(2020, 0, 1);
 
 interface TransactionIdState {
@@ -25,7 +25,10 @@ interface TransactionIdState {
 export class Ocpp16TransactionIdAllocator implements OnModuleInit {
   private bucket: KV | undefined;
 
-  constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.bucket = await new Kvm(this.nats).create(TRANSACTION_IDS_BUCKET, { history: 1 });
@@ -36,7 +39,7 @@ export class Ocpp16TransactionIdAllocator implements OnModuleInit {
     const bucket = this.bucket;
     if (!bucket) throw new Error('transaction id bucket not open yet');
     let lastError: unknown;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < this.config.tuning.transactionIdMaxAttempts; attempt++) {
       const entry = await bucket.get(controllerUuid);
       const state = entry?.operation === 'PUT' ? entry.json<TransactionIdState>() : undefined;
       const repeated = state?.recentStarts.find((start) => start.fingerprint === fingerprint);
@@ -49,7 +52,7 @@ export class Ocpp16TransactionIdAllocator implements OnModuleInit {
         lastId: transactionId,
         recentStarts: [{ fingerprint, transactionId }, ...(state?.recentStarts ?? [])].slice(
           0,
-          REMEMBERED_STARTS,
+          this.config.tuning.rememberedTransactionStarts,
         ),
       };
       try {

@@ -53,6 +53,8 @@ if (mode === 'admin') {
           NODE_ENV: process.env.NODE_ENV,
           LOG_LEVEL: process.env.LOG_LEVEL,
           DATABASE_URL: process.env.DATABASE_URL,
+          NATS_USER: process.env.NATS_USER,
+          NATS_PASSWORD_LENGTH: process.env.NATS_PASSWORD?.length,
         },
       }),
     );

@@ -1,0 +1,22 @@
+import { ASSETS_SERVICE_TUNING, loadAssetsServiceConfig } from './assets-service.config.js';
+
+describe('assets-service tuning', () => {
+  it('is the same for every instance, whatever the environment, and cannot be changed at run time', () => {
+    const config = loadAssetsServiceConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' });
+    expect(config.tuning).toBe(ASSETS_SERVICE_TUNING);
+    expect(Object.isFrozen(config.tuning)).toBe(true);
+  });
+
+  it('keeps the values the bench figures were measured with', () => {
+    expect(ASSETS_SERVICE_TUNING).toEqual({
+      databasePoolSize: 10,
+      locationReadsInFlight: 8,
+      locationReadBatchSize: 100,
+      outboxBatchSize: 200,
+      chargePointStateRetryDelayMs: 1000,
+      chargePointStateMaxAckPending: 1000,
+      chargePointStatePullBatchSize: 256,
+      handshakeFailureSweepEveryAttempts: 1000,
+    });
+  });
+});

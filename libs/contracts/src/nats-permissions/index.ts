@@ -1,0 +1,2 @@
+export * from './nats-users.js';
+export * from './nats-server-authorization.js';
