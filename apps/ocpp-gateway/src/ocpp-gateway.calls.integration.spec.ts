@@ -12,21 +12,18 @@ import {
   type OcppCallRequest,
   OcppGatewaySubjects,
 } from '@cpc/contracts';
+import { type EventRecorder, eventually, rawSocket, upgradeStatus } from '@cpc/testing';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
 import { ocppCallError } from './ocpp-rpc/ocpp-rpc.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   type ChargePoint,
   chargePoint,
-  type EventRecorder,
-  eventually,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,
-  rawSocket,
   startGatewayForTest,
   startGatewayTestRig,
-  upgradeStatus,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';
@@ -308,7 +305,10 @@ describe('ocpp-gateway: what the platform sends, across gateway instances', () =
       await expect(send(controller, request)).resolves.toEqual(reply);
       expect(await ledger.find(commandUuid)).not.toHaveProperty('reply');
       openLedger();
-      await eventually(async () => (await ledger.find(commandUuid))?.reply !== undefined);
+      await eventually(async () => (await ledger.find(commandUuid))?.reply !== undefined, Boolean, {
+        timeoutMs: 5000,
+        intervalMs: 20,
+      });
       await expect(send(controller, request)).resolves.toEqual(reply);
       expect(calls).toBe(1);
       // The durable event follows the record.
@@ -397,11 +397,10 @@ describe('ocpp-gateway: what the platform sends, across gateway instances', () =
     await expect(secondClosed).resolves.toMatchObject({ code: 1000 });
 
     third.handle('Reset', () => Promise.resolve({ status: 'Accepted' }));
-    await eventually(
-      async () => (await send(controller)).outcome === 'answered',
-      5000,
-      'calls reach the newest connection',
-    );
+    await eventually(async () => (await send(controller)).outcome === 'answered', Boolean, {
+      timeoutMs: 5000,
+      intervalMs: 20,
+    });
     await expect(send(controller)).resolves.toMatchObject({ outcome: 'answered' });
   });
 

@@ -7,6 +7,7 @@ import {
   ChargePointEventSubjects,
   type ControllerCredentialsChangedEvent,
 } from '@cpc/contracts';
+import { upgradeStatus } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   type ChargePoint,
@@ -15,7 +16,6 @@ import {
   type GatewayTestRig,
   startGatewayForTest,
   startGatewayTestRig,
-  upgradeStatus,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';

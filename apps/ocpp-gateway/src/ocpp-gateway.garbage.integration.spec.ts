@@ -1,14 +1,12 @@
 import 'reflect-metadata';
 import { ChargePointEventSubjects } from '@cpc/contracts';
+import { type EventRecorder, rawSocket, type RawSocket } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   chargePoint,
-  type EventRecorder,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,
-  rawSocket,
-  type RawSocket,
   startGatewayTestRig,
 } from './testing/ocpp-gateway-test-bed.js';
 

@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import WebSocket from 'ws';
+import { eventually, upgradeStatus } from '@cpc/testing';
 import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
 import { WEBSOCKET_OPEN } from './ocpp-rpc/ocpp-rpc.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   chargePoint,
-  eventually,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,
   startGatewayTestRig,
-  upgradeStatus,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';
@@ -210,10 +209,10 @@ describe('ocpp-gateway: limits of the handshake', () => {
     const limiter = gateway.app.get(ConcurrentHandshakesLimiter);
     services.answering = false;
     const held = [attempt('127.0.0.2'), attempt('127.0.0.2'), attempt('127.0.0.2')];
-    await eventually(() => limiter.inProgress === 3, 5000, 'three handshakes under way');
+    await eventually(() => limiter.inProgress === 3, Boolean, { timeoutMs: 5000, intervalMs: 20 });
     await expect(attempt('127.0.0.2')).resolves.toMatchObject({ status: 429 });
     held.push(attempt('127.0.0.3'), attempt('127.0.0.3'));
-    await eventually(() => limiter.inProgress === 5, 5000, 'five handshakes under way');
+    await eventually(() => limiter.inProgress === 5, Boolean, { timeoutMs: 5000, intervalMs: 20 });
     await expect(attempt('127.0.0.4')).resolves.toMatchObject({ status: 503 });
     // The held ones end when their question to assets-service times out, and give their places back.
     expect((await Promise.all(held)).map((outcome) => outcome.status)).toEqual([503, 503, 503, 503, 503]);

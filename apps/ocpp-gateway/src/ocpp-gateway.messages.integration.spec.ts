@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CHARGE_POINT_PRESENCE_BUCKET, ChargePointEventSubjects as Subjects } from '@cpc/contracts';
+import { type EventRecorder, eventually } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   type ChargePoint,
   chargePoint,
-  type EventRecorder,
-  eventually,
   type FakeController,
   type FakeTenantsAndControllers,
   type GatewayTestRig,
@@ -91,8 +90,8 @@ describe('ocpp-gateway: what charge points send', () => {
       });
       await eventually(
         async () => (await presence.get(controller.controllerUuid))?.operation !== 'PUT',
-        5000,
-        'presence withdrawn',
+        Boolean,
+        { timeoutMs: 5000, intervalMs: 20 },
       );
     });
 

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { upgradeStatus } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   chargePoint,
@@ -11,7 +12,6 @@ import {
   type GatewayTestRig,
   startGatewayForTest,
   startGatewayTestRig,
-  upgradeStatus,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';

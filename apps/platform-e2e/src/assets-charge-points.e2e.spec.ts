@@ -1,18 +1,15 @@
-import ocppRpc from 'ocpp-rpc';
 import type { ControllerView, PlugView } from '@cpc/contracts';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-
-const PASSWORD = 'correct-horse-9';
-
-interface ChargePoint {
-  connect(): Promise<unknown>;
-  call(action: string, payload: unknown): Promise<unknown>;
-  close(options?: { force?: boolean }): Promise<unknown>;
-  once(event: 'close', listener: (info: { code: number }) => void): void;
-}
-const RPCClient = (ocppRpc as unknown as { RPCClient: new (options: Record<string, unknown>) => ChargePoint })
-  .RPCClient;
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+} from '@cpc/testing';
 
 /**
  * The assets API together with real OCPP-J charge points on the real ocpp-gateway: the gateway authenticates them
@@ -31,14 +28,12 @@ describe('assets with real charge points', () => {
   };
 
   const chargePoint = (identity: string, protocol: string, password = OCPP_PASSWORD): ChargePoint =>
-    new RPCClient({
-      endpoint: `${platform.ocppUrl}/ocpp/acme`,
+    ocppChargePoint({
+      ocppUrl: platform.ocppUrl,
+      tenantSlug: 'acme',
       identity,
       password,
       protocols: [protocol],
-      strictMode: true,
-      reconnect: false,
-      callTimeoutMs: 10_000,
     });
 
   beforeAll(async () => {
@@ -46,16 +41,7 @@ describe('assets with real charge points', () => {
       services: ['auth-service', 'assets-service', 'api-gateway', 'ocpp-gateway'],
     });
     api = await ApiTestClient.connect(platform.apiUrl);
-    await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin(['role:create', '--tenant', 'acme', '--name', 'operator', '--permissions', 'asset']);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
-      ...['--password', PASSWORD, '--role', 'operator'],
-    ]);
-    const response = await api.call('POST', '/api/v1/oauth/token', {
-      body: { username: 'ops@acme.test', password: PASSWORD, tenant: 'acme' },
-    });
-    token = response.body.access_token as string;
+    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' }));
     data = new AssetsTestData(api, token);
   }, 180_000);
 

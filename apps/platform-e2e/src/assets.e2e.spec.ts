@@ -9,10 +9,18 @@ import {
   type PlugView,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, fullLocationBody, OCPP_PASSWORD, unique } from './support/assets-test-data.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  eventually,
+  fullLocationBody,
+  OCPP_PASSWORD,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  unique,
+  usersWithRoles,
+} from '@cpc/testing';
 
-const PASSWORD = 'correct-horse-9';
 const RATE_LIMIT = 400;
 
 describe('assets API: locations, controllers, plugs, sensors', () => {
@@ -30,29 +38,8 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
   const call = (method: string, path: string, body?: unknown, token = ops) =>
     api.call(method, `/api/v1/assets/${path}`, { token, ...(body === undefined ? {} : { body }) });
 
-  async function tokenFor(tenant: string, email: string): Promise<string> {
-    const response = await api.call('POST', '/api/v1/oauth/token', {
-      body: { username: email, password: PASSWORD, tenant },
-    });
-    expect(response.status).toBe(200);
-    return response.body.access_token as string;
-  }
-
   async function userWith(tenant: string, role: string, permissions: string): Promise<string> {
-    await platform.admin(['role:create', '--tenant', tenant, '--name', role, '--permissions', permissions]);
-    const email = `${role}@${tenant}.test`;
-    await platform.admin([
-      'user:create',
-      '--tenant',
-      tenant,
-      '--email',
-      email,
-      '--password',
-      PASSWORD,
-      '--role',
-      role,
-    ]);
-    return tokenFor(tenant, email);
+    return (await usersWithRoles(platform, api, tenant, { [role]: permissions }))[role];
   }
 
   beforeAll(async () => {

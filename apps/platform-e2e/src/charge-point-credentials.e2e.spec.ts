@@ -1,8 +1,15 @@
 import type { ControllerView } from '@cpc/contracts';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD, unique } from './support/assets-test-data.js';
-import { type ChargePoint, ocppChargePoint } from './support/ocpp-charge-point.js';
-import { tenantWithUsers } from './support/tenant-users.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+  unique,
+} from '@cpc/testing';
 
 const NEW_PASSWORD = 'charge-point-secret-02';
 
@@ -35,8 +42,8 @@ describe('charge point credentials', () => {
       ocppUrl: platform.ocppUrl,
       tenantSlug: 'acme',
       identity,
-      password: password as string,
-      protocol: 'ocpp1.6',
+      password,
+      protocols: ['ocpp1.6'],
     });
 
   const connected = async (identity: string, password: string | null): Promise<ChargePoint> => {

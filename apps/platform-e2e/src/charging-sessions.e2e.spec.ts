@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import WebSocket from 'ws';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { type ChargePoint, ocppChargePoint } from './support/ocpp-charge-point.js';
-
-const PASSWORD = 'correct-horse-9';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+  upgradeStatus,
+} from '@cpc/testing';
 
 /**
  * Charge points on the real ocpp-gateway start, meter and stop transactions; command-service keeps them as charging
@@ -18,49 +24,22 @@ describe('charging sessions from real charge points', () => {
   let assetsOnlyToken: string;
   let data: AssetsTestData;
 
-  async function tokenFor(email: string): Promise<string> {
-    const response = await api.call('POST', '/api/v1/oauth/token', {
-      body: { username: email, password: PASSWORD, tenant: 'acme' },
-    });
-    return response.body.access_token as string;
-  }
-
   const chargePoint = (identity: string, protocol: string): ChargePoint =>
     ocppChargePoint({
       ocppUrl: platform.ocppUrl,
       tenantSlug: 'acme',
       identity,
       password: OCPP_PASSWORD,
-      protocol,
+      protocols: [protocol],
     });
 
   beforeAll(async () => {
     platform = await startPlatformUnderTest();
     api = await ApiTestClient.connect(platform.apiUrl);
-    await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin([
-      ...['role:create', '--tenant', 'acme', '--name', 'operator'],
-      ...['--permissions', 'asset,control:charging-sessions'],
-    ]);
-    await platform.admin([
-      'role:create',
-      '--tenant',
-      'acme',
-      '--name',
-      'installer',
-      '--permissions',
-      'asset',
-    ]);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
-      ...['--password', PASSWORD, '--role', 'operator'],
-    ]);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'installer@acme.test'],
-      ...['--password', PASSWORD, '--role', 'installer'],
-    ]);
-    token = await tokenFor('ops@acme.test');
-    assetsOnlyToken = await tokenFor('installer@acme.test');
+    ({ operator: token, installer: assetsOnlyToken } = await tenantWithUsers(platform, api, 'acme', {
+      operator: 'asset,control:charging-sessions',
+      installer: 'asset',
+    }));
     data = new AssetsTestData(api, token);
   }, 180_000);
 
@@ -216,21 +195,8 @@ describe('charging sessions from real charge points', () => {
   it('refuses handshakes for an unknown tenant, an unknown identity and a path that is no OCPP endpoint', async () => {
     const location = await data.location();
     const controller = await data.controller(location.uuid);
-    const status = (path: string, identity = controller.ocpp_identity) =>
-      new Promise<number>((resolve, reject) => {
-        const auth = Buffer.from(`${identity}:${OCPP_PASSWORD}`).toString('base64');
-        const socket = new WebSocket(`${platform.ocppUrl}${path}`, ['ocpp1.6'], {
-          headers: { authorization: `Basic ${auth}` },
-        });
-        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
-        socket.on('open', () => {
-          socket.close();
-          resolve(101);
-        });
-        socket.on('error', (error) => {
-          if (!/Unexpected server response/.test(error.message)) reject(error);
-        });
-      });
+    const status = async (path: string, identity = controller.ocpp_identity) =>
+      (await upgradeStatus(platform.ocppUrl, { path, basicAuth: `${identity}:${OCPP_PASSWORD}` })).status;
     expect(await status(`/ocpp/acme/${controller.ocpp_identity}`)).toBe(101);
     expect(await status(`/ocpp/nobody/${controller.ocpp_identity}`)).toBe(401);
     expect(await status('/ocpp/acme/CP-UNKNOWN', 'CP-UNKNOWN')).toBe(401);

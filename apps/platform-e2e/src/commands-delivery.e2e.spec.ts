@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandView, ControllerView, PlugView } from '@cpc/contracts';
 import { buildOcppCall, type CommandType, type ResolvedTarget } from '@cpc/ocpp-commands';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { type ChargePoint, createRpcError, ocppChargePoint } from './support/ocpp-charge-point.js';
-import { tenantWithUsers } from './support/tenant-users.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  createRpcError,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+} from '@cpc/testing';
 
 type Protocol = 'ocpp1.6' | 'ocpp2.0.1';
 type TargetKind = 'controller' | 'connector' | 'charging_session';
@@ -213,7 +221,7 @@ describe('command delivery to charge points', () => {
       tenantSlug: 'acme',
       identity,
       password: OCPP_PASSWORD,
-      protocol,
+      protocols: [protocol],
     });
 
   /** Connects the station's charge point and answers every action by the station's current behaviour. */

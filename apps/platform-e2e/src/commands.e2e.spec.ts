@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData } from './support/assets-test-data.js';
-import { tenantWithUsers } from './support/tenant-users.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+} from '@cpc/testing';
 
 const COMMANDS = '/api/v1/control/commands';
 const SECONDS_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/;

@@ -3,14 +3,17 @@ import { connect as tcpConnect } from 'node:net';
 import fc from 'fast-check';
 import {
   ApiTestClient,
+  AssetsTestData,
+  fullLocationBody,
+  OCPP_PASSWORD,
   OpenApiResponseValidator,
   type PlatformUnderTest,
   startPlatformUnderTest,
+  USER_PASSWORD,
+  usersWithRoles,
 } from '@cpc/testing';
-import { AssetsTestData, fullLocationBody, OCPP_PASSWORD } from './support/assets-test-data.js';
 import { expectServicesSurvived, FUZZED_SERVICES, fuzzParameters, fuzzTimeoutMs } from './support/fuzzing.js';
 
-const PASSWORD = 'correct-horse-9';
 const RUNS = 120;
 const RAW_RUNS = 40;
 /** Just over the gateway's default body limit (1 MiB). */
@@ -366,18 +369,8 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
       methods: Object.keys(operations).map((method) => method.toUpperCase()),
     }));
 
-    const userToken = async (tenant: string, role: string, permissions: string) => {
-      await platform.admin(['role:create', '--tenant', tenant, '--name', role, '--permissions', permissions]);
-      const email = `${role}@${tenant}.test`;
-      await platform.admin([
-        ...['user:create', '--tenant', tenant, '--email', email],
-        ...['--password', PASSWORD, '--role', role],
-      ]);
-      const response = await api.call('POST', '/api/v1/oauth/token', {
-        body: { username: email, password: PASSWORD, tenant },
-      });
-      return response.body.access_token as string;
-    };
+    const userToken = async (tenant: string, role: string, permissions: string) =>
+      (await usersWithRoles(platform, api, tenant, { [role]: permissions }))[role];
     await platform.admin(['tenant:create', '--slug', 'acme']);
     await platform.admin(['tenant:create', '--slug', 'rival']);
     token = await userToken('acme', 'admin', '*');
@@ -397,7 +390,7 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
     baseBodies = new Map<string, Record<string, unknown>>([
       [
         'POST /api/v1/oauth/token',
-        { username: 'admin@acme.test', password: PASSWORD, tenant: 'acme', context: 'user' },
+        { username: 'admin@acme.test', password: USER_PASSWORD, tenant: 'acme', context: 'user' },
       ],
       ['POST /api/v1/assets/locations', fullLocationBody({ facility_types: [{ uuid: facilityType.uuid }] })],
       ['PATCH /api/v1/assets/locations/{uuid}', { name: 'Renamed', status: 'active', latitude: 1.5 }],

@@ -1,11 +1,17 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type OcppCallReply, type OcppCallRequest, OcppGatewaySubjects } from '@cpc/contracts';
-import { ApiTestClient, eventually, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { ocppChargePoint } from './support/ocpp-charge-point.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+} from '@cpc/testing';
 import { sampleValue } from './support/prometheus-text.js';
 
-const PASSWORD = 'correct-horse-9';
 const SERVICES = [
   'api-gateway',
   'auth-service',
@@ -34,24 +40,7 @@ describe('metrics', () => {
   beforeAll(async () => {
     platform = await startPlatformUnderTest();
     api = await ApiTestClient.connect(platform.apiUrl);
-    await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin([
-      'role:create',
-      '--tenant',
-      'acme',
-      '--name',
-      'operator',
-      '--permissions',
-      'asset,control',
-    ]);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
-      ...['--password', PASSWORD, '--role', 'operator'],
-    ]);
-    const response = await api.call('POST', '/api/v1/oauth/token', {
-      body: { username: 'ops@acme.test', password: PASSWORD, tenant: 'acme' },
-    });
-    token = response.body.access_token as string;
+    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' }));
     data = new AssetsTestData(api, token);
     nats = await connect(platform.natsTestClientOptions);
   }, 180_000);
@@ -111,7 +100,7 @@ describe('metrics', () => {
       tenantSlug: 'acme',
       identity: controller.ocpp_identity,
       password: OCPP_PASSWORD,
-      protocol: 'ocpp1.6',
+      protocols: ['ocpp1.6'],
     });
     const connected = async () =>
       sampleValue(await scrape('ocpp-gateway'), 'ocpp_connected_charge_points', { protocol: 'ocpp1.6' });

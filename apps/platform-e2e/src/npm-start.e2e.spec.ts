@@ -5,17 +5,18 @@ import { fileURLToPath } from 'node:url';
 import { ManagedProcess, natsServerPasswordEnvironment, waitForReady } from '@cpc/platform-launcher';
 import {
   ApiTestClient,
+  AssetsTestData,
   findFreePort,
   natsPermissionViolations,
   type NatsTestServer,
+  OCPP_PASSWORD,
+  ocppChargePoint,
   runAdminCli,
   startNatsTestServer,
   testDatabaseServerUrl,
 } from '@cpc/testing';
 import { jest } from '@jest/globals';
 import pg from 'pg';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { ocppChargePoint } from './support/ocpp-charge-point.js';
 
 jest.setTimeout(180_000);
 
@@ -171,7 +172,7 @@ describe('npm start: the whole platform from the launcher', () => {
       tenantSlug: 'acme',
       identity: 'CP-START-1',
       password: OCPP_PASSWORD,
-      protocol: 'ocpp1.6',
+      protocols: ['ocpp1.6'],
     });
     await chargePoint.connect();
     expect(

@@ -1,10 +1,15 @@
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  OCPP_PASSWORD,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+} from '@cpc/testing';
 import { expectServicesSurvived, FUZZED_SERVICES, fuzzParameters, fuzzTimeoutMs } from './support/fuzzing.js';
 
-const PASSWORD = 'correct-horse-9';
 const RUNS = 80;
 const UPGRADE_RUNS = 30;
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -293,17 +298,7 @@ describe('fuzzing OCPP-J frames on the ocpp-gateway', () => {
     });
     endpoint = `${platform.ocppUrl}/ocpp/acme`;
     const api = await ApiTestClient.connect(platform.apiUrl);
-    await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin(['role:create', '--tenant', 'acme', '--name', 'admin', '--permissions', '*']);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'admin@acme.test'],
-      ...['--password', PASSWORD, '--role', 'admin'],
-    ]);
-    const token = (
-      await api.call('POST', '/api/v1/oauth/token', {
-        body: { username: 'admin@acme.test', password: PASSWORD, tenant: 'acme' },
-      })
-    ).body.access_token as string;
+    const { admin: token } = await tenantWithUsers(platform, api, 'acme', { admin: '*' });
     const data = new AssetsTestData(api, token);
     for (const protocol of PROTOCOLS) {
       const site = await data.site(2);

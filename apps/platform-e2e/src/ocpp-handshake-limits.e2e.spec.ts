@@ -1,38 +1,29 @@
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
-import { findFreePort, ServiceProcess } from '@cpc/platform-launcher';
-import { ApiTestClient, type PlatformUnderTest, startPlatformUnderTest } from '@cpc/testing';
-import { AssetsTestData, OCPP_PASSWORD } from './support/assets-test-data.js';
-import { ocppChargePoint } from './support/ocpp-charge-point.js';
+import { ServiceProcess } from '@cpc/platform-launcher';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  findFreePort,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+  upgradeStatus,
+} from '@cpc/testing';
 
-const USER_PASSWORD = 'correct-horse-9';
 const MAX_FAILURES = 10;
 const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The status of one upgrade to `ocppUrl` from `localAddress`: 101 when a socket opened, else the refusal's. */
-function upgradeStatus(
+async function handshakeStatus(
   ocppUrl: string,
   identity: string,
   password: string,
   localAddress: string,
 ): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${ocppUrl}/ocpp/acme/${identity}`, ['ocpp1.6'], {
-      headers: { authorization: `Basic ${Buffer.from(`${identity}:${password}`).toString('base64')}` },
-      localAddress,
-    });
-    socket.on('unexpected-response', (_request, response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    socket.on('open', () => {
-      socket.close();
-      resolve(101);
-    });
-    socket.on('error', (error) => {
-      if (!/Unexpected server response/.test(error.message)) reject(error);
-    });
-  });
+  const path = `/ocpp/acme/${identity}`;
+  return (await upgradeStatus(ocppUrl, { path, basicAuth: `${identity}:${password}`, localAddress })).status;
 }
 
 function tally(statuses: number[]): Record<number, number> {
@@ -79,16 +70,8 @@ describe('charge point handshake limits on the real gateway and assets-service',
     secondOcppUrl = `ws://127.0.0.1:${ocppPort}`;
 
     const api = await ApiTestClient.connect(platform.apiUrl);
-    await platform.admin(['tenant:create', '--slug', 'acme']);
-    await platform.admin(['role:create', '--tenant', 'acme', '--name', 'operator', '--permissions', 'asset']);
-    await platform.admin([
-      ...['user:create', '--tenant', 'acme', '--email', 'ops@acme.test'],
-      ...['--password', USER_PASSWORD, '--role', 'operator'],
-    ]);
-    const response = await api.call('POST', '/api/v1/oauth/token', {
-      body: { username: 'ops@acme.test', password: USER_PASSWORD, tenant: 'acme' },
-    });
-    data = new AssetsTestData(api, response.body.access_token as string);
+    const { operator } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' });
+    data = new AssetsTestData(api, operator);
   }, 180_000);
 
   afterAll(async () => {
@@ -102,7 +85,7 @@ describe('charge point handshake limits on the real gateway and assets-service',
     const identity = controller.ocpp_identity;
     const statuses = await Promise.all(
       Array.from({ length: 200 }, (_, index) =>
-        upgradeStatus(
+        handshakeStatus(
           index % 2 === 0 ? platform.ocppUrl : secondOcppUrl,
           identity,
           `wrong-password-${index}`,
@@ -113,14 +96,14 @@ describe('charge point handshake limits on the real gateway and assets-service',
     expect(tally(statuses)).toEqual({ 401: MAX_FAILURES, 429: 200 - MAX_FAILURES });
 
     // That address waits out the window, even with the right password; another address connects at once.
-    await expect(upgradeStatus(secondOcppUrl, identity, OCPP_PASSWORD, '127.0.0.2')).resolves.toBe(429);
-    await expect(upgradeStatus(platform.ocppUrl, identity, OCPP_PASSWORD, '127.0.0.3')).resolves.toBe(101);
+    await expect(handshakeStatus(secondOcppUrl, identity, OCPP_PASSWORD, '127.0.0.2')).resolves.toBe(429);
+    await expect(handshakeStatus(platform.ocppUrl, identity, OCPP_PASSWORD, '127.0.0.3')).resolves.toBe(101);
     const station = ocppChargePoint({
       ocppUrl: secondOcppUrl,
       tenantSlug: 'acme',
       identity,
       password: OCPP_PASSWORD,
-      protocol: 'ocpp1.6',
+      protocols: ['ocpp1.6'],
     });
     await station.connect();
     await station.call('Heartbeat', {});

@@ -1,8 +1,14 @@
-export { findFreePort } from '@cpc/platform-launcher';
+export * from './free-port.js';
 export * from './nats-test-server.js';
 export * from './test-database.js';
 export * from './platform-under-test.js';
 export * from './openapi-response-validator.js';
 export * from './api-test-client.js';
 export * from './eventually.js';
+export * from './event-recorder.js';
 export * from './service-test-rig.js';
+export * from './fake-nats-service.js';
+export * from './ocpp-test-client.js';
+export * from './ocpp-upgrade.js';
+export * from './tenant-builder.js';
+export * from './assets-builder.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { ErrorCode, type TenantScopedRequest } from '@cpc/contracts';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { TenantScopedRequest } from '@cpc/contracts';
 import { JetStreamEventBus, ServiceClient } from '@cpc/nats';
 import { type NatsTestServer, startNatsTestServer } from './nats-test-server.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -100,26 +100,4 @@ export class ServiceTestRig {
     await this.stopService();
     await Promise.all([this.nats.stop(), this.database.drop()]);
   }
-}
-
-/**
- * Answers `subject` as a Nest microservice would (its NATS envelope), standing in for a service the one under test
- * calls: `answer` gives the response, or undefined for a not-found error.
- */
-export function serveAsNestService<Payload>(
-  connection: NatsConnection,
-  subject: string,
-  answer: (request: TenantScopedRequest<Payload>) => unknown,
-): Subscription {
-  return connection.subscribe(subject, {
-    callback: (_error, message: Msg) => {
-      const { id, data } = message.json<{ id: string; data: TenantScopedRequest<Payload> }>();
-      const response = answer(data);
-      const body =
-        response === undefined
-          ? { id, err: { code: ErrorCode.NotFound, message: 'not found' }, isDisposed: true }
-          : { id, response, isDisposed: true };
-      message.respond(JSON.stringify(body));
-    },
-  });
 }

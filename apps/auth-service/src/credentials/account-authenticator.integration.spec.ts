@@ -1,19 +1,17 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
-import { type INestApplicationContext, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { migrateServiceSchema, ServiceDatabaseModule } from '@cpc/database';
+import type { INestApplicationContext } from '@nestjs/common';
+import { migrateServiceSchema } from '@cpc/database';
 import { ErrorCode } from '@cpc/contracts';
 import type { DomainError } from '@cpc/errors';
 import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
-import { authDataSourceOptions, createAuthDataSource } from '../auth-data-source.js';
-import { AuthDomainModule } from '../auth-domain.module.js';
+import { createAuthDataSource } from '../auth-data-source.js';
 import { loadAuthServiceConfig } from '../auth-service.config.js';
 import { RolesService } from '../roles/roles.service.js';
-import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
 import { TenantsService } from '../tenants/tenants.service.js';
+import { startAuthDomain } from '../testing/auth-domain-test-context.js';
 import { UsersService } from '../users/users.service.js';
 import {
   AccountAuthenticator,
@@ -31,30 +29,8 @@ const PASSWORD = 'correct-horse-9';
 const costOf = (stored: string) => stored.split('$').slice(0, 4).join('$');
 
 /** The auth domain (no transport) on `databaseUrl`, with the given settings on top of a test's low scrypt cost. */
-async function startCredentials(
-  databaseUrl: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<INestApplicationContext> {
-  const config = loadAuthServiceConfig({
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
-    SCRYPT_COST_LOG2: '12',
-    ...env,
-  });
-
-  @Module({
-    imports: [
-      ServiceDatabaseModule.register(authDataSourceOptions(databaseUrl)),
-      AuthDomainModule.register(config, {
-        provide: SigningKeyChangePublisher,
-        useValue: { publish: () => Promise.resolve() },
-      }),
-    ],
-  })
-  class CredentialsTestModule {}
-
-  return NestFactory.createApplicationContext(CredentialsTestModule, { logger: false });
-}
+const startCredentials = (databaseUrl: string, env: NodeJS.ProcessEnv = {}) =>
+  startAuthDomain(databaseUrl, { env });
 
 /**
  * Whether a login attempt fails for an unknown account or a wrong password must not show in the work it takes: each

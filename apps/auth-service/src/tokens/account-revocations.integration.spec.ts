@@ -1,22 +1,19 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { type INestApplicationContext, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { AccountsRevokedEvent } from '@cpc/contracts';
-import { migrateServiceSchema, ServiceDatabaseModule } from '@cpc/database';
+import { migrateServiceSchema } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
 import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import jwt from 'jsonwebtoken';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
-import { authDataSourceOptions, createAuthDataSource } from '../auth-data-source.js';
-import { AuthDomainModule } from '../auth-domain.module.js';
-import { loadAuthServiceConfig } from '../auth-service.config.js';
+import { createAuthDataSource } from '../auth-data-source.js';
 import { InvalidCredentialsError } from '../credentials/account-authenticator.service.js';
 import { RolesService } from '../roles/roles.service.js';
-import { SigningKeyChangePublisher } from '../signing-keys/signing-key-change-publisher.js';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
+import { startAuthDomain } from '../testing/auth-domain-test-context.js';
 import { UsersService } from '../users/users.service.js';
 import { AccountRevocationPublisher } from './account-revocation-publisher.js';
 import { AccountRevocationsService } from './account-revocations.service.js';
@@ -40,30 +37,14 @@ describe('AccountRevocationsService', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     await migrateServiceSchema(createAuthDataSource(database.url));
-    const config = loadAuthServiceConfig({
-      DATABASE_URL: database.url,
-      LOG_LEVEL: 'warn',
-      SCRYPT_COST_LOG2: '12',
+    app = await startAuthDomain(database.url, {
+      revocationPublisher: {
+        provide: AccountRevocationPublisher,
+        useValue: {
+          publish: (event: AccountsRevokedEvent) => Promise.resolve(void announced.push(event)),
+        },
+      },
     });
-
-    @Module({
-      imports: [
-        ServiceDatabaseModule.register(authDataSourceOptions(database.url)),
-        AuthDomainModule.register(
-          config,
-          { provide: SigningKeyChangePublisher, useValue: { publish: () => Promise.resolve() } },
-          {
-            provide: AccountRevocationPublisher,
-            useValue: {
-              publish: (event: AccountsRevokedEvent) => Promise.resolve(void announced.push(event)),
-            },
-          },
-        ),
-      ],
-    })
-    class RevocationsTestModule {}
-
-    app = await NestFactory.createApplicationContext(RevocationsTestModule, { logger: false });
     users = app.get(UsersService);
     grants = app.get(TokenGrantsService);
     revocations = app.get(AccountRevocationsService);

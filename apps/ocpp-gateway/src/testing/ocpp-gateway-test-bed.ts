@@ -1,25 +1,29 @@
 /**
- * What the gateway's integration tests share: the gateway booted in-process, small stand-ins on the real NATS server
- * for the two things it asks other services (tenant slug, charge point credentials), a recorder of the durable events
- * it publishes, and real ocpp-rpc charge points. Not part of the service.
+ * What the gateway's integration tests share, built on @cpc/testing: the gateway booted in-process, stand-ins on the
+ * real NATS server for the two things it asks other services (tenant slug, charge point credentials), the kit's
+ * event recorder and OCPP test client. Not part of the service.
  */
 import { randomUUID } from 'node:crypto';
-import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
-import { connect, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import WebSocket from 'ws';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
   AssetsSubjects,
   type AuthenticateChargePointRequest,
   AuthSubjects,
   ErrorCode,
-  EVENT_STREAM,
-  type EventEnvelope,
   type OcppProtocol,
   type ResolveTenantRequest,
 } from '@cpc/contracts';
-import { type NatsTestServer, startNatsTestServer } from '@cpc/testing';
+import {
+  answerAsNestService,
+  EventRecorder,
+  FakeServiceError,
+  NO_ANSWER,
+  type NatsTestServer,
+  type OcppTestClient,
+  ocppTestClient,
+  startNatsTestServer,
+} from '@cpc/testing';
 import { loadOcppGatewayConfig } from '../ocpp-gateway.config.js';
-import { RPCClient } from '../ocpp-rpc/ocpp-rpc.js';
 import { type RunningOcppGateway, startOcppGateway } from '../start-ocpp-gateway.js';
 
 export interface FakeController {
@@ -31,11 +35,6 @@ export interface FakeController {
   securityProfile: number;
   /** Raise it (with a matching ControllerCredentialsChangedEvent) to test credential changes. */
   credentialsVersion: number;
-}
-
-interface NestRequest<T> {
-  id: string;
-  data: T;
 }
 
 /**
@@ -146,101 +145,12 @@ export class FakeTenantsAndControllers {
 
   private answer<T>(subject: string, handle: (request: T) => object | Promise<object>): void {
     this.subscriptions.push(
-      this.nats.subscribe(subject, {
-        callback: (_error, message: Msg) => {
-          if (!this.answering) return;
-          const request = message.json<NestRequest<T>>();
-          void Promise.resolve(handle(request.data)).then((answer) => {
-            const result = answer as { error?: object };
-            const packet = result.error
-              ? { id: request.id, err: result.error, isDisposed: true }
-              : { id: request.id, response: result, isDisposed: true };
-            message.respond(JSON.stringify(packet));
-          });
-        },
+      answerAsNestService<T>(this.nats, subject, async (request) => {
+        if (!this.answering) return NO_ANSWER;
+        const result = (await handle(request)) as { error?: { code: ErrorCode; message: string } };
+        return result.error ? new FakeServiceError(result.error.code, result.error.message) : result;
       }),
     );
-  }
-}
-
-export interface RecordedEvent {
-  subject: string;
-  event: EventEnvelope<Record<string, unknown>>;
-}
-
-/** Reads everything published on the event stream from now on (start it after a gateway created the stream). */
-export class EventRecorder {
-  readonly events: RecordedEvent[] = [];
-  private waiters: (() => void)[] = [];
-  private stopRecording: (() => Promise<void>) | undefined;
-
-  static async start(natsUrl: string): Promise<EventRecorder> {
-    const recorder = new EventRecorder();
-    const nats = await connect({ servers: natsUrl });
-    const consumer = await jetstream(nats).consumers.get(EVENT_STREAM.name, {
-      deliver_policy: DeliverPolicy.New,
-    });
-    const messages = await consumer.consume();
-    void (async () => {
-      for await (const message of messages) {
-        recorder.events.push({ subject: message.subject, event: message.json<RecordedEvent['event']>() });
-        const waiters = recorder.waiters;
-        recorder.waiters = [];
-        waiters.forEach((wake) => wake());
-      }
-    })();
-    recorder.stopRecording = async () => {
-      await messages.close();
-      await nats.close();
-    };
-    return recorder;
-  }
-
-  /** Index of the next event to be recorded: pass it to waitFor to ignore what happened before. */
-  get mark(): number {
-    return this.events.length;
-  }
-
-  /** The first event on `subject` (from the `from`th recorded on) whose data matches; waits up to `timeoutMs`. */
-  async waitFor(
-    subject: string,
-    matches: (data: Record<string, unknown>) => boolean = () => true,
-    options: { timeoutMs?: number; from?: number } = {},
-  ): Promise<RecordedEvent['event']> {
-    const timeoutMs = options.timeoutMs ?? 10000;
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.events
-        .slice(options.from ?? 0)
-        .find((recorded) => recorded.subject === subject && matches(recorded.event.data));
-      if (found) return found.event;
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new Error(
-          `no ${subject} event within ${timeoutMs} ms; recorded: ${this.events.map((recorded) => recorded.subject).join(', ')}`,
-        );
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  on(
-    subject: string,
-    matches: (data: Record<string, unknown>) => boolean = () => true,
-  ): RecordedEvent['event'][] {
-    return this.events
-      .filter((recorded) => recorded.subject === subject && matches(recorded.event.data))
-      .map((recorded) => recorded.event);
-  }
-
-  async stop(): Promise<void> {
-    await this.stopRecording?.();
   }
 }
 
@@ -295,7 +205,7 @@ export async function startGatewayTestRig(env: Record<string, string> = {}): Pro
   };
 }
 
-export type ChargePoint = InstanceType<typeof RPCClient>;
+export type ChargePoint = OcppTestClient;
 
 export interface ChargePointOptions {
   port: number;
@@ -313,143 +223,17 @@ export interface ChargePointOptions {
   localAddress?: string;
 }
 
-/** A real OCPP-J client, strict like a well-behaved charge point, that does not reconnect by itself. */
+/** The kit's OCPP test client on this gateway's port, as `controller`. */
 export function chargePoint(options: ChargePointOptions): ChargePoint {
-  const password = options.password === undefined ? options.controller.password : options.password;
-  return new RPCClient({
-    endpoint: `${options.scheme ?? 'ws'}://127.0.0.1:${options.port}/ocpp/${encodeURIComponent(options.controller.tenantSlug)}`,
+  return ocppTestClient({
+    ocppUrl: `${options.scheme ?? 'ws'}://127.0.0.1:${options.port}`,
+    tenantSlug: options.controller.tenantSlug,
     identity: options.controller.identity,
-    password: password ?? null,
-    protocols: options.protocols as string[],
-    strictMode: options.strict ?? true,
-    reconnect: false,
-    callTimeoutMs: 10000,
-    headers: options.headers ?? {},
-    wsOpts: { ...(options.localAddress ? { localAddress: options.localAddress } : {}), ...options.wsOpts },
-  } as unknown as ConstructorParameters<typeof RPCClient>[0]);
-}
-
-export interface UpgradeAttempt {
-  path: string;
-  protocols?: string[];
-  /** user:password for HTTP Basic. */
-  basicAuth?: string;
-  headers?: Record<string, string>;
-  /** Local address to connect from (127.0.0.2, 127.0.0.3, ... where the address matters). */
-  localAddress?: string;
-}
-
-/** Tries a WebSocket upgrade and tells how it ended: the HTTP status of a refusal, or 101 when a socket opened. */
-export function upgradeStatus(
-  port: number,
-  attempt: UpgradeAttempt,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...attempt.headers };
-    if (attempt.basicAuth !== undefined)
-      headers.authorization = `Basic ${Buffer.from(attempt.basicAuth).toString('base64')}`;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}${attempt.path}`, attempt.protocols ?? ['ocpp1.6'], {
-      headers,
-      ...(attempt.localAddress ? { localAddress: attempt.localAddress } : {}),
-    });
-    socket.on('unexpected-response', (_request, response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on('error', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    socket.on('open', () => {
-      socket.close();
-      resolve({ status: 101, body: '' });
-    });
-    socket.on('error', (error) => {
-      if (!/Unexpected server response/.test(error.message)) reject(error);
-    });
+    password: options.password === undefined ? options.controller.password : options.password,
+    protocols: options.protocols,
+    strict: options.strict,
+    headers: options.headers,
+    localAddress: options.localAddress,
+    wsOpts: options.wsOpts,
   });
-}
-
-/** A raw WebSocket to the gateway for sending what no OCPP library would send. */
-export async function rawSocket(
-  port: number,
-  controller: Pick<FakeController, 'tenantSlug' | 'identity' | 'password'>,
-  protocol: OcppProtocol,
-  options: { autoPong?: boolean } = {},
-): Promise<RawSocket> {
-  const socket = new WebSocket(
-    `ws://127.0.0.1:${port}/ocpp/${controller.tenantSlug}/${controller.identity}`,
-    [protocol],
-    {
-      headers: {
-        authorization: `Basic ${Buffer.from(`${controller.identity}:${controller.password ?? ''}`).toString('base64')}`,
-      },
-      autoPong: options.autoPong ?? true,
-    },
-  );
-  const raw = new RawSocket(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  return raw;
-}
-
-export class RawSocket {
-  readonly received: unknown[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-  private waiters: (() => void)[] = [];
-
-  constructor(readonly socket: WebSocket) {
-    socket.on('message', (data: Buffer) => {
-      try {
-        this.received.push(JSON.parse(data.toString('utf8')));
-      } catch {
-        this.received.push(data.toString('utf8'));
-      }
-      const waiters = this.waiters;
-      this.waiters = [];
-      waiters.forEach((wake) => wake());
-    });
-    socket.on('error', () => undefined);
-    this.closed = new Promise((resolve) =>
-      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })),
-    );
-  }
-
-  send(data: string | Buffer): void {
-    this.socket.send(data);
-  }
-
-  /** The next message received after the ones already consumed (`index`), waiting up to `timeoutMs`. */
-  async message(index: number, timeoutMs = 5000): Promise<unknown> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.received.length <= index) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no message #${index} within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return this.received[index];
-  }
-
-  close(): void {
-    this.socket.close();
-  }
-}
-
-/** Resolves when `predicate` holds, polling; for state that has no event to wait on. */
-export async function eventually(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -1,5 +1,5 @@
 import type { ControllerView, LocationView, PlugView, SensorView } from '@cpc/contracts';
-import type { ApiResponse, ApiTestClient } from '@cpc/testing';
+import type { ApiResponse, ApiTestClient } from './api-test-client.js';
 
 let sequence = 0;
 /** A short suffix that keeps names and OCPP identities apart between tests. */
