@@ -10,6 +10,7 @@ import {
   requireMatch,
   TENANT_SLUG_PATTERN,
 } from '../credentials/admin-input-rules.js';
+import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { TenantEntity } from './tenant.entity.js';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -36,7 +37,10 @@ export function toTenantView(tenant: TenantEntity): TenantView {
 
 @Injectable()
 export class TenantsService {
-  constructor(@InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>) {}
+  constructor(
+    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly revocations: AccountRevocationsService,
+  ) {}
 
   async create(input: {
     slug: string;
@@ -91,10 +95,17 @@ export class TenantsService {
     return tenant && tenant.disabledAt === null ? tenant : null;
   }
 
+  /** Disabling revokes the refresh tokens and access tokens of every account of the tenant, as a user's disable does. */
   async setDisabled(slug: string, disabled: boolean): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
+    const disabling = disabled && tenant.disabledAt === null;
     tenant.disabledAt = disabled ? (tenant.disabledAt ?? new Date()) : null;
-    return this.tenants.save(tenant);
+    await this.revocations.changeAndRevoke(
+      tenant.uuid,
+      (manager) => manager.save(tenant),
+      disabling ? (manager) => this.revocations.accountsOfTenant(manager, tenant.uuid) : [],
+    );
+    return tenant;
   }
 
   /** Charge points of security profile 0 connect to this tenant only while this is on (see docs/security.md). */

@@ -112,6 +112,37 @@ describe('AccountRevocationsService', () => {
     expect(await revocations.notBeforeOf(key.uuid)).toBeGreaterThan(0);
   });
 
+  it('a disabled tenant revokes every account of it, users and API keys', async () => {
+    const tenants = app.get(TenantsService);
+    await tenants.create({ slug: 'closing' });
+    await app.get(RolesService).create('closing', 'operator', ['asset']);
+    const user = await users.create({
+      tenantSlug: 'closing',
+      email: 'staff@closing.test',
+      password: PASSWORD,
+      roleName: 'operator',
+    });
+    const key = await app.get(ApiKeysService).create('closing', 'operator');
+    const pair = await grants.passwordGrant({
+      tenant: 'closing',
+      username: 'staff@closing.test',
+      password: PASSWORD,
+      clientAddress: CLIENT_ADDRESS,
+    });
+    announced.length = 0;
+    await tenants.setDisabled('closing', true);
+    expect(await revocations.notBeforeOf(user.uuid)).toBeGreaterThan(0);
+    expect(await revocations.notBeforeOf(key.uuid)).toBeGreaterThan(0);
+    // Exactly its own accounts: another tenant's keep their tokens.
+    expect(
+      announced.flatMap((event) => event.revocations.map((revocation) => revocation.subject)).sort(),
+    ).toEqual([user.uuid, key.uuid].sort());
+    await tenants.setDisabled('closing', false);
+    await expect(
+      grants.refreshGrant({ refreshToken: pair.refresh_token, clientAddress: CLIENT_ADDRESS }),
+    ).rejects.toThrow(InvalidCredentialsError);
+  });
+
   it('answers the revocations changed since a time in pages of 1,000', async () => {
     const tenantUuid = (await app.get(TenantsService).getBySlug('acme')).uuid;
     const subjects = Array.from({ length: 1001 }, () => randomUUID());

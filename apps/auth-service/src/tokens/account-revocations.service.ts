@@ -57,6 +57,16 @@ export class AccountRevocationsService {
     return rows.map((row) => row.uuid);
   }
 
+  /** Every user and live API key of the tenant: a disabled tenant's accounts all lose their tokens. */
+  async accountsOfTenant(manager: EntityManager, tenantUuid: string): Promise<string[]> {
+    const rows: { uuid: string }[] = await manager.query(
+      `SELECT uuid FROM auth.users WHERE tenant_uuid = $1
+       UNION ALL SELECT uuid FROM auth.api_keys WHERE tenant_uuid = $1 AND revoked_at IS NULL`,
+      [tenantUuid],
+    );
+    return rows.map((row) => row.uuid);
+  }
+
   /** The earliest `iat` an access token of the account may carry (0: no revocation in force). */
   async notBeforeOf(accountUuid: string): Promise<number> {
     const rows: { not_before: string }[] = await this.dataSource.query(
