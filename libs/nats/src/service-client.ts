@@ -4,6 +4,8 @@ import {
   type MsgHdrs,
   type NatsConnection,
   headers as natsHeaders,
+  NoRespondersError,
+  RequestError,
   TimeoutError,
 } from '@nats-io/transport-node';
 import { isRpcErrorPayload, REQUEST_ID_HEADER } from '@cpc/contracts';
@@ -29,6 +31,14 @@ class ErrorReply extends Error {
   constructor(readonly err: unknown) {
     super('error reply');
   }
+}
+
+function isNoResponders(error: unknown): boolean {
+  return (
+    error instanceof NoRespondersError ||
+    (error instanceof RequestError && error.isNoResponders()) ||
+    (error instanceof Error && error.cause instanceof NoRespondersError)
+  );
 }
 
 /**
@@ -65,6 +75,11 @@ export class ServiceClient implements OnApplicationShutdown {
       if (error instanceof TimeoutError) {
         outcome = 'timeout';
         this.logger.warn(`no reply on ${subject} within ${this.timeoutMs} ms`);
+      } else if (isNoResponders(error)) {
+        // Nobody answers the subject right now: its service is starting, restarting or down. The caller answers
+        // service_unavailable and retries; nothing in this process went wrong.
+        outcome = 'unavailable';
+        this.logger.warn(`nobody answers ${subject} now`);
       } else {
         outcome = 'unavailable';
         this.logger.error(`request on ${subject} failed: ${describeError(error)}`);

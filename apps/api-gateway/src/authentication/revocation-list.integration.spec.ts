@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
@@ -103,11 +105,18 @@ describe('RevocationList', () => {
   it('waits at start-up for a first read when auth-service answers late, so its first requests get no 503', async () => {
     authService?.unsubscribe();
     await connection.flush();
+    // Nobody answering yet is a warning (a service starting), not an error line that alarms whoever reads the logs.
+    const errors = jest.spyOn(Logger.prototype, 'error');
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
     const bootstrapped = list.onApplicationBootstrap();
     await new Promise((resolve) => setTimeout(resolve, 600));
     authService = serveRevocations();
     await connection.flush();
     await bootstrapped;
+    expect(errors).not.toHaveBeenCalled();
+    expect(warnings).toHaveBeenCalledWith(`nobody answers ${AuthSubjects.listRevocations} now`);
+    errors.mockRestore();
+    warnings.mockRestore();
     expect(requests.length).toBeGreaterThan(0);
     await expect(list.check('f', startSeconds)).resolves.toBeUndefined();
   });
