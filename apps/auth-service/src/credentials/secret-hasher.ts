@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { BoundedWork } from '@cpc/bounded-work';
 import { ServiceUnavailableError } from '@cpc/errors';
 import { AUTH_CONFIG } from '../auth-config.token.js';
 import type { AuthServiceConfig } from '../auth-service.config.js';
@@ -62,31 +63,10 @@ export class HashingAtCapacityError extends ServiceUnavailableError {
   }
 }
 
-/** At most `maxRunning` computations at once and `maxWaiting` waiting; anyone beyond is refused at once. */
-export class HashingSlots {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(
-    private readonly maxRunning: number,
-    private readonly maxWaiting: number,
-  ) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running < this.maxRunning) {
-      this.running += 1;
-    } else {
-      if (this.waiting.length >= this.maxWaiting) throw new HashingAtCapacityError();
-      // The slot is handed over by the finishing computation, so `running` stays as it is.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
+/** Hashing places of the service: at most `maxRunning` at once, `maxWaiting` waiting, the rest refused at once. */
+export class HashingSlots extends BoundedWork {
+  constructor(maxRunning: number, maxWaiting: number) {
+    super(maxRunning, maxWaiting, () => new HashingAtCapacityError());
   }
 }
 
