@@ -353,11 +353,35 @@ describe('ocpp-gateway: what charge points send', () => {
     });
     expect((await events.waitFor(Subjects.transactionUpdated, ofTransaction)).data).toMatchObject({
       meterWh: 4200,
+      evseId: 1,
+      connectorId: 1,
     });
     expect((await events.waitFor(Subjects.transactionEnded, ofTransaction)).data).toMatchObject({
       meterStopWh: 9500,
       stoppedAt: '2026-01-02T11:00:00.000Z',
       reason: 'EVDisconnected',
+      evseId: 1,
+      connectorId: 1,
+    });
+  });
+
+  it('2.0.1: an Updated without a reading that names the EVSE still becomes an event, for the session to find its plug', async () => {
+    const { cp, controller } = await connected('ocpp2.0.1', 'CP-TX-201-EVSE');
+    await cp.call('TransactionEvent', {
+      eventType: 'Updated',
+      triggerReason: 'CablePluggedIn',
+      timestamp: '2026-01-02T10:05:00.000Z',
+      seqNo: 1,
+      transactionInfo: { transactionId: 'tx-201-evse' },
+      evse: { id: 2, connectorId: 1 },
+    });
+    const ofTransaction = (data: Record<string, unknown>) =>
+      data.controllerUuid === controller.controllerUuid && data.transactionId === 'tx-201-evse';
+    expect((await events.waitFor(Subjects.transactionUpdated, ofTransaction)).data).toMatchObject({
+      meterWh: null,
+      sampledAt: '2026-01-02T10:05:00.000Z',
+      evseId: 2,
+      connectorId: 1,
     });
   });
 

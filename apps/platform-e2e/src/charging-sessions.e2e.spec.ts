@@ -173,6 +173,82 @@ describe('charging sessions from real charge points', () => {
     await cp.close();
   });
 
+  it("2.0.1: a start that names the EVSE but not the connector gets the EVSE's only plug", async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const plug = await data.plug(controller.uuid, 1);
+    const cp = chargePoint(controller.ocpp_identity, 'ocpp2.0.1');
+    await cp.connect();
+    await cp.call('TransactionEvent', {
+      eventType: 'Started',
+      timestamp: '2026-03-05T08:00:00Z',
+      seqNo: 0,
+      triggerReason: 'Authorized',
+      transactionInfo: { transactionId: randomUUID() },
+      evse: { id: 1 },
+      idToken: { idToken: 'RFID-EVSE', type: 'ISO14443' },
+    });
+    const linked = await eventually(
+      () => sessionsOf(controller.uuid),
+      (response) => response.body.charging_sessions?.[0]?.plug_uuid === plug.uuid,
+    );
+    expect(linked.body.charging_sessions[0]).toMatchObject({ status: 'active', evse_id: 1 });
+    await cp.close();
+  });
+
+  it('1.6: a new start on a busy connector supersedes the open one; Available after a boot ends the rest', async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const plug = await data.plug(controller.uuid, 1);
+    const cp = chargePoint(controller.ocpp_identity, 'ocpp1.6');
+    await cp.connect();
+    const start = (timestamp: string) =>
+      cp.call('StartTransaction', { connectorId: 1, idTag: 'RFID-16', meterStart: 0, timestamp }) as Promise<{
+        transactionId: number;
+      }>;
+    const first = await start('2026-03-06T08:00:00Z');
+    // The charge point never read the answer, and starts again on the same connector.
+    const second = await start('2026-03-06T08:01:00Z');
+    const superseded = await eventually(
+      () => sessionsOf(controller.uuid),
+      (response) =>
+        response.body.charging_sessions?.find(
+          (session: { ocpp_transaction_id: string }) =>
+            session.ocpp_transaction_id === String(first.transactionId),
+        )?.status === 'completed',
+    );
+    const byId = (body: { charging_sessions: { ocpp_transaction_id: string }[] }, id: number) =>
+      body.charging_sessions.find((session) => session.ocpp_transaction_id === String(id));
+    expect(byId(superseded.body, first.transactionId)).toMatchObject({
+      stop_reason: 'superseded',
+      stopped_at: '2026-03-06T08:01:00Z',
+    });
+    expect(byId(superseded.body, second.transactionId)).toMatchObject({
+      status: 'active',
+      plug_uuid: plug.uuid,
+    });
+
+    // It reboots, and reports the connector free: the second transaction died with the boot.
+    await cp.call('BootNotification', { chargePointVendor: 'ACME', chargePointModel: 'Wallbox 16' });
+    await cp.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available' });
+    const ended = await eventually(
+      () =>
+        api.call(
+          'GET',
+          `/api/v1/control/charging-sessions?filter[plug_uuid]=${plug.uuid}&filter[status]=active`,
+          { token },
+        ),
+      (response) => response.body.charging_sessions?.length === 0,
+    );
+    expect(ended.status).toBe(200);
+    const all = await sessionsOf(controller.uuid);
+    expect(byId(all.body, second.transactionId)).toMatchObject({
+      status: 'completed',
+      stop_reason: 'charge_point_rebooted',
+    });
+    await cp.close();
+  });
+
   it('answers filters, a missing session, a malformed uuid and a missing permission as the spec says', async () => {
     const active = await api.call('GET', '/api/v1/control/charging-sessions?filter[status]=active&limit=5', {
       token,

@@ -13,10 +13,14 @@ import { ServiceClient } from '@cpc/nats';
 /** Plugs per EVSE the lookup considers; OCPP 2.0.1 stations have one to three. */
 const MAX_PLUGS_PER_EVSE = 50;
 
+/** The plug of a session, or why none was found. */
+export type PlugResolution = { plugUuid: string } | { plugUuid: null; reason: string };
+
 /**
  * Finds the plug (assets-service) of a transaction's connector, by the same rule assets-service applies to status
- * notifications: on 1.6 the plug with that connector id, on 2.0.1 the n-th plug (by connector id) of that EVSE.
- * A missing plug is null; assets-service being unreachable throws, so the event is retried later.
+ * notifications: on 1.6 the plug with that connector id, on 2.0.1 the n-th plug (by connector id) of that EVSE, or
+ * the EVSE's only plug when the charge point named the EVSE alone. Assets-service being unreachable throws, so the
+ * event is retried later.
  */
 @Injectable()
 export class ChargingSessionPlugResolver {
@@ -25,13 +29,15 @@ export class ChargingSessionPlugResolver {
   async resolve(
     tenantUuid: string,
     controllerUuid: string,
-    connectorId: number,
+    connectorId: number | null,
     evseId: number | null,
-  ): Promise<string | null> {
+  ): Promise<PlugResolution> {
+    if (evseId === null && connectorId === null) return { plugUuid: null, reason: 'no connector named yet' };
     const filter: PlugFilter =
       evseId === null
-        ? { controller_uuid: controllerUuid, connector_id: connectorId }
+        ? { controller_uuid: controllerUuid, connector_id: connectorId ?? undefined }
         : { controller_uuid: controllerUuid, evse_id: evseId };
+    const where = evseId === null ? `connector ${connectorId}` : `EVSE ${evseId}`;
     const request: TenantScopedRequest<ListAssetsPayload<PlugFilter, PlugSortField>> = {
       // A service acting for the tenant the event belongs to, not for a caller.
       principal: {
@@ -49,7 +55,18 @@ export class ChargingSessionPlugResolver {
       },
     };
     const page = await this.services.request<AssetPage<PlugView>>(AssetsSubjects.listPlugs, request);
-    const plug = evseId === null ? page.items[0] : page.items[connectorId - 1];
-    return plug?.uuid ?? null;
+    if (page.items.length === 0) return { plugUuid: null, reason: `no plug registered for ${where}` };
+    if (evseId !== null && connectorId === null) {
+      return page.items.length === 1
+        ? { plugUuid: page.items[0].uuid }
+        : {
+            plugUuid: null,
+            reason: `${where} has ${page.items.length} plugs and no connector was named yet`,
+          };
+    }
+    const plug = evseId === null ? page.items[0] : page.items[(connectorId ?? 1) - 1];
+    return plug
+      ? { plugUuid: plug.uuid }
+      : { plugUuid: null, reason: `${where} has no connector ${connectorId}` };
   }
 }

@@ -21,6 +21,7 @@ export class ChargingSessionEntity {
   @Column('numeric', { name: 'meter_last_wh', nullable: true }) meterLastWh: string | null;
   @Column('timestamptz', { name: 'meter_last_at', nullable: true }) meterLastAt: Date | null;
   @Column('varchar', { name: 'stop_reason', nullable: true }) stopReason: string | null;
+  @Column('timestamptz', { name: 'rebooted_at', nullable: true }) rebootedAt: Date | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
 }

@@ -233,6 +233,173 @@ describe('charging sessions from transaction events', () => {
   });
 });
 
+describe('sessions that match what the charge point does', () => {
+  const started = (transactionId: string, connectorId: number, evseId: number | null, startedAt: string) => ({
+    transactionId,
+    connectorId,
+    evseId,
+    idTag: 'TAG',
+    meterStartWh: 0,
+    startedAt,
+  });
+  const byTransaction = async (controllerUuid: string, settled: (page: ChargingSessionPage) => boolean) => {
+    const page = await eventually(() => list({ controller_uuid: controllerUuid }), settled);
+    return Object.fromEntries(page.items.map((item) => [item.ocpp_transaction_id, item]));
+  };
+
+  it("2.0.1: a start that names only the EVSE gets the EVSE's only plug", async () => {
+    const controllerUuid = randomUUID();
+    const plugUuid = randomUUID();
+    plugs.set(controllerUuid, [{ uuid: plugUuid, connector_id: 1, evse_id: 1 }]);
+    await publish(
+      ChargePointEventSubjects.transactionStarted,
+      controllerUuid,
+      started('evse-only', 0, 1, '2026-03-01T10:00:00.000Z'),
+    );
+    const sessions = await byTransaction(controllerUuid, (page) => page.items[0]?.plug_uuid === plugUuid);
+    expect(sessions['evse-only']).toMatchObject({ evse_id: 1, connector_id: null, status: 'active' });
+  });
+
+  it('2.0.1: a later message that names the connector (or the EVSE) completes a session the start left unlinked', async () => {
+    const controllerUuid = randomUUID();
+    const [first, second] = [randomUUID(), randomUUID()];
+    plugs.set(controllerUuid, [
+      { uuid: first, connector_id: 1, evse_id: 1 },
+      { uuid: second, connector_id: 2, evse_id: 1 },
+    ]);
+    // EVSE 1 has two plugs: the start alone cannot tell which.
+    await publish(
+      ChargePointEventSubjects.transactionStarted,
+      controllerUuid,
+      started('two-plugs', 0, 1, '2026-03-02T10:00:00.000Z'),
+    );
+    // No EVSE at all in the start.
+    await publish(
+      ChargePointEventSubjects.transactionStarted,
+      controllerUuid,
+      started('no-evse', 0, null, '2026-03-02T10:05:00.000Z'),
+    );
+    await byTransaction(controllerUuid, (page) => page.items.length === 2);
+    await publish(ChargePointEventSubjects.transactionUpdated, controllerUuid, {
+      transactionId: 'two-plugs',
+      meterWh: null,
+      sampledAt: '2026-03-02T10:01:00.000Z',
+      evseId: 1,
+      connectorId: 2,
+    });
+    await publish(ChargePointEventSubjects.transactionEnded, controllerUuid, {
+      transactionId: 'no-evse',
+      meterStopWh: 10,
+      stoppedAt: '2026-03-02T10:30:00.000Z',
+      reason: 'Local',
+      evseId: 1,
+      connectorId: 1,
+    });
+    const sessions = await byTransaction(controllerUuid, (page) =>
+      page.items.every((item) => item.plug_uuid !== null),
+    );
+    expect(sessions['two-plugs']).toMatchObject({ plug_uuid: second, evse_id: 1, connector_id: 2 });
+    expect(sessions['two-plugs'].status).toBe('active');
+    expect(sessions['no-evse']).toMatchObject({ plug_uuid: first, status: 'completed', connector_id: 1 });
+  });
+
+  it("a new transaction on a connector supersedes the one left open there; the charge point's own end still wins", async () => {
+    const controllerUuid = randomUUID();
+    const plugUuid = randomUUID();
+    plugs.set(controllerUuid, [{ uuid: plugUuid, connector_id: 1, evse_id: 1 }]);
+    for (const [transactionId, startedAt] of [
+      ['1001', '2026-03-03T10:00:00.000Z'],
+      ['1002', '2026-03-03T11:00:00.000Z'],
+      ['1003', '2026-03-03T12:00:00.000Z'],
+    ]) {
+      await publish(
+        ChargePointEventSubjects.transactionStarted,
+        controllerUuid,
+        started(transactionId, 1, null, startedAt),
+      );
+    }
+    // A late redelivery of an even older start changes nothing: it ends at once.
+    await publish(
+      ChargePointEventSubjects.transactionStarted,
+      controllerUuid,
+      started('1000', 1, null, '2026-03-03T09:00:00.000Z'),
+    );
+    const sessions = await byTransaction(
+      controllerUuid,
+      (page) => page.items.length === 4 && page.items.filter((item) => item.status === 'active').length === 1,
+    );
+    expect(sessions['1003']).toMatchObject({ status: 'active', plug_uuid: plugUuid });
+    expect(sessions['1002']).toMatchObject({
+      status: 'completed',
+      stop_reason: 'superseded',
+      stopped_at: '2026-03-03T12:00:00Z',
+    });
+    expect(sessions['1001']).toMatchObject({ status: 'completed', stop_reason: 'superseded' });
+    expect(sessions['1000']).toMatchObject({ status: 'completed', stop_reason: 'superseded' });
+    expect((await list({ plug_uuid: plugUuid, status: 'active' })).items).toHaveLength(1);
+
+    await publish(ChargePointEventSubjects.transactionEnded, controllerUuid, {
+      transactionId: '1002',
+      meterStopWh: 50,
+      stoppedAt: '2026-03-03T11:30:00.000Z',
+      reason: 'Reboot',
+    });
+    const after = await byTransaction(controllerUuid, (page) =>
+      page.items.some((item) => item.stop_reason === 'Reboot'),
+    );
+    expect(after['1002']).toMatchObject({ stopped_at: '2026-03-03T11:30:00Z', meter_stop_wh: 50 });
+  });
+
+  it('a connector that reports Available after a boot ends the sessions the boot interrupted, and only those', async () => {
+    const controllerUuid = randomUUID();
+    plugs.set(controllerUuid, []);
+    await publish(
+      ChargePointEventSubjects.transactionStarted,
+      controllerUuid,
+      started('interrupted', 1, null, '2026-03-04T10:00:00.000Z'),
+    );
+    await publish(
+      ChargePointEventSubjects.transactionStarted,
+      controllerUuid,
+      started('survived', 2, null, '2026-03-04T10:00:00.000Z'),
+    );
+    await byTransaction(controllerUuid, (page) => page.items.length === 2);
+    await publish(ChargePointEventSubjects.booted, controllerUuid, {
+      vendor: 'V',
+      model: 'M',
+      serialNumber: null,
+      firmwareVersion: null,
+    });
+    // The session on connector 2 goes on after the boot; then both connectors report Available.
+    await publish(ChargePointEventSubjects.transactionUpdated, controllerUuid, {
+      transactionId: 'survived',
+      meterWh: 100,
+      sampledAt: '2026-03-04T10:30:00.000Z',
+    });
+    await publish(
+      ChargePointEventSubjects.transactionStarted,
+      controllerUuid,
+      started('after-boot', 3, null, '2026-03-04T10:40:00.000Z'),
+    );
+    for (const connectorId of [1, 2, 3]) {
+      await publish(ChargePointEventSubjects.connectorStatus, controllerUuid, {
+        connectorId,
+        evseId: null,
+        status: 'Available',
+        errorCode: 'NoError',
+        reportedAt: '2026-03-04T10:45:00.000Z',
+      });
+    }
+    const sessions = await byTransaction(
+      controllerUuid,
+      (page) => page.items.find((item) => item.ocpp_transaction_id === 'interrupted')?.status === 'completed',
+    );
+    expect(sessions.interrupted.stop_reason).toBe('charge_point_rebooted');
+    expect(sessions.survived.status).toBe('active');
+    expect(sessions['after-boot'].status).toBe('active');
+  });
+});
+
 describe('reading charging sessions', () => {
   const controllerUuid = randomUUID();
 
@@ -240,7 +407,7 @@ describe('reading charging sessions', () => {
     for (let index = 0; index < 5; index++) {
       await publish(ChargePointEventSubjects.transactionStarted, controllerUuid, {
         transactionId: `r-${index}`,
-        connectorId: 1,
+        connectorId: index + 1,
         evseId: null,
         idTag: index % 2 === 0 ? 'EVEN' : 'ODD',
         meterStartWh: 0,

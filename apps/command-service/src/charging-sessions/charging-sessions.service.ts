@@ -16,11 +16,15 @@ import { buildPagination, pageOffset } from '@cpc/pagination';
 import { runStatement } from '@cpc/database';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import {
+  endSessionsRebootedOnConnector,
+  markSessionsRebooted,
   recordChargingSessionEnd,
+  recordChargingSessionLocation,
   recordChargingSessionMeterValue,
   recordChargingSessionStart,
   type SessionPlugState,
   setChargingSessionPlug,
+  supersedeOlderSessions,
 } from '../repositories/charging-sessions.repository.js';
 import { ChargingSessionEntity } from './charging-session.entity.js';
 
@@ -70,6 +74,21 @@ export class ChargingSessionsService {
     });
   }
 
+  /** The EVSE / connector a later message names; null when the session is not known (yet). */
+  async recordLocation(
+    tenantUuid: string,
+    data: TransactionUpdatedEvent['data'] | TransactionEndedEvent['data'],
+  ): Promise<SessionPlugState | null> {
+    const [row] = await runStatement(this.dataSource, recordChargingSessionLocation, {
+      tenantUuid,
+      controllerUuid: data.controllerUuid,
+      transactionId: data.transactionId,
+      connectorId: connectorOrNull(data.connectorId ?? null),
+      evseId: data.evseId ?? null,
+    });
+    return row ?? null;
+  }
+
   async recordEnd(tenantUuid: string, data: TransactionEndedEvent['data']): Promise<void> {
     await runStatement(this.dataSource, recordChargingSessionEnd, {
       uuid: randomUUID(),
@@ -82,8 +101,45 @@ export class ChargingSessionsService {
     });
   }
 
-  async setPlug(sessionUuid: string, plugUuid: string): Promise<void> {
-    await runStatement(this.dataSource, setChargingSessionPlug, { uuid: sessionUuid, plugUuid });
+  /** Ends the older sessions open on the session's connector; returns how many. */
+  async supersedeOlder(sessionUuid: string): Promise<number> {
+    const ended = await runStatement(this.dataSource, supersedeOlderSessions, {
+      uuid: sessionUuid,
+      plugUuid: null,
+    });
+    return ended.length;
+  }
+
+  /**
+   * Gives the session its plug, in one transaction with ending every other session open on that plug but the latest
+   * started (the session itself, when a newer one holds the plug): a plug never has two active sessions.
+   */
+  async setPlug(sessionUuid: string, plugUuid: string): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const ended = await runStatement(manager, supersedeOlderSessions, { uuid: sessionUuid, plugUuid });
+      await runStatement(manager, setChargingSessionPlug, { uuid: sessionUuid, plugUuid });
+      return ended.length;
+    });
+  }
+
+  async markRebooted(tenantUuid: string, controllerUuid: string, bootedAt: string): Promise<void> {
+    await runStatement(this.dataSource, markSessionsRebooted, { tenantUuid, controllerUuid, bootedAt });
+  }
+
+  /** A connector reported Available: the sessions on it that its charge point's boot interrupted end; returns how many. */
+  async endRebootedOnConnector(
+    tenantUuid: string,
+    controllerUuid: string,
+    connectorId: number,
+    evseId: number | null,
+  ): Promise<number> {
+    const ended = await runStatement(this.dataSource, endSessionsRebootedOnConnector, {
+      tenantUuid,
+      controllerUuid,
+      connectorId,
+      evseId,
+    });
+    return ended.length;
   }
 
   async get(tenantUuid: string, uuid: string): Promise<ChargingSessionView> {

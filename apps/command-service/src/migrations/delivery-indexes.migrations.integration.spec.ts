@@ -1,22 +1,16 @@
-import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
-import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
-import { controlDataSourceOptions } from '../data-source.js';
+import { LaneFreeFunction1763870000000 } from './1763870000000-lane-free-function.js';
+import { type ControlSchemaUnderTest, controlSchemaUnderTest } from './control-schema-under-test.js';
 
-let database: TestDatabase;
+let schema: ControlSchemaUnderTest;
 let dataSource: DataSource;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = createServiceDataSource(controlDataSourceOptions(database.url));
-  await migrateServiceSchema(dataSource);
-  await dataSource.initialize();
+  schema = await controlSchemaUnderTest();
+  dataSource = schema.dataSource;
 });
 
-afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
-});
+afterAll(() => schema?.drop());
 
 /** The delivery indexes of control.commands (those over open commands), name → definition. */
 async function openIndexes(): Promise<Record<string, string>> {
@@ -49,7 +43,7 @@ describe('the migrations of the delivery indexes and the lane function', () => {
     expect(await openIndexes()).toEqual(current);
     expect(await laneFunctionExists()).toBe(true);
 
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    await schema.undoThrough(LaneFreeFunction1763870000000);
     expect(await laneFunctionExists()).toBe(false);
     expect(await openIndexes()).toEqual(current);
     await dataSource.undoLastMigration({ transaction: 'each' });
@@ -60,7 +54,7 @@ describe('the migrations of the delivery indexes and the lane function', () => {
       commands_open_due_idx: expect.stringMatching(/^btree \(next_attempt_at\) WHERE/),
     });
 
-    await migrateServiceSchema(dataSource);
+    await schema.migrate();
     expect(await openIndexes()).toEqual(current);
     expect(await laneFunctionExists()).toBe(true);
   });

@@ -13,7 +13,62 @@ INSERT INTO control.charging_sessions AS s
          started_at = COALESCE(s.started_at, EXCLUDED.started_at),
          meter_start_wh = COALESCE(s.meter_start_wh, EXCLUDED.meter_start_wh),
          updated_at = now()
-       RETURNING uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId";
+       RETURNING uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId",
+                started_at IS NOT NULL AS started;
+
+-- charging-sessions.record-location
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 connectorId, $5 evseId
+UPDATE control.charging_sessions
+          SET connector_id = COALESCE(connector_id, $4),
+              evse_id = COALESCE(evse_id, $5),
+              rebooted_at = NULL,
+              updated_at = now()
+        WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
+        RETURNING uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId",
+                started_at IS NOT NULL AS started;
+
+-- charging-sessions.supersede-older
+-- $1 uuid, $2 plugUuid
+WITH target AS (
+         SELECT tenant_uuid, controller_uuid, connector_id, evse_id FROM control.charging_sessions WHERE uuid = $1
+       ),
+       rivals AS (
+         SELECT s.uuid, s.started_at, s.created_at
+           FROM control.charging_sessions s JOIN target t
+             ON s.tenant_uuid = t.tenant_uuid AND s.controller_uuid = t.controller_uuid
+          WHERE s.stopped_at IS NULL AND s.started_at IS NOT NULL
+            AND (s.uuid = $1
+                 OR s.plug_uuid = $2::uuid
+                 OR (t.connector_id IS NOT NULL AND s.connector_id = t.connector_id
+                     AND s.evse_id IS NOT DISTINCT FROM t.evse_id))
+            FOR UPDATE OF s
+       ),
+       latest AS (SELECT uuid, started_at FROM rivals ORDER BY started_at DESC, created_at DESC, uuid DESC LIMIT 1)
+       UPDATE control.charging_sessions s
+          SET stopped_at = GREATEST(s.started_at, latest.started_at),
+              stop_reason = 'superseded',
+              updated_at = now()
+         FROM latest
+        WHERE s.uuid IN (SELECT uuid FROM rivals) AND s.uuid <> latest.uuid
+       RETURNING s.uuid;
+
+-- charging-sessions.mark-rebooted
+-- $1 tenantUuid, $2 controllerUuid, $3 bootedAt
+UPDATE control.charging_sessions SET rebooted_at = $3, updated_at = now()
+        WHERE tenant_uuid = $1 AND controller_uuid = $2
+          AND stopped_at IS NULL AND started_at IS NOT NULL;
+
+-- charging-sessions.end-rebooted-on-connector
+-- $1 tenantUuid, $2 controllerUuid, $3 connectorId, $4 evseId
+UPDATE control.charging_sessions
+          SET stopped_at = GREATEST(started_at, rebooted_at),
+              stop_reason = 'charge_point_rebooted',
+              updated_at = now()
+        WHERE tenant_uuid = $1 AND controller_uuid = $2
+          AND stopped_at IS NULL AND rebooted_at IS NOT NULL
+          AND CASE WHEN $4::integer IS NULL THEN evse_id IS NULL AND connector_id = $3
+                   ELSE evse_id = $4::integer AND (connector_id IS NULL OR connector_id = $3) END
+       RETURNING uuid;
 
 -- charging-sessions.record-meter-value
 -- $1 uuid, $2 tenantUuid, $3 controllerUuid, $4 transactionId, $5 meterWh, $6 sampledAt
@@ -23,6 +78,7 @@ INSERT INTO control.charging_sessions AS s
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          meter_last_wh = EXCLUDED.meter_last_wh,
          meter_last_at = EXCLUDED.meter_last_at,
+         rebooted_at = NULL,
          updated_at = now()
        WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at;
 
@@ -32,9 +88,11 @@ INSERT INTO control.charging_sessions AS s
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
-         stopped_at = COALESCE(s.stopped_at, EXCLUDED.stopped_at),
+         stopped_at = CASE WHEN s.stop_reason IN ('superseded', 'charge_point_rebooted')
+                           THEN EXCLUDED.stopped_at ELSE COALESCE(s.stopped_at, EXCLUDED.stopped_at) END,
          meter_stop_wh = COALESCE(s.meter_stop_wh, EXCLUDED.meter_stop_wh),
-         stop_reason = COALESCE(s.stop_reason, EXCLUDED.stop_reason),
+         stop_reason = CASE WHEN s.stop_reason IN ('superseded', 'charge_point_rebooted')
+                            THEN EXCLUDED.stop_reason ELSE COALESCE(s.stop_reason, EXCLUDED.stop_reason) END,
          updated_at = now();
 
 -- charging-sessions.set-plug

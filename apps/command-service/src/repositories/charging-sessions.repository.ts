@@ -12,7 +12,20 @@ export interface SessionPlugState {
   plugUuid: string | null;
   connectorId: number | null;
   evseId: number | null;
+  /** Whether the start is known: only started sessions get a plug (and so count as the plug's active session). */
+  started: boolean;
 }
+
+/** Why the platform ended a session the charge point did not end itself. */
+export const INFERRED_STOP_REASONS = {
+  /** A newer transaction started on the same connector. */
+  superseded: 'superseded',
+  /** The charge point rebooted while it ran and then reported its connector Available. */
+  chargePointRebooted: 'charge_point_rebooted',
+} as const;
+
+const PLUG_STATE = `uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId",
+                started_at IS NOT NULL AS started`;
 
 /** What a command targeting a session needs of it. */
 export interface SessionTargetRow {
@@ -59,7 +72,32 @@ export const recordChargingSessionStart = sqlStatement<
          started_at = COALESCE(s.started_at, EXCLUDED.started_at),
          meter_start_wh = COALESCE(s.meter_start_wh, EXCLUDED.meter_start_wh),
          updated_at = now()
-       RETURNING uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId"`,
+       RETURNING ${PLUG_STATE}`,
+});
+
+/**
+ * The EVSE / connector a later message of the transaction names (2.0.1 may leave them out of the start); a message
+ * of the transaction also shows it outlived any reboot.
+ */
+export const recordChargingSessionLocation = sqlStatement<
+  {
+    tenantUuid: string;
+    controllerUuid: string;
+    transactionId: string;
+    connectorId: number | null;
+    evseId: number | null;
+  },
+  SessionPlugState
+>({
+  name: 'charging-sessions.record-location',
+  parameters: ['tenantUuid', 'controllerUuid', 'transactionId', 'connectorId', 'evseId'],
+  sql: `UPDATE control.charging_sessions
+          SET connector_id = COALESCE(connector_id, :connectorId),
+              evse_id = COALESCE(evse_id, :evseId),
+              rebooted_at = NULL,
+              updated_at = now()
+        WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid AND ocpp_transaction_id = :transactionId
+        RETURNING ${PLUG_STATE}`,
 });
 
 /** A meter reading; the latest by sample time is kept. */
@@ -79,11 +117,12 @@ export const recordChargingSessionMeterValue = sqlStatement<{
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          meter_last_wh = EXCLUDED.meter_last_wh,
          meter_last_at = EXCLUDED.meter_last_at,
+         rebooted_at = NULL,
          updated_at = now()
        WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at`,
 });
 
-/** What a transaction's end says of a session. */
+/** What a transaction's end says of a session; the charge point's own end replaces one the platform inferred. */
 export const recordChargingSessionEnd = sqlStatement<{
   uuid: string;
   tenantUuid: string;
@@ -107,10 +146,82 @@ export const recordChargingSessionEnd = sqlStatement<{
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason)
        VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :stoppedAt, :meterStopWh, :stopReason)
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
-         stopped_at = COALESCE(s.stopped_at, EXCLUDED.stopped_at),
+         stopped_at = CASE WHEN s.stop_reason IN ('${INFERRED_STOP_REASONS.superseded}', '${INFERRED_STOP_REASONS.chargePointRebooted}')
+                           THEN EXCLUDED.stopped_at ELSE COALESCE(s.stopped_at, EXCLUDED.stopped_at) END,
          meter_stop_wh = COALESCE(s.meter_stop_wh, EXCLUDED.meter_stop_wh),
-         stop_reason = COALESCE(s.stop_reason, EXCLUDED.stop_reason),
+         stop_reason = CASE WHEN s.stop_reason IN ('${INFERRED_STOP_REASONS.superseded}', '${INFERRED_STOP_REASONS.chargePointRebooted}')
+                            THEN EXCLUDED.stop_reason ELSE COALESCE(s.stop_reason, EXCLUDED.stop_reason) END,
          updated_at = now()`,
+});
+
+/**
+ * Of the started, active sessions that share the connector of session :uuid (or, once known, its plug :plugUuid),
+ * all but the latest started end as superseded, at the start of the latest: a charge point that rebooted, or never
+ * read the answer to a start, opens a new transaction on a connector whose old one it never ends. Locks them first,
+ * so two transactions deciding for one connector take turns.
+ */
+export const supersedeOlderSessions = sqlStatement<
+  { uuid: string; plugUuid: string | null },
+  { uuid: string }
+>({
+  name: 'charging-sessions.supersede-older',
+  parameters: ['uuid', 'plugUuid'],
+  sql: `WITH target AS (
+         SELECT tenant_uuid, controller_uuid, connector_id, evse_id FROM control.charging_sessions WHERE uuid = :uuid
+       ),
+       rivals AS (
+         SELECT s.uuid, s.started_at, s.created_at
+           FROM control.charging_sessions s JOIN target t
+             ON s.tenant_uuid = t.tenant_uuid AND s.controller_uuid = t.controller_uuid
+          WHERE s.stopped_at IS NULL AND s.started_at IS NOT NULL
+            AND (s.uuid = :uuid
+                 OR s.plug_uuid = :plugUuid::uuid
+                 OR (t.connector_id IS NOT NULL AND s.connector_id = t.connector_id
+                     AND s.evse_id IS NOT DISTINCT FROM t.evse_id))
+            FOR UPDATE OF s
+       ),
+       latest AS (SELECT uuid, started_at FROM rivals ORDER BY started_at DESC, created_at DESC, uuid DESC LIMIT 1)
+       UPDATE control.charging_sessions s
+          SET stopped_at = GREATEST(s.started_at, latest.started_at),
+              stop_reason = '${INFERRED_STOP_REASONS.superseded}',
+              updated_at = now()
+         FROM latest
+        WHERE s.uuid IN (SELECT uuid FROM rivals) AND s.uuid <> latest.uuid
+       RETURNING s.uuid`,
+});
+
+/** A boot: every session the controller had open may have died with it (confirmed by an Available, undone by a message of the session). */
+export const markSessionsRebooted = sqlStatement<{
+  tenantUuid: string;
+  controllerUuid: string;
+  bootedAt: string;
+}>({
+  name: 'charging-sessions.mark-rebooted',
+  parameters: ['tenantUuid', 'controllerUuid', 'bootedAt'],
+  sql: `UPDATE control.charging_sessions SET rebooted_at = :bootedAt, updated_at = now()
+        WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid
+          AND stopped_at IS NULL AND started_at IS NOT NULL`,
+});
+
+/**
+ * A connector reported Available after a boot: the sessions on it that were open at the boot and not heard of since
+ * have ended, at the boot. 1.6 names the connector; 2.0.1 the EVSE and its connector.
+ */
+export const endSessionsRebootedOnConnector = sqlStatement<
+  { tenantUuid: string; controllerUuid: string; connectorId: number; evseId: number | null },
+  { uuid: string }
+>({
+  name: 'charging-sessions.end-rebooted-on-connector',
+  parameters: ['tenantUuid', 'controllerUuid', 'connectorId', 'evseId'],
+  sql: `UPDATE control.charging_sessions
+          SET stopped_at = GREATEST(started_at, rebooted_at),
+              stop_reason = '${INFERRED_STOP_REASONS.chargePointRebooted}',
+              updated_at = now()
+        WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid
+          AND stopped_at IS NULL AND rebooted_at IS NOT NULL
+          AND CASE WHEN :evseId::integer IS NULL THEN evse_id IS NULL AND connector_id = :connectorId
+                   ELSE evse_id = :evseId::integer AND (connector_id IS NULL OR connector_id = :connectorId) END
+       RETURNING uuid`,
 });
 
 /** The session's plug, once resolved (never overwritten). */
@@ -133,6 +244,10 @@ export const findChargingSessionTarget = sqlStatement<{ tenantUuid: string; uuid
 /** For the SQL snapshots. */
 export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionStart,
+  recordChargingSessionLocation,
+  supersedeOlderSessions,
+  markSessionsRebooted,
+  endSessionsRebootedOnConnector,
   recordChargingSessionMeterValue,
   recordChargingSessionEnd,
   setChargingSessionPlug,

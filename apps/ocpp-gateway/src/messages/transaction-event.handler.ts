@@ -21,6 +21,13 @@ interface TransactionEvent201 {
   meterValue?: MeterValue201[];
 }
 
+function transactionLocation(evse: TransactionEvent201['evse']): {
+  evseId?: number;
+  connectorId?: number | null;
+} {
+  return evse ? { evseId: evse.id, connectorId: evse.connectorId ?? null } : {};
+}
+
 /**
  * OCPP 2.0.1 TransactionEvent: the charge point numbers its transactions itself, and `seqNo` counts the messages of
  * one transaction, so (transaction id, seqNo) identifies a message and its event id.
@@ -57,11 +64,17 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
         break;
       case 'Updated': {
         const reading = energyReading201(event.meterValue);
-        if (reading) {
+        // Without a reading, an Updated that names the EVSE still completes a session whose start did not.
+        if (reading || event.evse) {
           await this.events.publish<TransactionUpdatedEvent>(
             ChargePointEventSubjects.transactionUpdated,
             connection,
-            { transactionId, meterWh: reading.wh, sampledAt: reading.sampledAt },
+            {
+              transactionId,
+              meterWh: reading?.wh ?? null,
+              sampledAt: reading?.sampledAt ?? event.timestamp,
+              ...transactionLocation(event.evse),
+            },
             { eventId },
           );
         }
@@ -76,6 +89,7 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
             meterStopWh: energyReading201(event.meterValue, 'Transaction.End')?.wh ?? null,
             stoppedAt: event.timestamp,
             reason: event.transactionInfo.stoppedReason ?? null,
+            ...transactionLocation(event.evse),
           },
           { eventId },
         );

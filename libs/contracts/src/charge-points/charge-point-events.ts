@@ -68,16 +68,27 @@ export type TransactionStartedEvent = EventEnvelope<
     startedAt: string;
   }
 >;
+/**
+ * Where a later message of a transaction says it runs (2.0.1 `evse`, which the start may have left out): the EVSE and,
+ * when named, its connector. Absent on 1.6, whose start always names the connector.
+ */
+interface TransactionLocation {
+  evseId?: number | null;
+  connectorId?: number | null;
+}
+
+/** `meterWh` null: the message carried no energy reading, only the transaction's EVSE / connector. */
 export type TransactionUpdatedEvent = EventEnvelope<
-  ChargePointRef & { transactionId: string; meterWh: number | null; sampledAt: string }
+  ChargePointRef & TransactionLocation & { transactionId: string; meterWh: number | null; sampledAt: string }
 >;
 export type TransactionEndedEvent = EventEnvelope<
-  ChargePointRef & {
-    transactionId: string;
-    meterStopWh: number | null;
-    stoppedAt: string;
-    reason: string | null;
-  }
+  ChargePointRef &
+    TransactionLocation & {
+      transactionId: string;
+      meterStopWh: number | null;
+      stoppedAt: string;
+      reason: string | null;
+    }
 >;
 
 /** 1.6 FirmwareStatusNotification / SignedFirmwareStatusNotification, 2.0.1 FirmwareStatusNotification. */
