@@ -25,6 +25,10 @@ describe('command-service tuning', () => {
       knownControllersMax: 100_000,
       knownControllerTtlMs: 900_000,
       idempotencyKeySweepIntervalMs: 3_600_000,
+      meterValuePartitionsAhead: 2,
+      meterValuePartitionCheckMs: 21_600_000,
+      meterValueEventsConcurrency: 256,
+      meterValueBatchMaxSamples: 5000,
     });
   });
 });

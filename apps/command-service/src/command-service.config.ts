@@ -54,6 +54,14 @@ export interface CommandServiceTuning {
   knownControllerTtlMs: number;
   /** How often expired idempotency keys are removed (the table holds about one day of keys plus this). */
   idempotencyKeySweepIntervalMs: number;
+  /** Months of meter-value partitions created ahead, so current samples never land in the default partition. */
+  meterValuePartitionsAhead: number;
+  /** How often an instance checks the meter-value partitions (creating months ahead, dropping expired ones). */
+  meterValuePartitionCheckMs: number;
+  /** Meter-value events handled at once; their samples are written together, in one statement per batch. */
+  meterValueEventsConcurrency: number;
+  /** Most samples one meter-value insert writes, so one statement's arrays stay small. */
+  meterValueBatchMaxSamples: number;
 }
 
 /** The tuning every instance runs with. */
@@ -74,6 +82,10 @@ export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.fre
   knownControllersMax: 100_000,
   knownControllerTtlMs: 15 * 60_000,
   idempotencyKeySweepIntervalMs: 3600_000,
+  meterValuePartitionsAhead: 2,
+  meterValuePartitionCheckMs: 6 * 3600_000,
+  meterValueEventsConcurrency: 256,
+  meterValueBatchMaxSamples: 5000,
 });
 
 export interface CommandServiceConfig extends CommonServiceConfig {
@@ -88,6 +100,8 @@ export interface CommandServiceConfig extends CommonServiceConfig {
   commandOfflineRecheckMs: number;
   /** How often status events that could not be published at once are retried (the outbox relay). */
   outboxRelayIntervalMs: number;
+  /** Months of meter values kept (the current one included); older months are dropped whole. */
+  meterValueRetentionMonths: number;
   tuning: Readonly<CommandServiceTuning>;
 }
 
@@ -110,6 +124,11 @@ export function loadCommandServiceConfig(env: NodeJS.ProcessEnv = process.env): 
         max: 3600000,
       }),
       outboxRelayIntervalMs: reader.int('OUTBOX_RELAY_INTERVAL_MS', { default: 2000, min: 100, max: 60000 }),
+      meterValueRetentionMonths: reader.int('METER_VALUES_RETENTION_MONTHS', {
+        default: 13,
+        min: 1,
+        max: 120,
+      }),
       tuning: COMMAND_SERVICE_TUNING,
     }),
     env,

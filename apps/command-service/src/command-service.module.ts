@@ -9,8 +9,9 @@ import { ChargingSessionsService } from './charging-sessions/charging-sessions.s
 import { CommandsModule } from './commands/commands.module.js';
 import { COMMAND_SERVICE_NAME, type CommandServiceConfig } from './command-service.config.js';
 import { controlDataSourceOptions } from './data-source.js';
+import { MeterValuesModule } from './meter-values/meter-values.module.js';
 
-/** Commands and their lifecycle; charging sessions fed by the gateway's transaction events. */
+/** Commands and their lifecycle; charging sessions and their meter values, fed by the gateway's events. */
 @Module({})
 export class CommandServiceModule {
   static register(config: CommandServiceConfig): DynamicModule {
@@ -31,6 +32,7 @@ export class CommandServiceModule {
         }),
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
         CommandsModule.register(config),
+        MeterValuesModule.register(config),
       ],
       controllers: [ChargingSessionsHandler],
       providers: [ChargingSessionsService, ChargingSessionPlugResolver, ChargingSessionEventsConsumer],

@@ -13,6 +13,7 @@ import { DropCommandsOpenDueIndex1763850000000 } from './migrations/176385000000
 import { ClaimIndexesForBacklogs1763860000000 } from './migrations/1763860000000-claim-indexes-for-backlogs.js';
 import { LaneFreeFunction1763870000000 } from './migrations/1763870000000-lane-free-function.js';
 import { OneActiveSessionPerPlug1763885000000 } from './migrations/1763885000000-one-active-session-per-plug.js';
+import { CreateMeterValues1763886000000 } from './migrations/1763886000000-create-meter-values.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -30,6 +31,7 @@ export const CONTROL_MIGRATIONS = [
   ClaimIndexesForBacklogs1763860000000,
   LaneFreeFunction1763870000000,
   OneActiveSessionPerPlug1763885000000,
+  CreateMeterValues1763886000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

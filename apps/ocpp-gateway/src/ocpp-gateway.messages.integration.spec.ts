@@ -2,7 +2,11 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { CHARGE_POINT_PRESENCE_BUCKET, ChargePointEventSubjects as Subjects } from '@cpc/contracts';
+import {
+  CHARGE_POINT_PRESENCE_BUCKET,
+  ChargePointEventSubjects as Subjects,
+  TelemetryEventSubjects,
+} from '@cpc/contracts';
 import { type EventRecorder, eventually } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
@@ -382,6 +386,100 @@ describe('ocpp-gateway: what charge points send', () => {
       sampledAt: '2026-01-02T10:05:00.000Z',
       evseId: 2,
       connectorId: 1,
+    });
+  });
+
+  it('1.6: every sampled value of MeterValues and StopTransaction becomes a meter-values event, defaults filled in', async () => {
+    const { cp, controller } = await connected('ocpp1.6', 'CP-METER-16');
+    const ofController = (data: Record<string, unknown>) => data.controllerUuid === controller.controllerUuid;
+    await cp.call('MeterValues', {
+      connectorId: 1,
+      transactionId: 42,
+      meterValue: [
+        {
+          timestamp: '2026-01-02T10:00:00.000Z',
+          sampledValue: [
+            { value: '1234.5' },
+            {
+              value: '7.2',
+              measurand: 'Power.Active.Import',
+              unit: 'kW',
+              phase: 'L1',
+              context: 'Sample.Clock',
+            },
+            { value: 'c2lnbmVk', format: 'SignedData' },
+          ],
+        },
+      ],
+    });
+    expect((await events.waitFor(TelemetryEventSubjects.meterValues, ofController)).data).toEqual({
+      controllerUuid: controller.controllerUuid,
+      ocppIdentity: 'CP-METER-16',
+      transactionId: '42',
+      evseId: null,
+      connectorId: 1,
+      samples: [
+        {
+          sampledAt: '2026-01-02T10:00:00.000Z',
+          measurand: 'Energy.Active.Import.Register',
+          phase: null,
+          location: 'Outlet',
+          unit: 'Wh',
+          context: 'Sample.Periodic',
+          value: 1234.5,
+        },
+        {
+          sampledAt: '2026-01-02T10:00:00.000Z',
+          measurand: 'Power.Active.Import',
+          phase: 'L1',
+          location: 'Outlet',
+          unit: 'kW',
+          context: 'Sample.Clock',
+          value: 7.2,
+        },
+      ],
+    });
+    const mark = events.mark;
+    await cp.call('StopTransaction', {
+      transactionId: 42,
+      meterStop: 2000,
+      timestamp: '2026-01-02T11:00:00.000Z',
+      transactionData: [
+        {
+          timestamp: '2026-01-02T11:00:00.000Z',
+          sampledValue: [{ value: '2000', context: 'Transaction.End' }],
+        },
+      ],
+    });
+    const stop = await events.waitFor(TelemetryEventSubjects.meterValues, ofController, { from: mark });
+    expect(stop.data).toMatchObject({
+      transactionId: '42',
+      samples: [{ value: 2000, context: 'Transaction.End' }],
+    });
+  });
+
+  it('2.0.1: MeterValues outside a transaction become a meter-values event of the EVSE, the multiplier applied', async () => {
+    const { cp, controller } = await connected('ocpp2.0.1', 'CP-METER-201');
+    await cp.call('MeterValues', {
+      evseId: 2,
+      meterValue: [
+        {
+          timestamp: '2026-01-02T10:00:00.000Z',
+          sampledValue: [
+            { value: 5, measurand: 'Power.Active.Import', unitOfMeasure: { unit: 'W', multiplier: 3 } },
+          ],
+        },
+      ],
+    });
+    const event = await events.waitFor(
+      TelemetryEventSubjects.meterValues,
+      (data) => data.controllerUuid === controller.controllerUuid,
+    );
+    expect(event.data).toMatchObject({
+      transactionId: null,
+      evseId: 2,
+      connectorId: null,
+      samples: [{ measurand: 'Power.Active.Import', unit: 'W', value: 5000, phase: null }],
     });
   });
 

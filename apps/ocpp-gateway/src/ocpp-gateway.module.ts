@@ -14,6 +14,7 @@ import { ControllerCredentialRevocations } from './connections/controller-creden
 import { PresenceUpkeep } from './connections/presence-upkeep.js';
 import { SecurityProfileTakeoverGuard } from './connections/security-profile-takeover.guard.js';
 import { ChargePointEventPublisher } from './events/charge-point-event.publisher.js';
+import { MeterValuesPublisher } from './events/meter-values.publisher.js';
 import { ChargePointHandshakeAuthenticator } from './handshake/charge-point-handshake.authenticator.js';
 import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
 import { TenantSlugResolver } from './handshake/tenant-slug.resolver.js';
@@ -27,6 +28,7 @@ import { FirmwareStatusHandler } from './messages/firmware-status.handler.js';
 import { HeartbeatHandler } from './messages/heartbeat.handler.js';
 import { IdTokenAuthorizationPolicy } from './messages/id-token-authorization.policy.js';
 import { IncomingCallRouter } from './messages/incoming-call.router.js';
+import { MeterValues201Handler } from './messages/meter-values-201.handler.js';
 import { NotifyReportHandler } from './messages/notify-report.handler.js';
 import { Ocpp16TransactionIdAllocator } from './messages/ocpp16-transaction-ids.allocator.js';
 import { Ocpp16TransactionsHandler } from './messages/ocpp16-transactions.handler.js';
@@ -45,6 +47,7 @@ const MESSAGE_HANDLERS = [
   AuthorizeHandler,
   Ocpp16TransactionsHandler,
   TransactionEventHandler,
+  MeterValues201Handler,
   FirmwareStatusHandler,
   DiagnosticsStatusHandler,
   SecurityEventNotificationHandler,
@@ -89,6 +92,7 @@ export class OcppGatewayModule {
         PresenceUpkeep,
         ChargePointKeepAlive,
         ChargePointEventPublisher,
+        MeterValuesPublisher,
         IdTokenAuthorizationPolicy,
         Ocpp16TransactionIdAllocator,
         ...MESSAGE_HANDLERS,

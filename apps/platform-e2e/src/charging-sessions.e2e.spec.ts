@@ -249,6 +249,102 @@ describe('charging sessions from real charge points', () => {
     await cp.close();
   });
 
+  it.each(['ocpp1.6', 'ocpp2.0.1'])(
+    "%s: a session's meter values are kept and read back in order, with its peak power",
+    async (protocol) => {
+      const location = await data.location();
+      const controller = await data.controller(location.uuid);
+      await data.plug(controller.uuid, 1);
+      const cp = chargePoint(controller.ocpp_identity, protocol);
+      await cp.connect();
+      const minute = (n: number) => `2026-03-07T08:0${n}:00Z`;
+      if (protocol === 'ocpp1.6') {
+        const { transactionId } = (await cp.call('StartTransaction', {
+          connectorId: 1,
+          idTag: 'RFID-MV',
+          meterStart: 0,
+          timestamp: minute(0),
+        })) as { transactionId: number };
+        for (const n of [2, 1]) {
+          await cp.call('MeterValues', {
+            connectorId: 1,
+            transactionId,
+            meterValue: [
+              {
+                timestamp: minute(n),
+                sampledValue: [
+                  { value: String(n * 100) },
+                  { value: String(n * 3.5), measurand: 'Power.Active.Import', unit: 'kW' },
+                ],
+              },
+            ],
+          });
+        }
+      } else {
+        const transactionId = randomUUID();
+        for (const [seqNo, n] of [
+          [0, 0],
+          [1, 2],
+          [2, 1],
+        ]) {
+          await cp.call('TransactionEvent', {
+            eventType: seqNo === 0 ? 'Started' : 'Updated',
+            timestamp: minute(n),
+            seqNo,
+            triggerReason: seqNo === 0 ? 'Authorized' : 'MeterValuePeriodic',
+            transactionInfo: { transactionId },
+            evse: { id: 1, connectorId: 1 },
+            ...(n === 0
+              ? {}
+              : {
+                  meterValue: [
+                    {
+                      timestamp: minute(n),
+                      sampledValue: [
+                        { value: n * 100 },
+                        { value: n * 3.5, measurand: 'Power.Active.Import', unitOfMeasure: { unit: 'kW' } },
+                      ],
+                    },
+                  ],
+                }),
+          });
+        }
+      }
+      const session = (
+        await eventually(
+          () => sessionsOf(controller.uuid),
+          (response) => response.body.charging_sessions?.[0]?.last_sample_at === minute(2),
+        )
+      ).body.charging_sessions[0];
+      expect(session.peak_power_w).toBe(7000);
+      const values = await eventually(
+        () => api.call('GET', `/api/v1/control/charging-sessions/${session.uuid}/meter-values`, { token }),
+        (response) => response.body.meter_values?.length === 4,
+      );
+      expect(values.status).toBe(200);
+      expect(
+        values.body.meter_values.map((value: { sampled_at: string; measurand: string; value: number }) => [
+          value.sampled_at,
+          value.measurand,
+          value.value,
+        ]),
+      ).toEqual([
+        [minute(1), 'Energy.Active.Import.Register', 100],
+        [minute(1), 'Power.Active.Import', 3.5],
+        [minute(2), 'Energy.Active.Import.Register', 200],
+        [minute(2), 'Power.Active.Import', 7],
+      ]);
+      const power = await api.call(
+        'GET',
+        `/api/v1/control/charging-sessions/${session.uuid}/meter-values?filter[measurand]=Power.Active.Import&limit=1`,
+        { token },
+      );
+      expect(power.body.meter_values).toHaveLength(1);
+      expect(power.body.pagination).toEqual({ page: 1, total_pages: 2, page_size: 1, has_more: true });
+      await cp.close();
+    },
+  );
+
   it('answers filters, a missing session, a malformed uuid and a missing permission as the spec says', async () => {
     const active = await api.call('GET', '/api/v1/control/charging-sessions?filter[status]=active&limit=5', {
       token,

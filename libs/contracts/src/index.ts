@@ -7,6 +7,7 @@ export * from './auth/token.contract.js';
 export * from './auth/revocation.contract.js';
 export * from './events/event-stream.js';
 export * from './charge-points/charge-point-events.js';
+export * from './charge-points/meter-values-events.js';
 export * from './assets/index.js';
 export * from './ocpp-gateway/index.js';
 export * from './control/charging-sessions.contract.js';

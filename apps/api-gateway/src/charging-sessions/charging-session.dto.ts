@@ -97,9 +97,20 @@ export class ChargingSessionBody {
   energy_wh: number | null;
   @ApiNullableProperty(
     { type: 'string' },
-    { description: 'As the charge point sent it, e.g. Local, EVDisconnected.' },
+    {
+      description:
+        'As the charge point sent it, e.g. Local, EVDisconnected; or `superseded` (a newer transaction started on ' +
+        'the connector) or `charge_point_rebooted` (the connector reported Available after a boot).',
+    },
   )
   stop_reason: string | null;
+  @ApiNullableProperty(
+    { type: 'number' },
+    { description: 'Highest Power.Active.Import reported for the session (no phase), W.' },
+  )
+  peak_power_w: number | null;
+  @ApiNullableProperty(DATE_TIME, { description: "Time of the session's latest sampled value." })
+  last_sample_at: string | null;
   @ApiProperty(DATE_TIME) created_at: string;
   @ApiProperty(DATE_TIME) updated_at: string;
 }
@@ -110,5 +121,39 @@ export class ChargingSessionResponse {
 
 export class ChargingSessionListResponse {
   @ApiProperty({ type: [ChargingSessionBody] }) charging_sessions: ChargingSessionBody[];
+  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+}
+
+export class MeterValueFilterQuery {
+  @OptionalField() @IsString() @Length(1, 100) measurand?: string;
+  @OptionalField() @IsISO8601({ strict: true }) sampled_from?: string;
+  @OptionalField() @IsISO8601({ strict: true }) sampled_to?: string;
+}
+
+export const METER_VALUE_FILTER_DOCS = {
+  measurand: { type: 'string', example: 'Power.Active.Import', description: 'OCPP measurand.' },
+  sampled_from: { type: 'string', format: 'date-time', description: 'Values sampled at or after.' },
+  sampled_to: { type: 'string', format: 'date-time', description: 'Values sampled before.' },
+};
+
+export class MeterValueListQuery extends PageQuery {
+  @FilterQuery(() => MeterValueFilterQuery) filter?: MeterValueFilterQuery;
+}
+
+/** One sampled value as the charge point reported it, with OCPP's defaults filled in. */
+export class MeterValueBody {
+  @ApiProperty(DATE_TIME) sampled_at: string;
+  @ApiProperty({ example: 'Energy.Active.Import.Register' }) measurand: string;
+  @ApiNullableProperty({ type: 'string', example: 'L1' }) phase: string | null;
+  @ApiProperty({ example: 'Outlet' }) location: string;
+  @ApiProperty({ example: 'Wh' }) unit: string;
+  @ApiProperty({ example: 'Sample.Periodic' }) context: string;
+  @ApiProperty({ type: 'number' }) value: number;
+  @ApiNullableProperty({ type: 'integer', minimum: 0 }) evse_id: number | null;
+  @ApiNullableProperty({ type: 'integer', minimum: 0 }) connector_id: number | null;
+}
+
+export class MeterValueListResponse {
+  @ApiProperty({ type: [MeterValueBody] }) meter_values: MeterValueBody[];
   @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
 }

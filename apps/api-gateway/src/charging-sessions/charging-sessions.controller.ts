@@ -5,6 +5,9 @@ import {
   ChargingSessionSubjects,
   type ChargingSessionView,
   type ListChargingSessionsPayload,
+  type ListMeterValuesPayload,
+  type MeterValuePage,
+  type MeterValueView,
   type Principal,
   type TenantScopedRequest,
 } from '@cpc/contracts';
@@ -20,6 +23,9 @@ import {
   ChargingSessionListQuery,
   ChargingSessionListResponse,
   ChargingSessionResponse,
+  METER_VALUE_FILTER_DOCS,
+  MeterValueListQuery,
+  MeterValueListResponse,
 } from './charging-session.dto.js';
 
 /** Charging sessions (command-service): read-only, they come from what charge points report. */
@@ -68,5 +74,29 @@ export class ChargingSessionsController {
       payload: { uuid },
     });
     return { charging_session: session };
+  }
+
+  @Get(':uuid/meter-values')
+  @RequirePermission('control:charging-sessions:read')
+  @ApiOperation({ summary: "List a charging session's meter values, oldest first" })
+  @ApiParam({
+    name: 'uuid',
+    description: 'Charging session UUID',
+    schema: { type: 'string', format: 'uuid' },
+  })
+  @ApiFilterQueries(METER_VALUE_FILTER_DOCS)
+  @ApiOkResponse({ type: MeterValueListResponse })
+  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  async meterValues(
+    @CurrentPrincipal() principal: Principal,
+    @Param('uuid', AssetUuidPipe) uuid: string,
+    @Query() query: MeterValueListQuery,
+  ): Promise<{ meter_values: MeterValueView[]; pagination: MeterValuePage['pagination'] }> {
+    const { page, limit, filter } = toListPayload<ListMeterValuesPayload['filter'], never>(query);
+    const result = await this.services.request<MeterValuePage, TenantScopedRequest<ListMeterValuesPayload>>(
+      ChargingSessionSubjects.listMeterValues,
+      { principal, payload: { uuid, page, limit, filter } },
+    );
+    return { meter_values: result.items, pagination: result.pagination };
   }
 }

@@ -34,7 +34,11 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     update: 'updateSensor',
     delete: 'deleteSensor',
   },
-  ChargingSessionsController: { list: 'listChargingSessions', get: 'getChargingSession' },
+  ChargingSessionsController: {
+    list: 'listChargingSessions',
+    get: 'getChargingSession',
+    meterValues: 'listChargingSessionMeterValues',
+  },
   CommandsController: { create: 'createCommand', list: 'listCommands', get: 'getCommand' },
 };
 

@@ -22,6 +22,8 @@ export class ChargingSessionEntity {
   @Column('timestamptz', { name: 'meter_last_at', nullable: true }) meterLastAt: Date | null;
   @Column('varchar', { name: 'stop_reason', nullable: true }) stopReason: string | null;
   @Column('timestamptz', { name: 'rebooted_at', nullable: true }) rebootedAt: Date | null;
+  @Column('numeric', { name: 'peak_power_w', nullable: true }) peakPowerW: string | null;
+  @Column('timestamptz', { name: 'last_sample_at', nullable: true }) lastSampleAt: Date | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
 }

@@ -199,6 +199,7 @@ function isoSecondsOrNull(value: Date | null): string | null {
   return value ? isoSeconds(value) : null;
 }
 
+/** A numeric column (pg gives numerics as strings) as a number. */
 function wh(value: string | null): number | null {
   return value === null ? null : Number(value);
 }
@@ -221,6 +222,8 @@ function toView(session: ChargingSessionEntity): ChargingSessionView {
     meter_stop_wh: wh(session.meterStopWh),
     energy_wh: start !== null && end !== null ? Math.round((end - start) * 1000) / 1000 : null,
     stop_reason: session.stopReason,
+    peak_power_w: wh(session.peakPowerW),
+    last_sample_at: isoSecondsOrNull(session.lastSampleAt),
     created_at: isoSeconds(session.createdAt),
     updated_at: isoSeconds(session.updatedAt),
   };

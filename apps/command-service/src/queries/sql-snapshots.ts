@@ -3,6 +3,7 @@ import { CHARGING_SESSIONS_STATEMENTS } from '../repositories/charging-sessions.
 import { COMMAND_COUNTS_STATEMENTS } from '../repositories/command-counts.repository.js';
 import { COMMANDS_STATEMENTS } from '../repositories/commands.repository.js';
 import { IDEMPOTENCY_KEYS_STATEMENTS } from '../repositories/idempotency-keys.repository.js';
+import { METER_VALUES_STATEMENTS } from '../repositories/meter-values.repository.js';
 
 /** The command that writes the snapshots anew. */
 export const REGENERATE_SQL_SNAPSHOTS = 'npm run sql:snapshots';
@@ -16,6 +17,7 @@ const REPOSITORIES: { repository: string; statements: readonly SqlStatement<neve
   { repository: 'command-counts', statements: COMMAND_COUNTS_STATEMENTS },
   { repository: 'idempotency-keys', statements: IDEMPOTENCY_KEYS_STATEMENTS },
   { repository: 'charging-sessions', statements: CHARGING_SESSIONS_STATEMENTS },
+  { repository: 'meter-values', statements: METER_VALUES_STATEMENTS },
 ];
 
 /**

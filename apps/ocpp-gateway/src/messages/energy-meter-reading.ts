@@ -12,6 +12,7 @@ export interface SampledValue16 {
   format?: string;
   measurand?: string;
   phase?: string;
+  location?: string;
   unit?: string;
 }
 
@@ -25,6 +26,7 @@ export interface SampledValue201 {
   context?: string;
   measurand?: string;
   phase?: string;
+  location?: string;
   unitOfMeasure?: { unit?: string; multiplier?: number };
 }
 

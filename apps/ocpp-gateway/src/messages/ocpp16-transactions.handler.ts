@@ -7,8 +7,10 @@ import {
 } from '@cpc/contracts';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
+import { MeterValuesPublisher } from '../events/meter-values.publisher.js';
 import type { ChargePointMessageHandler } from './charge-point-message.handler.js';
 import { energyReading16, type MeterValue16 } from './energy-meter-reading.js';
+import { meterSamples16 } from './meter-samples.js';
 import { IdTokenAuthorizationPolicy } from './id-token-authorization.policy.js';
 import { Ocpp16TransactionIdAllocator } from './ocpp16-transaction-ids.allocator.js';
 
@@ -25,6 +27,7 @@ interface StopTransaction16 {
   timestamp: string;
   idTag?: string;
   reason?: string;
+  transactionData?: MeterValue16[];
 }
 
 interface MeterValues16 {
@@ -46,6 +49,7 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
     private readonly events: ChargePointEventPublisher,
     private readonly transactionIds: Ocpp16TransactionIdAllocator,
     private readonly policy: IdTokenAuthorizationPolicy,
+    private readonly meterValuesPublisher: MeterValuesPublisher,
   ) {}
 
   handle(connection: ChargePointConnection, action: string, payload: unknown): Promise<object> {
@@ -80,6 +84,12 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
   }
 
   private async stop(connection: ChargePointConnection, stop: StopTransaction16): Promise<object> {
+    await this.meterValuesPublisher.publish(connection, {
+      transactionId: String(stop.transactionId),
+      evseId: null,
+      connectorId: null,
+      samples: meterSamples16(stop.transactionData),
+    });
     await this.events.publish<TransactionEndedEvent>(
       ChargePointEventSubjects.transactionEnded,
       connection,
@@ -97,8 +107,17 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
     };
   }
 
-  /** Meter values outside a transaction (connector or grid meters) are not part of a charging session. */
+  /**
+   * Every sampled value is kept; the energy register also moves the session's latest reading. Meter values outside a
+   * transaction (connector or grid meters) are kept for the controller, not a charging session.
+   */
   private async meterValues(connection: ChargePointConnection, values: MeterValues16): Promise<object> {
+    await this.meterValuesPublisher.publish(connection, {
+      transactionId: values.transactionId === undefined ? null : String(values.transactionId),
+      evseId: null,
+      connectorId: values.connectorId,
+      samples: meterSamples16(values.meterValue),
+    });
     const reading = values.transactionId === undefined ? null : energyReading16(values.meterValue);
     if (values.transactionId !== undefined && reading) {
       await this.events.publish<TransactionUpdatedEvent>(

@@ -7,9 +7,11 @@ import {
 } from '@cpc/contracts';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
+import { MeterValuesPublisher } from '../events/meter-values.publisher.js';
 import type { ChargePointMessageHandler } from './charge-point-message.handler.js';
 import { energyReading201, type MeterValue201 } from './energy-meter-reading.js';
 import { IdTokenAuthorizationPolicy } from './id-token-authorization.policy.js';
+import { meterSamples201 } from './meter-samples.js';
 
 interface TransactionEvent201 {
   eventType: 'Started' | 'Updated' | 'Ended';
@@ -39,12 +41,19 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
   constructor(
     private readonly events: ChargePointEventPublisher,
     private readonly policy: IdTokenAuthorizationPolicy,
+    private readonly meterValues: MeterValuesPublisher,
   ) {}
 
   async handle(connection: ChargePointConnection, _action: string, payload: unknown): Promise<object> {
     const event = payload as TransactionEvent201;
     const transactionId = event.transactionInfo.transactionId;
     const eventId = eventIdFrom(connection.controllerUuid, 'transaction-event', transactionId, event.seqNo);
+    await this.meterValues.publish(connection, {
+      transactionId,
+      evseId: event.evse?.id ?? null,
+      connectorId: event.evse?.connectorId ?? null,
+      samples: meterSamples201(event.meterValue),
+    });
     switch (event.eventType) {
       case 'Started':
         await this.events.publish<TransactionStartedEvent>(

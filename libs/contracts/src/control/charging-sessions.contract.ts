@@ -10,6 +10,8 @@ export const ChargingSessionSubjects = {
   list: 'control.charging-session.list.v1',
   /** GetChargingSessionPayload → ChargingSessionView */
   get: 'control.charging-session.get.v1',
+  /** ListMeterValuesPayload → MeterValuePage */
+  listMeterValues: 'control.charging-session.meter-values.list.v1',
 } as const;
 
 /** `active` until the charge point reports the end of the transaction. */
@@ -62,10 +64,39 @@ export interface ChargingSessionView {
   meter_stop_wh: number | null;
   /** Stop (or, while active, latest) meter reading minus the start reading; null while either is unknown. */
   energy_wh: number | null;
-  /** As the charge point sent it (e.g. `Local`, `EVDisconnected`). */
+  /** As the charge point sent it (e.g. `Local`, `EVDisconnected`), or `superseded` / `charge_point_rebooted`. */
   stop_reason: string | null;
+  /** Highest Power.Active.Import the charge point reported for the whole session (no phase), W. */
+  peak_power_w: number | null;
+  /** Time of the latest sampled value of the session. */
+  last_sample_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A session's meter values, oldest first; filter by measurand and sample time. */
+export interface ListMeterValuesPayload {
+  uuid: string;
+  page: number;
+  limit: number;
+  filter: { measurand?: string; sampled_from?: string; sampled_to?: string };
+}
+
+export interface MeterValueView {
+  sampled_at: string;
+  measurand: string;
+  phase: string | null;
+  location: string;
+  unit: string;
+  context: string;
+  value: number;
+  evse_id: number | null;
+  connector_id: number | null;
+}
+
+export interface MeterValuePage {
+  items: MeterValueView[];
+  pagination: AssetPagination;
 }
 
 export interface ChargingSessionPage {

@@ -1,6 +1,7 @@
 import { AssetsSubjects } from '../assets/assets.subjects.js';
 import { AuthSubjects } from '../auth/auth.subjects.js';
 import { ChargePointEventSubjects } from '../charge-points/charge-point-events.js';
+import { TelemetryEventSubjects } from '../charge-points/meter-values-events.js';
 import { ChargingSessionSubjects } from '../control/charging-sessions.contract.js';
 import { CommandSubjects } from '../control/commands.contract.js';
 import { CHARGE_POINT_PRESENCE_BUCKET } from '../ocpp-gateway/charge-point-presence.contract.js';
@@ -67,8 +68,7 @@ export const NATS_USERS = {
       CommandSubjects.create,
       CommandSubjects.list,
       CommandSubjects.get,
-      ChargingSessionSubjects.list,
-      ChargingSessionSubjects.get,
+      ...Object.values(ChargingSessionSubjects),
     ],
     listens: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
   },
@@ -98,8 +98,7 @@ export const NATS_USERS = {
       CommandSubjects.create,
       CommandSubjects.list,
       CommandSubjects.get,
-      ChargingSessionSubjects.list,
-      ChargingSessionSubjects.get,
+      ...Object.values(ChargingSessionSubjects),
     ],
     calls: [
       AssetsSubjects.controllersExist,
@@ -114,6 +113,7 @@ export const NATS_USERS = {
       { name: 'command-service_charge-point-connections', filterSubject: ChargePointEventSubjects.connected },
       { name: 'command-service_controller-deletions', filterSubject: AssetsSubjects.controllerDeleted },
       { name: 'command-service_ocpp-calls', filterSubject: 'events.ocpp-gateway.>' },
+      { name: 'command-service_meter-values', filterSubject: TelemetryEventSubjects.meterValues },
     ],
     followsEvents: [AssetsSubjects.controllerDeleted],
   },
@@ -124,7 +124,11 @@ export const NATS_USERS = {
     calls: [AuthSubjects.resolveTenant, AssetsSubjects.authenticateChargePoint],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
     listens: [OcppGatewaySubjects.connectionOpened('*')],
-    publishesEvents: [...Object.values(ChargePointEventSubjects), ...Object.values(OcppCallEventSubjects)],
+    publishesEvents: [
+      ...Object.values(ChargePointEventSubjects),
+      ...Object.values(OcppCallEventSubjects),
+      ...Object.values(TelemetryEventSubjects),
+    ],
     followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],
   },

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { MeterValuesEvent } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
+import { DataSource } from 'typeorm';
+import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
+import type { CommandServiceConfig } from '../command-service.config.js';
+import { insertMeterSamples, recordSessionMeterSummaries } from '../repositories/meter-values.repository.js';
+
+interface Waiting {
+  event: MeterValuesEvent;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+interface SessionSummary {
+  tenantUuid: string;
+  controllerUuid: string;
+  transactionId: string;
+  peakPowerW: number | null;
+  lastSampleAt: string;
+}
+
+const POWER = 'Power.Active.Import';
+const POWER_FACTOR: Record<string, number> = { W: 1, kW: 1000 };
+
+/**
+ * Writes meter-value events in batches: while one batch is being written, the events that arrive wait and go
+ * together in the next, one statement for all their samples and one for their sessions' summaries, in one
+ * transaction. Each event's promise settles with its batch, so it is acknowledged only once stored.
+ */
+@Injectable()
+export class MeterValueBatchWriter {
+  private waiting: Waiting[] = [];
+  private writing = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
+  ) {}
+
+  write(event: MeterValuesEvent): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ event, resolve, reject });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.takeBatch();
+        try {
+          await this.store(batch.map((entry) => entry.event));
+          batch.forEach((entry) => entry.resolve());
+        } catch (error) {
+          batch.forEach((entry) => entry.reject(error));
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** Whole events, up to the batch's sample limit (at least one event). */
+  private takeBatch(): Waiting[] {
+    let samples = 0;
+    let count = 0;
+    while (count < this.waiting.length) {
+      samples += this.waiting[count].event.data.samples.length;
+      if (count > 0 && samples > this.config.tuning.meterValueBatchMaxSamples) break;
+      count++;
+    }
+    return this.waiting.splice(0, count);
+  }
+
+  private async store(events: MeterValuesEvent[]): Promise<void> {
+    const rows = {
+      tenantUuids: [] as string[],
+      controllerUuids: [] as string[],
+      transactionIds: [] as (string | null)[],
+      evseIds: [] as (number | null)[],
+      connectorIds: [] as (number | null)[],
+      sampledAts: [] as string[],
+      measurands: [] as string[],
+      phases: [] as (string | null)[],
+      locations: [] as string[],
+      units: [] as string[],
+      contexts: [] as string[],
+      values: [] as number[],
+      eventIds: [] as string[],
+      sampleIndexes: [] as number[],
+    };
+    const summaries = new Map<string, SessionSummary>();
+    for (const event of events) {
+      const { data } = event;
+      data.samples.forEach((sample, index) => {
+        rows.tenantUuids.push(event.tenantUuid);
+        rows.controllerUuids.push(data.controllerUuid);
+        rows.transactionIds.push(data.transactionId);
+        rows.evseIds.push(data.evseId);
+        rows.connectorIds.push(data.connectorId);
+        rows.sampledAts.push(sample.sampledAt);
+        rows.measurands.push(sample.measurand);
+        rows.phases.push(sample.phase);
+        rows.locations.push(sample.location);
+        rows.units.push(sample.unit);
+        rows.contexts.push(sample.context);
+        rows.values.push(sample.value);
+        rows.eventIds.push(event.eventId);
+        rows.sampleIndexes.push(index);
+      });
+      if (data.transactionId !== null) summarize(summaries, event, data.transactionId);
+    }
+    // Sessions in one order for every writer, so two batches never wait on each other's rows.
+    const sessions = [...summaries.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, summary]) => summary);
+    await this.dataSource.transaction(async (manager) => {
+      await runStatement(manager, insertMeterSamples, rows);
+      if (sessions.length === 0) return;
+      await runStatement(manager, recordSessionMeterSummaries, {
+        uuids: sessions.map(() => randomUUID()),
+        tenantUuids: sessions.map((session) => session.tenantUuid),
+        controllerUuids: sessions.map((session) => session.controllerUuid),
+        transactionIds: sessions.map((session) => session.transactionId),
+        peakPowersW: sessions.map((session) => session.peakPowerW),
+        lastSampleAts: sessions.map((session) => session.lastSampleAt),
+      });
+    });
+  }
+}
+
+/** Folds an event's samples into its session's summary: the highest whole-charger power, the latest sample time. */
+function summarize(
+  summaries: Map<string, SessionSummary>,
+  event: MeterValuesEvent,
+  transactionId: string,
+): void {
+  const { data } = event;
+  const key = `${event.tenantUuid}|${data.controllerUuid}|${transactionId}`;
+  const summary = summaries.get(key) ?? {
+    tenantUuid: event.tenantUuid,
+    controllerUuid: data.controllerUuid,
+    transactionId,
+    peakPowerW: null,
+    lastSampleAt: data.samples[0].sampledAt,
+  };
+  for (const sample of data.samples) {
+    if (Date.parse(sample.sampledAt) > Date.parse(summary.lastSampleAt))
+      summary.lastSampleAt = sample.sampledAt;
+    const factor = POWER_FACTOR[sample.unit];
+    if (sample.measurand === POWER && sample.phase === null && factor !== undefined) {
+      summary.peakPowerW = Math.max(summary.peakPowerW ?? -Infinity, sample.value * factor);
+    }
+  }
+  summaries.set(key, summary);
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { type ListMeterValuesPayload, type MeterValuePage, UUID_PATTERN } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
+import { NotFoundError } from '@cpc/errors';
+import { buildPagination, pageOffset } from '@cpc/pagination';
+import { DataSource } from 'typeorm';
+import { findChargingSessionTarget } from '../repositories/charging-sessions.repository.js';
+import { countSessionMeterValues, listSessionMeterValues } from '../repositories/meter-values.repository.js';
+
+/** A charging session's meter values, for the API. */
+@Injectable()
+export class MeterValuesService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async listOfSession(tenantUuid: string, request: ListMeterValuesPayload): Promise<MeterValuePage> {
+    if (typeof request.uuid !== 'string' || !UUID_PATTERN.test(request.uuid)) {
+      throw new NotFoundError('charging session');
+    }
+    const [session] = await runStatement(this.dataSource, findChargingSessionTarget, {
+      tenantUuid,
+      uuid: request.uuid,
+    });
+    if (!session) throw new NotFoundError('charging session');
+    const filter = {
+      tenantUuid,
+      controllerUuid: session.controller_uuid,
+      transactionId: session.ocpp_transaction_id,
+      measurand: request.filter.measurand ?? null,
+      sampledFrom: request.filter.sampled_from ?? null,
+      sampledTo: request.filter.sampled_to ?? null,
+    };
+    const [rows, [{ total }]] = await Promise.all([
+      runStatement(this.dataSource, listSessionMeterValues, {
+        ...filter,
+        limit: request.limit,
+        offset: pageOffset(request),
+      }),
+      runStatement(this.dataSource, countSessionMeterValues, filter),
+    ]);
+    return {
+      items: rows.map((row) => ({
+        sampled_at: row.sampled_at.toISOString().replace(/\.000Z$/, 'Z'),
+        measurand: row.measurand,
+        phase: row.phase,
+        location: row.location,
+        unit: row.unit,
+        context: row.context,
+        value: row.value,
+        evse_id: row.evse_id,
+        connector_id: row.connector_id,
+      })),
+      pagination: buildPagination(request, total),
+    };
+  }
+}
