@@ -16,6 +16,9 @@ import { OcppPasswordHasher } from './charge-points/ocpp-password-hasher.js';
 import { PasswordCheckCapacity } from './charge-points/password-check.capacity.js';
 import { VerifiedPasswordCache } from './charge-points/verified-password.cache.js';
 import { ChargePointStateConsumer } from './charge-points/charge-point-state.consumer.js';
+import { ControllerEventLogConsumer } from './controller-events/controller-event-log.consumer.js';
+import { ControllerEventsHandler } from './controller-events/controller-events.handler.js';
+import { ControllerEventsService } from './controller-events/controller-events.service.js';
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
 import { assetsDataSourceOptions } from './data-source.js';
@@ -51,6 +54,7 @@ export class AssetsServiceModule {
       controllers: [
         LocationsHandler,
         ControllersHandler,
+        ControllerEventsHandler,
         PlugsHandler,
         SensorsHandler,
         ChargePointAuthenticationHandler,
@@ -79,6 +83,8 @@ export class AssetsServiceModule {
         PlugsService,
         SensorsService,
         ChargePointStateConsumer,
+        ControllerEventsService,
+        ControllerEventLogConsumer,
       ],
     };
   }

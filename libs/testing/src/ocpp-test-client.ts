@@ -12,7 +12,7 @@ export type OcppTestClient = InstanceType<typeof RPCClient>;
 export interface ChargePoint {
   connect(): Promise<unknown>;
   call(action: string, payload: unknown): Promise<unknown>;
-  close(options?: { force?: boolean }): Promise<unknown>;
+  close(options?: { force?: boolean; code?: number; reason?: string }): Promise<unknown>;
   once(event: 'close', listener: (info: { code: number }) => void): void;
   /** Answers the platform's calls of `method`; a thrown RPC error (createRpcError) becomes a CALLERROR. */
   handle(method: string, handler: (call: { method: string; params: unknown }) => unknown): void;

@@ -19,6 +19,7 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     get: 'getController',
     update: 'updateController',
     delete: 'deleteController',
+    events: 'listControllerEvents',
   },
   PlugsController: {
     create: 'createPlug',

@@ -157,6 +157,7 @@ export class ChargePointConnectionLifecycle {
           gatewayInstance: this.config.gatewayInstanceId,
           disconnectedAt: new Date().toISOString(),
           reason: cause,
+          closeCode: code,
         },
         { eventId: eventIdFrom(connection.connectionId, 'disconnected') },
       );

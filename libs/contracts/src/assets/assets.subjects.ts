@@ -53,6 +53,8 @@ export const AssetsSubjects = {
   updateController: 'assets.controller.update.v1',
   /** AssetUuidPayload → {}; removes its plugs and sensors and publishes controllerDeleted */
   deleteController: 'assets.controller.delete.v1',
+  /** ListControllerEventsPayload → AssetPage<ControllerEventView>, newest first */
+  listControllerEvents: 'assets.controller.events.list.v1',
 
   /** CreatePlugPayload → PlugView */
   createPlug: 'assets.plug.create.v1',

@@ -36,8 +36,15 @@ interface ConnectionRef {
 export type ChargePointConnectedEvent = EventEnvelope<
   ChargePointRef & ConnectionRef & { protocol: OcppProtocol; gatewayInstance: string; connectedAt: string }
 >;
+/** `closeCode`: the WebSocket close code, when the socket was closed (not when its gateway instance was lost). */
 export type ChargePointDisconnectedEvent = EventEnvelope<
-  ChargePointRef & ConnectionRef & { gatewayInstance: string; disconnectedAt: string; reason: string }
+  ChargePointRef &
+    ConnectionRef & {
+      gatewayInstance: string;
+      disconnectedAt: string;
+      reason: string;
+      closeCode?: number | null;
+    }
 >;
 export type ChargePointBootedEvent = EventEnvelope<
   ChargePointRef & {

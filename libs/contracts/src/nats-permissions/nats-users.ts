@@ -90,7 +90,10 @@ export const NATS_USERS = {
     ...NOTHING,
     answers: [AssetsSubjects.authenticateChargePoint, AssetsSubjects.controllersExist, ...ASSET_API_SUBJECTS],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
-    durableConsumers: [{ name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' }],
+    durableConsumers: [
+      { name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' },
+      { name: 'assets-service_controller-events', filterSubject: 'events.charge-point.>' },
+    ],
   },
   'command-service': {
     ...NOTHING,

@@ -1,10 +1,26 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AssetsSubjects, type ControllerView, type Principal } from '@cpc/contracts';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  AssetsSubjects,
+  type ControllerEventView,
+  type ControllerView,
+  type ListControllerEventsPayload,
+  type Principal,
+} from '@cpc/contracts';
+import { RequirePermission } from '../../authentication/require-permission.decorator.js';
+import { ApiErrorResponses, STANDARD_ERROR_STATUSES } from '../../openapi/error-bodies.js';
+import { ApiFilterQueries } from '../../common/asset-list-query.js';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
 import { toListPayload } from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
-import { CreateRoute, DeleteRoute, ListRoute, ReadRoute, UpdateRoute } from '../asset-route.decorators.js';
+import {
+  ApiAssetUuid,
+  CreateRoute,
+  DeleteRoute,
+  ListRoute,
+  ReadRoute,
+  UpdateRoute,
+} from '../asset-route.decorators.js';
 import { AssetUuidPipe } from '../../common/asset-uuid.pipe.js';
 import {
   CONTROLLER_FILTER_DOCS,
@@ -14,6 +30,11 @@ import {
   CreateControllerBody,
   UpdateControllerBody,
 } from './controller.dto.js';
+import {
+  CONTROLLER_EVENT_FILTER_DOCS,
+  ControllerEventListQuery,
+  ControllerEventListResponse,
+} from './controller-event.dto.js';
 
 /** Controllers: OCPP charge points, registered here before they can connect to the ocpp-gateway. */
 @ApiTags('assets: controllers')
@@ -89,5 +110,27 @@ export class ControllersController {
   ): Promise<Record<string, never>> {
     await this.assets.send(AssetsSubjects.deleteController, principal, { uuid });
     return {};
+  }
+
+  @Get(':uuid/events')
+  @RequirePermission('asset:controllers:read')
+  @ApiOperation({ summary: "List a controller's event log, newest first" })
+  @ApiAssetUuid('Controller')
+  @ApiFilterQueries(CONTROLLER_EVENT_FILTER_DOCS)
+  @ApiOkResponse({ type: ControllerEventListResponse })
+  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  events(
+    @CurrentPrincipal() principal: Principal,
+    @Param('uuid', AssetUuidPipe) uuid: string,
+    @Query() query: ControllerEventListQuery,
+  ) {
+    const { page, limit, filter } = toListPayload<ListControllerEventsPayload['filter'], never>(query);
+    const payload: ListControllerEventsPayload = { uuid, page, limit, filter };
+    return this.assets.list<ControllerEventView, 'events'>(
+      AssetsSubjects.listControllerEvents,
+      principal,
+      payload,
+      'events',
+    );
   }
 }

@@ -1,0 +1,62 @@
+import { sqlStatement } from '@cpc/database';
+
+/** The statements of assets.controller_events. */
+
+/** One event of a controller the tenant has; an event of an unknown or deleted controller, or a repeat, adds nothing. */
+export const recordControllerEvent = sqlStatement<{
+  uuid: string;
+  tenantUuid: string;
+  controllerUuid: string;
+  kind: string;
+  occurredAt: string;
+  details: string;
+}>({
+  name: 'controller-events.record',
+  parameters: ['uuid', 'tenantUuid', 'controllerUuid', 'kind', 'occurredAt', 'details'],
+  sql: `INSERT INTO assets.controller_events (uuid, tenant_uuid, controller_uuid, kind, occurred_at, details)
+       SELECT :uuid, :tenantUuid, :controllerUuid, :kind, :occurredAt, :details::jsonb
+        WHERE EXISTS (SELECT FROM assets.controllers WHERE uuid = :controllerUuid AND tenant_uuid = :tenantUuid)
+       ON CONFLICT (uuid) DO NOTHING`,
+});
+
+interface ControllerEventsFilter {
+  tenantUuid: string;
+  controllerUuid: string;
+  kind: string | null;
+  occurredFrom: string | null;
+  occurredTo: string | null;
+}
+
+const CONTROLLER_EVENTS = `FROM assets.controller_events
+        WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid
+          AND (:kind::text IS NULL OR kind = :kind::text)
+          AND (:occurredFrom::timestamptz IS NULL OR occurred_at >= :occurredFrom::timestamptz)
+          AND (:occurredTo::timestamptz IS NULL OR occurred_at < :occurredTo::timestamptz)`;
+
+const FILTER_PARAMETERS = ['tenantUuid', 'controllerUuid', 'kind', 'occurredFrom', 'occurredTo'] as const;
+
+export interface ControllerEventRow {
+  uuid: string;
+  kind: string;
+  occurred_at: Date;
+  details: Record<string, string | number | boolean | null>;
+}
+
+/** One page of a controller's events, newest first. */
+export const listControllerEvents = sqlStatement<
+  ControllerEventsFilter & { limit: number; offset: number },
+  ControllerEventRow
+>({
+  name: 'controller-events.list',
+  parameters: [...FILTER_PARAMETERS, 'limit', 'offset'],
+  sql: `SELECT uuid, kind, occurred_at, details
+       ${CONTROLLER_EVENTS}
+        ORDER BY occurred_at DESC, uuid
+        LIMIT :limit OFFSET :offset`,
+});
+
+export const countControllerEvents = sqlStatement<ControllerEventsFilter, { total: number }>({
+  name: 'controller-events.count',
+  parameters: [...FILTER_PARAMETERS],
+  sql: `SELECT count(*)::integer AS total ${CONTROLLER_EVENTS}`,
+});

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type AssetPage,
+  type ControllerEventKind,
+  type ControllerEventView,
+  type ListControllerEventsPayload,
+  UUID_PATTERN,
+} from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
+import { NotFoundError } from '@cpc/errors';
+import { buildPagination, pageOffset } from '@cpc/pagination';
+import { DataSource } from 'typeorm';
+import { countControllerEvents, listControllerEvents } from './controller-events.repository.js';
+
+/** A controller's event log, for the API. */
+@Injectable()
+export class ControllerEventsService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(
+    tenantUuid: string,
+    request: ListControllerEventsPayload,
+  ): Promise<AssetPage<ControllerEventView>> {
+    if (typeof request.uuid !== 'string' || !UUID_PATTERN.test(request.uuid))
+      throw new NotFoundError('controller');
+    const [exists] = await this.dataSource.query<unknown[]>(
+      'SELECT FROM assets.controllers WHERE uuid = $1 AND tenant_uuid = $2',
+      [request.uuid, tenantUuid],
+    );
+    if (!exists) throw new NotFoundError('controller');
+    const filter = {
+      tenantUuid,
+      controllerUuid: request.uuid,
+      kind: request.filter.kind ?? null,
+      occurredFrom: request.filter.occurred_from ?? null,
+      occurredTo: request.filter.occurred_to ?? null,
+    };
+    const [rows, [{ total }]] = await Promise.all([
+      runStatement(this.dataSource, listControllerEvents, {
+        ...filter,
+        limit: request.limit,
+        offset: pageOffset(request),
+      }),
+      runStatement(this.dataSource, countControllerEvents, filter),
+    ]);
+    return {
+      items: rows.map((row) => ({
+        uuid: row.uuid,
+        kind: row.kind as ControllerEventKind,
+        occurred_at: row.occurred_at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        details: row.details,
+      })),
+      pagination: buildPagination(request, total),
+    };
+  }
+}

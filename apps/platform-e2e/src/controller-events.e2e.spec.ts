@@ -1,0 +1,99 @@
+import {
+  ApiTestClient,
+  AssetsTestData,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+} from '@cpc/testing';
+
+/**
+ * A controller's event log (`/api/v1/assets/controllers/{uuid}/events`), written by assets-service from what a real
+ * charge point does on the real gateway; every response checked against the served OpenAPI document.
+ */
+describe("a controller's event log", () => {
+  let platform: PlatformUnderTest;
+  let api: ApiTestClient;
+  let token: string;
+  let otherTenantToken: string;
+  let data: AssetsTestData;
+
+  beforeAll(async () => {
+    platform = await startPlatformUnderTest();
+    api = await ApiTestClient.connect(platform.apiUrl);
+    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' }));
+    ({ operator: otherTenantToken } = await tenantWithUsers(platform, api, 'globex', { operator: 'asset' }));
+    data = new AssetsTestData(api, token);
+  }, 180_000);
+
+  afterAll(() => platform?.stop());
+
+  const eventsOf = (controllerUuid: string, query = '', bearer = token) =>
+    api.call('GET', `/api/v1/assets/controllers/${controllerUuid}/events${query}`, { token: bearer });
+
+  it('keeps connection, boot, status and firmware events, newest first, with the close code', async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    const cp = ocppChargePoint({
+      ocppUrl: platform.ocppUrl,
+      tenantSlug: 'acme',
+      identity: controller.ocpp_identity,
+      password: OCPP_PASSWORD,
+      protocols: ['ocpp1.6'],
+    });
+    await cp.connect();
+    await cp.call('BootNotification', {
+      chargePointVendor: 'ACME',
+      chargePointModel: 'Wallbox 16',
+      firmwareVersion: '1.2.3',
+    });
+    await cp.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Charging' });
+    await cp.call('FirmwareStatusNotification', { status: 'Downloading' });
+    await cp.close({ code: 4000, reason: 'maintenance' });
+
+    const all = await eventually(
+      () => eventsOf(controller.uuid),
+      (response) => response.body.events?.some((event: { kind: string }) => event.kind === 'disconnected'),
+    );
+    expect(all.status).toBe(200);
+    const kinds = all.body.events.map((event: { kind: string }) => event.kind);
+    expect([...kinds].sort()).toEqual([
+      'booted',
+      'connected',
+      'disconnected',
+      'firmware_status',
+      'status_changed',
+    ]);
+    expect(kinds[0]).toBe('disconnected');
+    const byKind = Object.fromEntries(
+      all.body.events.map((event: { kind: string; details: unknown }) => [event.kind, event.details]),
+    );
+    expect(byKind.connected).toMatchObject({ protocol: 'ocpp1.6' });
+    expect(byKind.booted).toMatchObject({ vendor: 'ACME', model: 'Wallbox 16', firmware_version: '1.2.3' });
+    expect(byKind.status_changed).toMatchObject({
+      connector_id: 1,
+      status: 'Charging',
+      error_code: 'NoError',
+    });
+    expect(byKind.firmware_status).toMatchObject({ status: 'Downloading' });
+    expect(byKind.disconnected).toMatchObject({ close_code: 4000 });
+    expect(byKind.disconnected.reason).toContain('maintenance');
+
+    const statuses = await eventsOf(controller.uuid, '?filter[kind]=status_changed');
+    expect(statuses.body.events).toHaveLength(1);
+    const paged = await eventsOf(controller.uuid, '?limit=2&page=2');
+    expect(paged.body.pagination).toEqual({ page: 2, total_pages: 3, page_size: 2, has_more: true });
+    expect(paged.body.events.map((event: { kind: string }) => event.kind)).toEqual(kinds.slice(2, 4));
+  });
+
+  it("answers another tenant's controller, a missing one and bad filters as the spec says", async () => {
+    const location = await data.location();
+    const controller = await data.controller(location.uuid);
+    expect((await eventsOf(controller.uuid, '', otherTenantToken)).status).toBe(404);
+    expect((await eventsOf('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await eventsOf(controller.uuid, '?filter[kind]=exploded')).status).toBe(422);
+    expect((await eventsOf(controller.uuid, '?filter[occurred_from]=yesterday')).status).toBe(422);
+  });
+});
