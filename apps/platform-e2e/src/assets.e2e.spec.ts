@@ -334,6 +334,10 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         model: null,
         serial_number: null,
         firmware_version: null,
+        firmware_status: null,
+        firmware_status_at: null,
+        diagnostics_status: null,
+        diagnostics_status_at: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
       });

@@ -81,6 +81,13 @@ describe("a controller's event log", () => {
     expect(byKind.disconnected).toMatchObject({ close_code: 4000 });
     expect(byKind.disconnected.reason).toContain('maintenance');
 
+    const read = await api.call('GET', `/api/v1/assets/controllers/${controller.uuid}`, { token });
+    expect(read.body.controller).toMatchObject({
+      firmware_status: 'Downloading',
+      firmware_status_at: expect.stringMatching(/Z$/),
+      diagnostics_status: null,
+    });
+
     const statuses = await eventsOf(controller.uuid, '?filter[kind]=status_changed');
     expect(statuses.body.events).toHaveLength(1);
     const paged = await eventsOf(controller.uuid, '?limit=2&page=2');

@@ -8,7 +8,11 @@ import {
 import { runStatement } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
-import { recordControllerEvent } from './controller-events.repository.js';
+import {
+  recordControllerEvent,
+  recordDiagnosticsStatus,
+  recordFirmwareStatus,
+} from './controller-events.repository.js';
 
 /** Durable names cannot hold dots. */
 export const CONTROLLER_EVENTS_CONSUMER = 'assets-service_controller-events';
@@ -70,8 +74,15 @@ const LOGGED: Record<string, { kind: ControllerEventKind; details: (data: Data) 
   },
 };
 
+/** The kinds whose latest status is also a field of the controller. */
+const STATUS_FIELDS = {
+  firmware_status: recordFirmwareStatus,
+  diagnostics_status: recordDiagnosticsStatus,
+} as const;
+
 /**
- * Writes each controller's event log from the gateway's charge-point events. Its own durable consumer, apart from the
+ * Writes each controller's event log from the gateway's charge-point events, and the latest firmware and diagnostics
+ * status onto the controller. Its own durable consumer, apart from the
  * live state's, so the log never holds the state back; every event is its own row, so order does not matter and
  * several are written at once.
  */
@@ -107,13 +118,22 @@ export class ControllerEventLogConsumer implements OnApplicationBootstrap {
       this.logger.warn(`not logging malformed event ${String(event.eventId)} on ${subject}`);
       return;
     }
+    const details = logged.details(data);
     await runStatement(this.dataSource, recordControllerEvent, {
       uuid: event.eventId,
       tenantUuid: event.tenantUuid,
       controllerUuid: data.controllerUuid,
       kind: logged.kind,
       occurredAt: event.occurredAt,
-      details: JSON.stringify(logged.details(data)),
+      details: JSON.stringify(details),
     });
+    if (logged.kind === 'firmware_status' || logged.kind === 'diagnostics_status') {
+      await runStatement(this.dataSource, STATUS_FIELDS[logged.kind], {
+        tenantUuid: event.tenantUuid,
+        controllerUuid: data.controllerUuid,
+        status: typeof details.status === 'string' ? details.status.slice(0, 50) : null,
+        occurredAt: event.occurredAt,
+      });
+    }
   }
 }

@@ -19,6 +19,34 @@ export const recordControllerEvent = sqlStatement<{
        ON CONFLICT (uuid) DO NOTHING`,
 });
 
+/** The controller's latest firmware status, unless a later one was applied already. */
+export const recordFirmwareStatus = sqlStatement<{
+  tenantUuid: string;
+  controllerUuid: string;
+  status: string | null;
+  occurredAt: string;
+}>({
+  name: 'controller-events.record-firmware-status',
+  parameters: ['tenantUuid', 'controllerUuid', 'status', 'occurredAt'],
+  sql: `UPDATE assets.controllers SET firmware_status = :status, firmware_status_at = :occurredAt
+        WHERE uuid = :controllerUuid AND tenant_uuid = :tenantUuid
+          AND (firmware_status_at IS NULL OR firmware_status_at <= :occurredAt)`,
+});
+
+/** The controller's latest diagnostics (log upload) status, unless a later one was applied already. */
+export const recordDiagnosticsStatus = sqlStatement<{
+  tenantUuid: string;
+  controllerUuid: string;
+  status: string | null;
+  occurredAt: string;
+}>({
+  name: 'controller-events.record-diagnostics-status',
+  parameters: ['tenantUuid', 'controllerUuid', 'status', 'occurredAt'],
+  sql: `UPDATE assets.controllers SET diagnostics_status = :status, diagnostics_status_at = :occurredAt
+        WHERE uuid = :controllerUuid AND tenant_uuid = :tenantUuid
+          AND (diagnostics_status_at IS NULL OR diagnostics_status_at <= :occurredAt)`,
+});
+
 interface ControllerEventsFilter {
   tenantUuid: string;
   controllerUuid: string;

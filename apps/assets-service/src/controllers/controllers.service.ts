@@ -43,6 +43,10 @@ type ViewedController = Pick<
   | 'model'
   | 'serialNumber'
   | 'firmwareVersion'
+  | 'firmwareStatus'
+  | 'firmwareStatusAt'
+  | 'diagnosticsStatus'
+  | 'diagnosticsStatusAt'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -62,6 +66,10 @@ export function toControllerView(controller: ViewedController): ControllerView {
     model: controller.model,
     serial_number: controller.serialNumber,
     firmware_version: controller.firmwareVersion,
+    firmware_status: controller.firmwareStatus,
+    firmware_status_at: toIsoSecondsOrNull(controller.firmwareStatusAt),
+    diagnostics_status: controller.diagnosticsStatus,
+    diagnostics_status_at: toIsoSecondsOrNull(controller.diagnosticsStatusAt),
     created_at: toIsoSeconds(controller.createdAt),
     updated_at: toIsoSeconds(controller.updatedAt),
   };
@@ -112,6 +120,10 @@ export class ControllersService {
       serialNumber: null,
       firmwareVersion: null,
       bootedAt: null,
+      firmwareStatus: null,
+      firmwareStatusAt: null,
+      diagnosticsStatus: null,
+      diagnosticsStatusAt: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -134,7 +146,9 @@ export class ControllersService {
                     security_profile AS "securityProfile", ocpp_password_hash AS "ocppPasswordHash",
                     connection_status AS "connectionStatus", ocpp_protocol AS "ocppProtocol",
                     last_seen_at AS "lastSeenAt", vendor, model, serial_number AS "serialNumber",
-                    firmware_version AS "firmwareVersion", created_at AS "createdAt", updated_at AS "updatedAt"
+                    firmware_version AS "firmwareVersion", firmware_status AS "firmwareStatus",
+                    firmware_status_at AS "firmwareStatusAt", diagnostics_status AS "diagnosticsStatus",
+                    diagnostics_status_at AS "diagnosticsStatusAt", created_at AS "createdAt", updated_at AS "updatedAt"
                FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2`,
       values: [tenantUuid, uuid],
     });

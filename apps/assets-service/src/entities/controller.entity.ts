@@ -26,6 +26,11 @@ export class ControllerEntity {
   @Column('varchar', { name: 'firmware_version', nullable: true }) firmwareVersion: string | null;
   /** When the boot information that was applied happened; older boots are ignored. */
   @Column('timestamptz', { name: 'booted_at', nullable: true }) bootedAt: Date | null;
+  /** The latest firmware / diagnostics (log upload) status the charge point reported, and when it was received. */
+  @Column('varchar', { name: 'firmware_status', nullable: true }) firmwareStatus: string | null;
+  @Column('timestamptz', { name: 'firmware_status_at', nullable: true }) firmwareStatusAt: Date | null;
+  @Column('varchar', { name: 'diagnostics_status', nullable: true }) diagnosticsStatus: string | null;
+  @Column('timestamptz', { name: 'diagnostics_status_at', nullable: true }) diagnosticsStatusAt: Date | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
 }

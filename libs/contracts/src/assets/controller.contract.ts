@@ -58,6 +58,12 @@ export interface ControllerView {
   model: string | null;
   serial_number: string | null;
   firmware_version: string | null;
+  /** The latest FirmwareStatusNotification's status (e.g. `Downloading`, `Installed`), and when it came. */
+  firmware_status: string | null;
+  firmware_status_at: string | null;
+  /** The latest DiagnosticsStatusNotification / LogStatusNotification status (e.g. `Uploading`), and when it came. */
+  diagnostics_status: string | null;
+  diagnostics_status_at: string | null;
   created_at: string;
   updated_at: string;
 }

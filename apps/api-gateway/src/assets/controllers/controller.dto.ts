@@ -112,6 +112,23 @@ export class ControllerBody {
   @ApiNullableProperty({ type: 'string' }, { readOnly: true }) model: string | null;
   @ApiNullableProperty({ type: 'string' }, { readOnly: true }) serial_number: string | null;
   @ApiNullableProperty({ type: 'string' }, { readOnly: true }) firmware_version: string | null;
+  @ApiNullableProperty(
+    { type: 'string' },
+    {
+      readOnly: true,
+      description: "The latest firmware status the charge point reported, e.g. 'Installed'.",
+    },
+  )
+  firmware_status: string | null;
+  @ApiNullableProperty({ type: 'string', format: 'date-time' }, { readOnly: true })
+  firmware_status_at: string | null;
+  @ApiNullableProperty(
+    { type: 'string' },
+    { readOnly: true, description: "The latest diagnostics / log upload status, e.g. 'Uploaded'." },
+  )
+  diagnostics_status: string | null;
+  @ApiNullableProperty({ type: 'string', format: 'date-time' }, { readOnly: true })
+  diagnostics_status_at: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
