@@ -64,16 +64,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   },
   'role:create': {
     usage: '--tenant <slug> --name <role> --permissions <p1,p2,...>',
-    run: async (app, args) =>
-      toRoleView(
-        await app
-          .get(RolesService)
-          .create(
-            requiredFlag(args, 'tenant'),
-            requiredFlag(args, 'name'),
-            list(requiredFlag(args, 'permissions')),
-          ),
-      ),
+    run: (app, args) =>
+      app
+        .get(RolesService)
+        .create(
+          requiredFlag(args, 'tenant'),
+          requiredFlag(args, 'name'),
+          list(requiredFlag(args, 'permissions')),
+        ),
   },
   'role:list': {
     usage: '--tenant <slug>',
@@ -83,16 +81,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   },
   'role:set-permissions': {
     usage: '--tenant <slug> --name <role> --permissions <p1,p2,...>',
-    run: async (app, args) =>
-      toRoleView(
-        await app
-          .get(RolesService)
-          .setPermissions(
-            requiredFlag(args, 'tenant'),
-            requiredFlag(args, 'name'),
-            list(requiredFlag(args, 'permissions')),
-          ),
-      ),
+    run: (app, args) =>
+      app
+        .get(RolesService)
+        .setPermissions(
+          requiredFlag(args, 'tenant'),
+          requiredFlag(args, 'name'),
+          list(requiredFlag(args, 'permissions')),
+        ),
   },
   'user:create': {
     usage: `--tenant <slug> --email <email> ${PASSWORD_USAGE} --role <role> [--entity-type <type>]`,
