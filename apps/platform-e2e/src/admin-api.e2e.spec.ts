@@ -164,6 +164,11 @@ describe('admin API', () => {
       expect(duplicate.body.errors[0]).toMatchObject({ parameter: 'email', errorKey: 'already_exists' });
       expect((await call('GET', '/users/not-a-uuid', acme.owner)).status).toBe(422);
       expect((await call('PATCH', `/users/${OTHER_UUID}`, acme.owner, { disabled: 'yes' })).status).toBe(422);
+      // A NUL cannot even be stored; a year PostgreSQL does not know is no instant.
+      expect((await call('GET', '/users?filter[email]=%00', acme.owner)).status).toBe(422);
+      expect((await call('GET', '/audit-events?filter[from]=0000-01-01T00:00:00Z', acme.owner)).status).toBe(
+        422,
+      );
       const listed = await call('GET', '/users?filter[email]=nobody', acme.owner);
       expect(listed.body.users).toEqual([]);
     });
@@ -375,6 +380,13 @@ describe('admin API', () => {
     const byCli = await call('GET', '/audit-events?filter[actor_type]=cli&limit=50', acme.owner);
     expect(byCli.body.audit_events.length).toBeGreaterThan(0);
     expect((await call('GET', '/audit-events?filter[kind]=nonsense', acme.owner)).status).toBe(422);
+    const tenantCreated = await call('GET', '/audit-events?filter[kind]=tenant.created', acme.owner);
+    expect(tenantCreated.body.audit_events).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: 'cli' }),
+        after: expect.objectContaining({ slug: 'acme' }),
+      }),
+    ]);
     // Another tenant sees none of it.
     const elsewhere = await call('GET', `/audit-events?filter[target_uuid]=${user.uuid}`, other.owner);
     expect(elsewhere.body.audit_events).toEqual([]);

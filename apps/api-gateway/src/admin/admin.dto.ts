@@ -1,7 +1,10 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   AUDIT_ACTOR_TYPES,
   AUDIT_EVENT_KINDS,
+  AUDIT_TARGET_TYPES,
+  type AuditTargetType,
   type ApiKeyFilter,
   type AuditActorType,
   type AuditEventFilter,
@@ -31,6 +34,19 @@ import { ApiNullableProperty, IsUuidString, OptionalField, QueryBoolean } from '
 const PERMISSION_PATTERN = /^(\*|[a-z][a-z0-9-]*(:[a-z][a-z0-9-]*){0,2})$/;
 const NAME_PATTERN = /^[\w .-]{1,100}$/;
 const MAX_PERMISSIONS = 100;
+/** An instant as PostgreSQL and the audit log take it: date, time, optional fraction, Z or an offset. */
+const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Text without control characters (a NUL cannot even be stored): e-mails, role names, filters. */
+const PlainText = () =>
+  Matches(/^\P{Cc}*$/u, { message: ({ property }) => `${property} must not contain control characters` });
+const Instant = () =>
+  applyDecorators(
+    IsISO8601({ strict: true }),
+    Matches(INSTANT_PATTERN, {
+      message: ({ property }) => `${property} must be an instant like 2026-01-31T12:00:00Z`,
+    }),
+  );
 
 const EMAIL = {
   minLength: 4,
@@ -63,9 +79,9 @@ const PERMISSIONS = {
 // ---- users ----
 
 export class CreateUserBody {
-  @ApiProperty(EMAIL) @IsString() @Length(4, 128) email: string;
+  @ApiProperty(EMAIL) @IsString() @PlainText() @Length(4, 128) email: string;
   @ApiProperty(PASSWORD) @IsString() @Length(8, 128) password: string;
-  @ApiProperty(ROLE_NAME) @IsString() @Length(1, 100) role: string;
+  @ApiProperty(ROLE_NAME) @IsString() @PlainText() @Length(1, 100) role: string;
 
   @ApiPropertyOptional({ enum: USER_ENTITY_TYPES, default: 'user' })
   @OptionalField()
@@ -74,9 +90,9 @@ export class CreateUserBody {
 }
 
 export class UpdateUserBody {
-  @ApiPropertyOptional(EMAIL) @OptionalField() @IsString() @Length(4, 128) email?: string;
+  @ApiPropertyOptional(EMAIL) @OptionalField() @IsString() @PlainText() @Length(4, 128) email?: string;
   @ApiPropertyOptional(PASSWORD) @OptionalField() @IsString() @Length(8, 128) password?: string;
-  @ApiPropertyOptional(ROLE_NAME) @OptionalField() @IsString() @Length(1, 100) role?: string;
+  @ApiPropertyOptional(ROLE_NAME) @OptionalField() @IsString() @PlainText() @Length(1, 100) role?: string;
 
   @ApiPropertyOptional({ description: 'true disables the user and ends its tokens; false enables it again.' })
   @OptionalField()
@@ -85,8 +101,8 @@ export class UpdateUserBody {
 }
 
 export class UserFilterQuery implements UserFilter {
-  @OptionalField() @IsString() @Length(1, 128) email?: string;
-  @OptionalField() @IsString() @Length(1, 100) role?: string;
+  @OptionalField() @IsString() @PlainText() @Length(1, 128) email?: string;
+  @OptionalField() @IsString() @PlainText() @Length(1, 100) role?: string;
   @OptionalField() @QueryBoolean() @IsBoolean() disabled?: boolean;
 }
 
@@ -158,7 +174,7 @@ export class UpdateRoleBody {
 }
 
 export class RoleFilterQuery implements RoleFilter {
-  @OptionalField() @IsString() @Length(1, 100) name?: string;
+  @OptionalField() @IsString() @PlainText() @Length(1, 100) name?: string;
 }
 
 export const NAME_FILTER_DOCS = {
@@ -190,7 +206,7 @@ export class RoleListResponse {
 // ---- API keys ----
 
 export class CreateApiKeyBody {
-  @ApiProperty(ROLE_NAME) @IsString() @Length(1, 100) role: string;
+  @ApiProperty(ROLE_NAME) @IsString() @PlainText() @Length(1, 100) role: string;
 
   @ApiPropertyOptional({ pattern: NAME_PATTERN.source, description: 'Default: the public key.' })
   @OptionalField()
@@ -206,6 +222,7 @@ export class UpdateApiKeyBody {
   })
   @OptionalField()
   @IsString()
+  @PlainText()
   @Length(1, 100)
   role?: string;
 
@@ -217,8 +234,8 @@ export class UpdateApiKeyBody {
 }
 
 export class ApiKeyFilterQuery implements ApiKeyFilter {
-  @OptionalField() @IsString() @Length(1, 100) name?: string;
-  @OptionalField() @IsString() @Length(1, 100) role?: string;
+  @OptionalField() @IsString() @PlainText() @Length(1, 100) name?: string;
+  @OptionalField() @IsString() @PlainText() @Length(1, 100) role?: string;
   @OptionalField() @QueryBoolean() @IsBoolean() revoked?: boolean;
 }
 
@@ -270,15 +287,15 @@ export class AuditEventFilterQuery implements AuditEventFilter {
   @OptionalField() @IsIn(AUDIT_ACTOR_TYPES) actor_type?: AuditActorType;
   @OptionalField() @IsIn(AUDIT_EVENT_KINDS) kind?: AuditEventKind;
   @OptionalField() @IsUuidString() target_uuid?: string;
-  @OptionalField() @IsISO8601({ strict: true }) from?: string;
-  @OptionalField() @IsISO8601({ strict: true }) to?: string;
+  @OptionalField() @Instant() from?: string;
+  @OptionalField() @Instant() to?: string;
 }
 
 export const AUDIT_EVENT_FILTER_DOCS = {
   actor_uuid: { type: 'string', format: 'uuid', description: 'The acting user or API key.' },
   actor_type: { type: 'string', enum: AUDIT_ACTOR_TYPES },
   kind: { type: 'string', enum: AUDIT_EVENT_KINDS },
-  target_uuid: { type: 'string', format: 'uuid', description: 'The changed user, role or API key.' },
+  target_uuid: { type: 'string', format: 'uuid', description: 'The changed user, role, API key or tenant.' },
   from: { type: 'string', format: 'date-time', description: 'Events at or after this instant.' },
   to: { type: 'string', format: 'date-time', description: 'Events before this instant.' },
 };
@@ -297,7 +314,7 @@ export class AuditActorBody {
 }
 
 export class AuditTargetBody {
-  @ApiProperty({ enum: ['user', 'role', 'api_key'] }) type: 'user' | 'role' | 'api_key';
+  @ApiProperty({ enum: AUDIT_TARGET_TYPES }) type: AuditTargetType;
   @ApiProperty({ format: 'uuid' }) uuid: string;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AdminPage, AuditEventKind, AuditEventView, ListAuditEventsPayload } from '@cpc/contracts';
 import { runStatement, sqlStatement } from '@cpc/database';
+import { ValidationFailedError } from '@cpc/errors';
 import { buildPagination, pageOffset } from '@cpc/pagination';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AdminScope } from '../admin/admin-scope.js';
@@ -9,7 +10,7 @@ import type { AdminScope } from '../admin/admin-scope.js';
 /** One change as the audit log keeps it; before and after are views, never secrets. */
 export interface AuditEntry {
   kind: AuditEventKind;
-  target: { type: 'user' | 'role' | 'api_key'; uuid: string };
+  target: AuditEventView['target'];
   changedFields: string[];
   before: object | null;
   after: object | null;
@@ -108,6 +109,20 @@ const COUNT = sqlStatement<Omit<ListParams, 'limit' | 'offset'>, { total: string
         ${MATCHING}`,
 });
 
+/** An instant of the list's time range as PostgreSQL takes it; anything else is 422 on the filter. */
+function instant(parameter: 'from' | 'to', value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const time = new Date(value);
+  const year = time.getUTCFullYear();
+  if (typeof value !== 'string' || Number.isNaN(year) || year < 1 || year > 9999)
+    throw ValidationFailedError.single(
+      `filter.${parameter}`,
+      'invalid_format',
+      `${parameter} must be an instant`,
+    );
+  return time.toISOString();
+}
+
 const toView = (row: AuditRow): AuditEventView => ({
   uuid: row.uuid,
   occurred_at: row.occurred_at.toISOString(),
@@ -153,8 +168,8 @@ export class AuditLog {
       actorType: filter.actor_type ?? null,
       kind: filter.kind ?? null,
       targetUuid: filter.target_uuid ?? null,
-      from: filter.from ?? null,
-      to: filter.to ?? null,
+      from: instant('from', filter.from),
+      to: instant('to', filter.to),
     };
     const rows = await runStatement(this.dataSource, LIST, {
       ...params,

@@ -143,8 +143,14 @@ export const AUDIT_EVENT_KINDS = [
   'api_key.created',
   'api_key.updated',
   'api_key.revoked',
+  'tenant.created',
+  'tenant.updated',
 ] as const;
 export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number];
+
+/** What a change changed; tenants are changed with the CLI only (it creates them, too). */
+export const AUDIT_TARGET_TYPES = ['user', 'role', 'api_key', 'tenant'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditEventView {
   uuid: string;
@@ -159,7 +165,7 @@ export interface AuditEventView {
   };
   /** The client address api-gateway saw (X-Forwarded-For only from TRUSTED_PROXIES); null for the CLI. */
   source_address: string | null;
-  target: { type: 'user' | 'role' | 'api_key'; uuid: string };
+  target: { type: AuditTargetType; uuid: string };
   /** The fields the change touched (a password shows here by name only). */
   changed_fields: string[];
   /** The target as it was and as it is; null before a creation and after a deletion. Never a secret. */
