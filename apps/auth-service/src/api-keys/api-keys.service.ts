@@ -86,12 +86,12 @@ export class ApiKeysService {
 
   /** The private key is returned here once and never again: only its hash is kept. */
   async createIn(scope: AdminScope, input: CreateApiKeyPayload): Promise<CreatedApiKeyView> {
-    const role = await this.roles.toGive(scope, input.role);
     const publicKey = `pk_${randomBytes(12).toString('hex')}`;
     const name = input.name === undefined ? publicKey : validName(input.name);
     const privateKey = `sk_${randomBytes(32).toString('base64url')}`;
     const secretHash = await this.hasher.hash(privateKey);
     const view = await this.admin.run(scope, async (manager) => {
+      const role = await this.roles.toGive(manager, scope, input.role);
       const apiKey = manager.create(ApiKeyEntity, {
         uuid: randomUUID(),
         tenantUuid: scope.tenantUuid,
@@ -148,9 +148,10 @@ export class ApiKeysService {
     change: UpdateApiKeyPayload['changes'],
   ): Promise<ApiKeyView> {
     const name = change.name === undefined ? undefined : validName(change.name);
-    const newRole = change.role === undefined ? undefined : await this.roles.toGive(scope, change.role);
     return this.admin.run(scope, async (manager) => {
       const { apiKey, role } = await this.lockedKey(manager, scope, uuid, 'changing this API key');
+      const newRole =
+        change.role === undefined ? undefined : await this.roles.toGive(manager, scope, change.role);
       const before = toApiKeyView(apiKey, role.name);
       const changedFields: string[] = [];
       if (name !== undefined && name !== apiKey.name) {

@@ -130,11 +130,15 @@ export class RolesService {
     return new Map((await this.namesOf(tenantUuid)).map((role) => [role.uuid, role.name]));
   }
 
-  /** The role named `name`, which the caller may give to an account: it holds every permission of it. */
-  async toGive(scope: AdminScope, name: unknown): Promise<RoleEntity> {
+  /**
+   * The role named `name`, which the caller may give to an account: it holds every permission of it. Read in the
+   * change's transaction, after the tenant's lock, so that the role checked is the role given.
+   */
+  async toGive(manager: EntityManager, scope: AdminScope, name: unknown): Promise<RoleEntity> {
     if (typeof name !== 'string')
       throw ValidationFailedError.single('role', 'invalid_type', 'role must be a role name');
-    const role = await this.getByName(scope.tenantUuid, name);
+    const role = await manager.findOneBy(RoleEntity, { tenantUuid: scope.tenantUuid, name });
+    if (!role) throw new NotFoundError(`role ${name}`);
     requireHeld(scope, role.permissions, `role ${role.name}`);
     return role;
   }

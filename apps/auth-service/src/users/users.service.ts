@@ -121,10 +121,10 @@ export class UsersService {
         `entity type must be one of ${USER_ENTITY_TYPES.join(', ')}`,
       );
     }
-    const role = await this.roles.toGive(scope, input.role);
     const passwordHash = await this.hasher.hash(password);
     return refusingDuplicates('email', `user ${email}`, () =>
       this.admin.run(scope, async (manager) => {
+        const role = await this.roles.toGive(manager, scope, input.role);
         const user = manager.create(UserEntity, {
           uuid: randomUUID(),
           tenantUuid: scope.tenantUuid,
@@ -179,13 +179,14 @@ export class UsersService {
     const email = change.email === undefined ? undefined : validEmail(change.email);
     const passwordHash =
       change.password === undefined ? undefined : await this.hasher.hash(validPassword(change.password));
-    const newRole = change.role === undefined ? undefined : await this.roles.toGive(scope, change.role);
     if (change.disabled !== undefined && typeof change.disabled !== 'boolean')
       throw ValidationFailedError.single('disabled', 'invalid_type', 'disabled must be true or false');
     return refusingDuplicates('email', `user ${email ?? ''}`, () =>
       this.admin.run(scope, async (manager) => {
         const user = await lockedRow(manager, UserEntity, scope.tenantUuid, uuid, 'user');
         const role = await this.roles.heldFor(manager, scope, user.roleUuid, 'changing this user');
+        const newRole =
+          change.role === undefined ? undefined : await this.roles.toGive(manager, scope, change.role);
         const before = toUserView(user, role.name);
         const changedFields: string[] = [];
         let revokes = change.disabled === true;
