@@ -387,6 +387,9 @@ describe('admin API', () => {
         after: expect.objectContaining({ slug: 'acme' }),
       }),
     ]);
+    // The operator reads the same log with the CLI.
+    const fromCli = await platform.admin(['audit:list', '--tenant', 'acme']);
+    expect(fromCli.audit_events[0]).toEqual(events.body.audit_events[0]);
     // Another tenant sees none of it.
     const elsewhere = await call('GET', `/audit-events?filter[target_uuid]=${user.uuid}`, other.owner);
     expect(elsewhere.body.audit_events).toEqual([]);
