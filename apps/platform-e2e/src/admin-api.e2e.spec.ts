@@ -173,7 +173,7 @@ describe('admin API', () => {
       expect(listed.body.users).toEqual([]);
     });
 
-    it('shows and touches no other tenant’s users: 404, as if they did not exist', async () => {
+    it('shows and touches no other tenant’s users or roles: 404, as if they did not exist', async () => {
       const stranger = (await call('GET', '/users?filter[email]=owner', other.owner)).body.users[0];
       expect(stranger.email).toBe('owner@other.test');
       expect((await call('GET', `/users/${stranger.uuid}`, acme.owner)).status).toBe(404);
@@ -186,6 +186,25 @@ describe('admin API', () => {
       );
       expect(acmeEmails).not.toContain('owner@other.test');
       await logIn('other', 'owner@other.test', USER_PASSWORD);
+      const strangeRole = (await call('GET', '/roles?filter[name]=owner', other.owner)).body.roles[0];
+      expect((await call('GET', `/roles/${strangeRole.uuid}`, acme.owner)).status).toBe(404);
+      expect((await call('PATCH', `/roles/${strangeRole.uuid}`, acme.owner, { name: 'mine' })).status).toBe(
+        404,
+      );
+      expect((await call('DELETE', `/roles/${strangeRole.uuid}`, acme.owner)).status).toBe(404);
+      // A role of another tenant cannot be given by its name either: names are looked up in the caller's tenant.
+      const otherOnly = await call('POST', '/roles', other.owner, {
+        name: 'other-only',
+        permissions: ['asset'],
+      });
+      expect(otherOnly.status).toBe(201);
+      const given = await call('POST', '/users', acme.owner, {
+        email: 'x@acme.test',
+        password: USER_PASSWORD,
+        role: 'other-only',
+      });
+      expect(given.status).toBe(404);
+      expect((await call('GET', `/roles/${strangeRole.uuid}`, other.owner)).body.role.name).toBe('owner');
     });
 
     it('refuses a caller without the permission with 403', async () => {
