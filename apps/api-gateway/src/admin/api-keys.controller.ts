@@ -1,4 +1,4 @@
-import { Body, Controller, Ip, Param, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { type ApiKeyView, AuthAdminSubjects, type CreatedApiKeyView, type Principal } from '@cpc/contracts';
 import { AssetRequests } from '../assets/asset-requests.js';
@@ -12,7 +12,7 @@ import {
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { toListPayload } from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
-import { AdminRequests } from './admin-requests.js';
+import { type AdminCaller, AdminRequests, CurrentCaller } from './admin-requests.js';
 import {
   API_KEY_FILTER_DOCS,
   ApiKeyListQuery,
@@ -42,15 +42,13 @@ export class ApiKeysController {
     },
     CreatedApiKeyResponse,
   )
-  async create(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
-    @Body() body: CreateApiKeyBody,
-  ): Promise<{ api_key: CreatedApiKeyView }> {
-    const payload = { ...body };
-    return {
-      api_key: await this.changes.change(AuthAdminSubjects.createApiKey, principal, clientAddress, payload),
-    };
+  create(@CurrentCaller() caller: AdminCaller, @Body() body: CreateApiKeyBody) {
+    return this.changes.change<'api_key', CreatedApiKeyView>(
+      'api_key',
+      AuthAdminSubjects.createApiKey,
+      caller,
+      { ...body },
+    );
   }
 
   @ListRoute(
@@ -85,16 +83,18 @@ export class ApiKeysController {
     ApiKeyResponse,
     'API key',
   )
-  async update(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
+  update(
+    @CurrentCaller() caller: AdminCaller,
     @Param('uuid', AssetUuidPipe) uuid: string,
     @Body() body: UpdateApiKeyBody,
-  ): Promise<{ api_key: ApiKeyView }> {
+  ) {
     const payload = { uuid, changes: { ...body } };
-    return {
-      api_key: await this.changes.change(AuthAdminSubjects.updateApiKey, principal, clientAddress, payload),
-    };
+    return this.changes.change<'api_key', ApiKeyView>(
+      'api_key',
+      AuthAdminSubjects.updateApiKey,
+      caller,
+      payload,
+    );
   }
 
   @DeleteRoute(
@@ -105,12 +105,7 @@ export class ApiKeysController {
     },
     'API key',
   )
-  async delete(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
-    @Param('uuid', AssetUuidPipe) uuid: string,
-  ): Promise<Record<string, never>> {
-    await this.changes.change(AuthAdminSubjects.revokeApiKey, principal, clientAddress, { uuid });
-    return {};
+  delete(@CurrentCaller() caller: AdminCaller, @Param('uuid', AssetUuidPipe) uuid: string) {
+    return this.changes.remove(AuthAdminSubjects.revokeApiKey, caller, uuid);
   }
 }

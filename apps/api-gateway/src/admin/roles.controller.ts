@@ -1,4 +1,4 @@
-import { Body, Controller, Ip, Param, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthAdminSubjects, type Principal, type RoleView } from '@cpc/contracts';
 import { AssetRequests } from '../assets/asset-requests.js';
@@ -12,7 +12,7 @@ import {
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { toListPayload } from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
-import { AdminRequests } from './admin-requests.js';
+import { type AdminCaller, AdminRequests, CurrentCaller } from './admin-requests.js';
 import {
   CreateRoleBody,
   NAME_FILTER_DOCS,
@@ -37,14 +37,8 @@ export class RolesController {
     { permission: 'admin:roles:create', summary: 'Create a role', description: HELD },
     RoleResponse,
   )
-  async create(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
-    @Body() body: CreateRoleBody,
-  ): Promise<{ role: RoleView }> {
-    return {
-      role: await this.changes.change(AuthAdminSubjects.createRole, principal, clientAddress, { ...body }),
-    };
+  create(@CurrentCaller() caller: AdminCaller, @Body() body: CreateRoleBody) {
+    return this.changes.change<'role', RoleView>('role', AuthAdminSubjects.createRole, caller, { ...body });
   }
 
   @ListRoute({ permission: 'admin:roles:list', summary: 'List roles' }, RoleListResponse, NAME_FILTER_DOCS)
@@ -76,16 +70,13 @@ export class RolesController {
     RoleResponse,
     'Role',
   )
-  async update(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
+  update(
+    @CurrentCaller() caller: AdminCaller,
     @Param('uuid', AssetUuidPipe) uuid: string,
     @Body() body: UpdateRoleBody,
-  ): Promise<{ role: RoleView }> {
+  ) {
     const payload = { uuid, changes: { ...body } };
-    return {
-      role: await this.changes.change(AuthAdminSubjects.updateRole, principal, clientAddress, payload),
-    };
+    return this.changes.change<'role', RoleView>('role', AuthAdminSubjects.updateRole, caller, payload);
   }
 
   @DeleteRoute(
@@ -96,12 +87,7 @@ export class RolesController {
     },
     'Role',
   )
-  async delete(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
-    @Param('uuid', AssetUuidPipe) uuid: string,
-  ): Promise<Record<string, never>> {
-    await this.changes.change(AuthAdminSubjects.deleteRole, principal, clientAddress, { uuid });
-    return {};
+  delete(@CurrentCaller() caller: AdminCaller, @Param('uuid', AssetUuidPipe) uuid: string) {
+    return this.changes.remove(AuthAdminSubjects.deleteRole, caller, uuid);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Ip, Param, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthAdminSubjects, type Principal, type UserView } from '@cpc/contracts';
 import { AssetRequests } from '../assets/asset-requests.js';
@@ -12,7 +12,7 @@ import {
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { toListPayload } from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
-import { AdminRequests } from './admin-requests.js';
+import { type AdminCaller, AdminRequests, CurrentCaller } from './admin-requests.js';
 import {
   CreateUserBody,
   UpdateUserBody,
@@ -43,14 +43,8 @@ export class UsersController {
     },
     UserResponse,
   )
-  async create(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
-    @Body() body: CreateUserBody,
-  ): Promise<{ user: UserView }> {
-    return {
-      user: await this.changes.change(AuthAdminSubjects.createUser, principal, clientAddress, { ...body }),
-    };
+  create(@CurrentCaller() caller: AdminCaller, @Body() body: CreateUserBody) {
+    return this.changes.change<'user', UserView>('user', AuthAdminSubjects.createUser, caller, { ...body });
   }
 
   @ListRoute({ permission: 'admin:users:list', summary: 'List users' }, UserListResponse, USER_FILTER_DOCS)
@@ -80,16 +74,13 @@ export class UsersController {
     UserResponse,
     'User',
   )
-  async update(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
+  update(
+    @CurrentCaller() caller: AdminCaller,
     @Param('uuid', AssetUuidPipe) uuid: string,
     @Body() body: UpdateUserBody,
-  ): Promise<{ user: UserView }> {
+  ) {
     const payload = { uuid, changes: { ...body } };
-    return {
-      user: await this.changes.change(AuthAdminSubjects.updateUser, principal, clientAddress, payload),
-    };
+    return this.changes.change<'user', UserView>('user', AuthAdminSubjects.updateUser, caller, payload);
   }
 
   @DeleteRoute(
@@ -100,12 +91,7 @@ export class UsersController {
     },
     'User',
   )
-  async delete(
-    @CurrentPrincipal() principal: Principal,
-    @Ip() clientAddress: string,
-    @Param('uuid', AssetUuidPipe) uuid: string,
-  ): Promise<Record<string, never>> {
-    await this.changes.change(AuthAdminSubjects.deleteUser, principal, clientAddress, { uuid });
-    return {};
+  delete(@CurrentCaller() caller: AdminCaller, @Param('uuid', AssetUuidPipe) uuid: string) {
+    return this.changes.remove(AuthAdminSubjects.deleteUser, caller, uuid);
   }
 }
