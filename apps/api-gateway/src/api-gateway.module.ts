@@ -11,6 +11,7 @@ import {
   NatsRpcClientModule,
   ServiceClient,
 } from '@cpc/nats';
+import { AdminRoutesModule } from './admin/admin-routes.module.js';
 import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from './api-gateway.config.js';
 import { AssetsRoutesModule } from './assets/assets-routes.module.js';
 import { AccessTokenGuard } from './authentication/access-token.guard.js';
@@ -58,6 +59,7 @@ export class ApiGatewayModule {
         AssetsRoutesModule,
         ChargingSessionsRoutesModule,
         CommandsRoutesModule,
+        AdminRoutesModule,
       ],
       controllers: [OAuthTokenController],
       providers: [

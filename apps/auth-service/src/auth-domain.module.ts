@@ -1,7 +1,9 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminChanges } from './admin/admin-changes.service.js';
 import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { AuditLog } from './audit/audit-log.service.js';
 import { AUTH_CONFIG } from './auth-config.token.js';
 import type { AuthServiceConfig } from './auth-service.config.js';
 import { AccountAuthenticator } from './credentials/account-authenticator.service.js';
@@ -26,6 +28,8 @@ const DOMAIN_SERVICES = [
   SecretHasher,
   TokenLimits,
   TenantsService,
+  AuditLog,
+  AdminChanges,
   RolesService,
   UsersService,
   ApiKeysService,

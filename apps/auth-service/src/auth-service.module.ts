@@ -2,6 +2,7 @@ import { type DynamicModule, Injectable, Module, type OnApplicationBootstrap } f
 import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator } from '@cpc/nats';
+import { AdminController } from './admin/admin.controller.js';
 import { authDataSourceOptions } from './auth-data-source.js';
 import { AuthDomainModule } from './auth-domain.module.js';
 import type { AuthServiceConfig } from './auth-service.config.js';
@@ -53,7 +54,13 @@ export class AuthServiceModule {
         ),
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
       ],
-      controllers: [TokenController, SigningKeysController, TenantsController, RevocationsController],
+      controllers: [
+        TokenController,
+        SigningKeysController,
+        TenantsController,
+        RevocationsController,
+        AdminController,
+      ],
       providers: [FirstSigningKey, SigningKeyChangeListener, TokenLimitCounterSweeper],
     };
   }

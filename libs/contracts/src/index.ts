@@ -5,6 +5,7 @@ export * from './uuid.js';
 export * from './auth/auth.subjects.js';
 export * from './auth/token.contract.js';
 export * from './auth/revocation.contract.js';
+export * from './auth/admin.contract.js';
 export * from './events/event-stream.js';
 export * from './charge-points/charge-point-events.js';
 export * from './charge-points/meter-values-events.js';

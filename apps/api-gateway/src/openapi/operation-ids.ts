@@ -41,6 +41,28 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     meterValues: 'listChargingSessionMeterValues',
   },
   CommandsController: { create: 'createCommand', list: 'listCommands', get: 'getCommand' },
+  UsersController: {
+    create: 'createUser',
+    list: 'listUsers',
+    get: 'getUser',
+    update: 'updateUser',
+    delete: 'deleteUser',
+  },
+  RolesController: {
+    create: 'createRole',
+    list: 'listRoles',
+    get: 'getRole',
+    update: 'updateRole',
+    delete: 'deleteRole',
+  },
+  ApiKeysController: {
+    create: 'createApiKey',
+    list: 'listApiKeys',
+    get: 'getApiKey',
+    update: 'updateApiKey',
+    delete: 'revokeApiKey',
+  },
+  AuditEventsController: { list: 'listAuditEvents' },
 };
 
 export function operationIdFor(controllerKey: string, methodKey: string): string {

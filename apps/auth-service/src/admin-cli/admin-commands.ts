@@ -1,5 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { MAX_PAGE_SIZE } from '@cpc/pagination';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import { RolesService, toRoleView } from '../roles/roles.service.js';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { TenantsService, toTenantView } from '../tenants/tenants.service.js';
@@ -64,16 +66,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   },
   'role:create': {
     usage: '--tenant <slug> --name <role> --permissions <p1,p2,...>',
-    run: async (app, args) =>
-      toRoleView(
-        await app
-          .get(RolesService)
-          .create(
-            requiredFlag(args, 'tenant'),
-            requiredFlag(args, 'name'),
-            list(requiredFlag(args, 'permissions')),
-          ),
-      ),
+    run: (app, args) =>
+      app
+        .get(RolesService)
+        .create(
+          requiredFlag(args, 'tenant'),
+          requiredFlag(args, 'name'),
+          list(requiredFlag(args, 'permissions')),
+        ),
   },
   'role:list': {
     usage: '--tenant <slug>',
@@ -83,16 +83,14 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   },
   'role:set-permissions': {
     usage: '--tenant <slug> --name <role> --permissions <p1,p2,...>',
-    run: async (app, args) =>
-      toRoleView(
-        await app
-          .get(RolesService)
-          .setPermissions(
-            requiredFlag(args, 'tenant'),
-            requiredFlag(args, 'name'),
-            list(requiredFlag(args, 'permissions')),
-          ),
-      ),
+    run: (app, args) =>
+      app
+        .get(RolesService)
+        .setPermissions(
+          requiredFlag(args, 'tenant'),
+          requiredFlag(args, 'name'),
+          list(requiredFlag(args, 'permissions')),
+        ),
   },
   'user:create': {
     usage: `--tenant <slug> --email <email> ${PASSWORD_USAGE} --role <role> [--entity-type <type>]`,
@@ -165,6 +163,19 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
       app.get(ApiKeysService).update(requiredFlag(args, 'tenant'), requiredFlag(args, 'public-key'), {
         roleName: requiredFlag(args, 'role'),
       }),
+  },
+  'audit:list': {
+    usage: '--tenant <slug> [--page <n>]',
+    run: async (app, args) => {
+      const tenant = await app.get(TenantsService).getBySlug(requiredFlag(args, 'tenant'));
+      const page = Number(optionalFlag(args, 'page') ?? '1');
+      if (!Number.isSafeInteger(page) || page < 1)
+        throw new AdminUsageError('--page must be a whole number from 1');
+      const { items, pagination } = await app
+        .get(AuditLog)
+        .page(tenant.uuid, { page, limit: MAX_PAGE_SIZE, filter: {} });
+      return { audit_events: items, pagination };
+    },
   },
   'key:rotate': { usage: '', run: (app) => app.get(SigningKeysService).rotate() },
   'key:list': { usage: '', run: async (app) => ({ keys: await app.get(SigningKeysService).list() }) },

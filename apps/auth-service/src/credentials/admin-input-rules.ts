@@ -41,3 +41,17 @@ export function isUniqueViolation(error: unknown): boolean {
     (error as { driverError?: { code?: string } }).driverError?.code === '23505'
   );
 }
+
+/** Runs `change`; a unique violation in it is answered as 422 already_exists on `parameter`. */
+export async function refusingDuplicates<T>(
+  parameter: string,
+  what: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw alreadyExists(parameter, what);
+    throw error;
+  }
+}

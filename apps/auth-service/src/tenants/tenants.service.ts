@@ -3,7 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ENTITY_TYPES, type EntityType } from '@cpc/contracts';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { cliScope } from '../admin/admin-scope.js';
+import { AuditLog } from '../audit/audit-log.service.js';
 import {
   alreadyExists,
   isUniqueViolation,
@@ -40,7 +42,34 @@ export class TenantsService {
   constructor(
     @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
     private readonly revocations: AccountRevocationsService,
+    private readonly auditLog: AuditLog,
   ) {}
+
+  /** The CLI's change of a tenant, with its audit entry, in one transaction. */
+  private async change(
+    before: TenantView | null,
+    tenant: TenantEntity,
+    changedFields: string[],
+    revokes: (manager: EntityManager) => Promise<string[]> = () => Promise.resolve([]),
+  ): Promise<TenantEntity> {
+    await this.revocations.changeAndRevoke(
+      tenant.uuid,
+      async (manager) => {
+        await manager.save(tenant);
+        await this.auditLog.record(manager, cliScope(tenant.uuid), [
+          {
+            kind: before ? 'tenant.updated' : 'tenant.created',
+            target: { type: 'tenant', uuid: tenant.uuid },
+            changedFields,
+            before,
+            after: toTenantView(tenant),
+          },
+        ]);
+      },
+      revokes,
+    );
+    return tenant;
+  }
 
   async create(input: {
     slug: string;
@@ -67,7 +96,7 @@ export class TenantsService {
       disabledAt: null,
     });
     try {
-      return await this.tenants.save(tenant);
+      return await this.change(null, tenant, ['slug', 'name', 'uuid', 'default_context']);
     } catch (error) {
       if (isUniqueViolation(error)) throw alreadyExists('slug', `tenant ${input.slug} or its uuid`);
       throw error;
@@ -98,20 +127,22 @@ export class TenantsService {
   /** Disabling revokes the refresh tokens and access tokens of every account of the tenant, as a user's disable does. */
   async setDisabled(slug: string, disabled: boolean): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
+    const before = toTenantView(tenant);
     const disabling = disabled && tenant.disabledAt === null;
     tenant.disabledAt = disabled ? (tenant.disabledAt ?? new Date()) : null;
-    await this.revocations.changeAndRevoke(
-      tenant.uuid,
-      (manager) => manager.save(tenant),
-      disabling ? (manager) => this.revocations.accountsOfTenant(manager, tenant.uuid) : [],
+    return this.change(
+      before,
+      tenant,
+      ['disabled'],
+      disabling ? (manager) => this.revocations.accountsOfTenant(manager, tenant.uuid) : undefined,
     );
-    return tenant;
   }
 
   /** Charge points of security profile 0 connect to this tenant only while this is on (see docs/security.md). */
   async setSecurityProfile0Allowed(slug: string, allowed: boolean): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
+    const before = toTenantView(tenant);
     tenant.allowsSecurityProfile0 = allowed;
-    return this.tenants.save(tenant);
+    return this.change(before, tenant, ['allows_security_profile_0']);
   }
 }

@@ -1,4 +1,5 @@
 import { AssetsSubjects } from '../assets/assets.subjects.js';
+import { AuthAdminSubjects } from '../auth/admin.contract.js';
 import { AuthSubjects } from '../auth/auth.subjects.js';
 import { ChargePointEventSubjects } from '../charge-points/charge-point-events.js';
 import { TelemetryEventSubjects } from '../charge-points/meter-values-events.js';
@@ -64,6 +65,7 @@ export const NATS_USERS = {
       AuthSubjects.refreshToken,
       AuthSubjects.listSigningKeys,
       AuthSubjects.listRevocations,
+      ...Object.values(AuthAdminSubjects),
       ...ASSET_API_SUBJECTS,
       CommandSubjects.create,
       CommandSubjects.list,
@@ -81,6 +83,7 @@ export const NATS_USERS = {
       AuthSubjects.listSigningKeys,
       AuthSubjects.resolveTenant,
       AuthSubjects.listRevocations,
+      ...Object.values(AuthAdminSubjects),
     ],
     // The admin CLI (same user) announces key changes and revocations too.
     broadcasts: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
