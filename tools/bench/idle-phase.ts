@@ -109,8 +109,9 @@ export async function runIdlePhase(
   const limit = openFileLimit(gatewayPid) - 100;
   const attempted = Math.min(options.count, limit);
   const identities = await seedControllers(target, tenant, attempted);
-  const rssBefore = readProcess(gatewayPid)?.rssBytes ?? 0;
+  // Opened before the first RSS reading, so the inspector's own memory is not counted as the connections'.
   const inspected = await target.openGatewayHeapAfterGc?.();
+  const rssBefore = readProcess(gatewayPid)?.rssBytes ?? 0;
   const heapBefore = new HeapLow(target);
   for (let reading = 0; reading < 5; reading += 1) {
     await heapBefore.sample();
