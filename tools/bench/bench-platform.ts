@@ -11,6 +11,8 @@ import {
   type ServiceName,
 } from '@cpc/platform-launcher';
 import type { BenchTarget } from './bench-setup.js';
+import { HeapAfterGc } from './heap-after-gc.js';
+import { findServicePids } from './process-usage.js';
 
 export const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -25,6 +27,12 @@ const BENCH_ENV = {
   // Every simulated charge point connects from 127.0.0.1.
   OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS: '100000',
 };
+
+/**
+ * SIGUSR1 opens a service's inspector on a free port of 127.0.0.1 (never the shared 9229), where the idle phase reads
+ * the gateway's heap after a full collection.
+ */
+const INSPECT_ON_SIGNAL = '--inspect-port=0';
 
 /**
  * The whole platform as `npm start` runs it, on free ports, a database of its own on the local PostgreSQL
@@ -45,6 +53,7 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...BENCH_ENV,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, INSPECT_ON_SIGNAL].filter(Boolean).join(' '),
     DATABASE_URL: databaseUrl.toString(),
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
     API_PORT: String(apiPort),
@@ -82,6 +91,11 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
       },
       apiPort,
       ocppGatewayMetricsUrl: `http://127.0.0.1:${gatewayHealthPort}/metrics`,
+      openGatewayHeapAfterGc: () => {
+        const pid = findServicePids(['ocpp-gateway'], apiPort).get('ocpp-gateway');
+        if (pid === undefined) throw new Error('no ocpp-gateway process found on this machine');
+        return HeapAfterGc.open(pid, () => lines.get('ocpp-gateway') ?? []);
+      },
     },
     output: (service) => lines.get(service) ?? [],
     stop: async () => {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { adminCliEntryPath } from '@cpc/platform-launcher';
+import type { HeapAfterGc } from './heap-after-gc.js';
 
 /** Where the platform under measurement answers. */
 export interface BenchTarget {
@@ -15,6 +16,8 @@ export interface BenchTarget {
   apiPort: number;
   /** GET /metrics of the ocpp-gateway (heap figures), when known. */
   ocppGatewayMetricsUrl?: string;
+  /** The gateway's heap read after a full collection (the bench's own platform only). */
+  openGatewayHeapAfterGc?: () => Promise<HeapAfterGc>;
 }
 
 /** The bench's own tenant: every run makes a new one, so runs on one database never meet. */

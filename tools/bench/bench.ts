@@ -13,13 +13,20 @@ import { seedCommands } from './commands-seed.js';
 import { httpLoad } from './http-load.js';
 import { runIdlePhase } from './idle-phase.js';
 import { commandLatencySvg, machineSubtitle, plotPathFor, type PlottedStep } from './latency-plot.js';
-import { findServicePids, ProcessUsageSampler, type UsageSummary } from './process-usage.js';
+import {
+  findPidsByCommandLine,
+  findServicePids,
+  ProcessGroupCpu,
+  ProcessUsageSampler,
+  type UsageSummary,
+} from './process-usage.js';
 import { Progress } from './progress.js';
 
 interface PhaseReport {
   phase: Phase;
   result: unknown;
   usage: Record<string, UsageSummary>;
+  cpuMsPerCommand?: Record<string, number>;
 }
 
 async function runPhase(
@@ -29,6 +36,7 @@ async function runPhase(
   tenant: BenchTenant,
   pids: Map<string, number>,
   progress: Progress,
+  sampler: ProcessUsageSampler,
 ): Promise<unknown> {
   const token = tenant.token;
   switch (phase) {
@@ -100,6 +108,8 @@ async function runPhase(
     case 'commands': {
       progress.update(`commands: connecting ${options.commandChargePoints} charge points`);
       const bench = await CommandsBench.start(target, tenant, options.commandChargePoints);
+      // The CPU per command counts the steps, not connecting the charge points.
+      sampler.begin();
       try {
         const steps = [];
         for (const rate of options.commandRates) {
@@ -126,7 +136,7 @@ function printTable(reports: PhaseReport[]): void {
       rows.push([phase, 'gateway RSS per connection', `${String(r.rssPerConnectionKiB)} KiB`]);
       rows.push([
         phase,
-        'gateway heap per connection',
+        `gateway heap per connection (${String(r.heapReading)})`,
         `${(r.heapPerConnectionKiB as number | null) ?? 'n/a'} KiB`,
       ]);
       rows.push([phase, 'heartbeats answered', String(r.heartbeatsAnswered)]);
@@ -163,17 +173,47 @@ function printTable(reports: PhaseReport[]): void {
       }
     }
   }
-  for (const { phase, usage } of reports) {
+  for (const { phase, result, usage } of reports) {
+    const perCommand = phase === 'commands' ? cpuPerCommand(result, usage) : {};
     for (const [service, figures] of Object.entries(usage)) {
+      const cpuMs = perCommand[service] === undefined ? '' : `, ${perCommand[service]} ms CPU per command`;
       rows.push([
         phase,
         `${service} CPU / max RSS`,
-        `${figures.cpuPercent}% / ${figures.maxRssMiB === null ? '–' : `${figures.maxRssMiB} MiB`}`,
+        `${figures.cpuPercent}% / ${figures.maxRssMiB === null ? '–' : `${figures.maxRssMiB} MiB`}${cpuMs}`,
       ]);
     }
   }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));
+}
+
+/**
+ * The servers' processes on this machine, found by their command lines: the nats-server listening on the platform's
+ * NATS port, and the PostgreSQL backends of its database (their process titles name it).
+ */
+function serverProcessGroups(target: BenchTarget): Map<string, ProcessGroupCpu> {
+  const natsPort = new URL(target.natsUrl).port || '4222';
+  const database = new URL(target.databaseUrl).pathname.slice(1);
+  return new Map([
+    ['nats-server', new ProcessGroupCpu(() => findPidsByCommandLine(['nats-server', ` -p ${natsPort} `]))],
+    [
+      'postgresql (backends of the database)',
+      new ProcessGroupCpu(() => findPidsByCommandLine(['postgres: ', ` ${database} `])),
+    ],
+  ]);
+}
+
+/** CPU milliseconds per command of each process over the commands phase (all its steps), from its CPU seconds. */
+function cpuPerCommand(result: unknown, usage: Record<string, UsageSummary>): Record<string, number> {
+  const steps = (result as { steps: { terminal: number }[] }).steps;
+  const commands = steps.reduce((sum, step) => sum + step.terminal, 0);
+  if (commands === 0) return {};
+  return Object.fromEntries(
+    Object.entries(usage)
+      .filter(([, figures]) => figures.cpuSeconds !== undefined)
+      .map(([name, figures]) => [name, Math.round((figures.cpuSeconds! / commands) * 1e5) / 100]),
+  );
 }
 
 async function main(): Promise<void> {
@@ -201,7 +241,7 @@ async function main(): Promise<void> {
     const tenant = await createBenchTenant(repositoryRoot, target);
     const pids = findServicePids(PLATFORM_SERVICES, target.apiPort);
     pids.set('bench (load generator)', process.pid);
-    const sampler = new ProcessUsageSampler(pids, cpus().length);
+    const sampler = new ProcessUsageSampler(pids, cpus().length, serverProcessGroups(target));
     const reports: PhaseReport[] = [];
     const machine = {
       cpus: cpus().length,
@@ -213,8 +253,14 @@ async function main(): Promise<void> {
     mkdirSync(dirname(options.out), { recursive: true });
     for (const phase of options.phases) {
       sampler.begin();
-      const result = await runPhase(phase, options, target, tenant, pids, progress);
-      reports.push({ phase, result, usage: sampler.summary() });
+      const result = await runPhase(phase, options, target, tenant, pids, progress, sampler);
+      const usage = sampler.summary();
+      reports.push({
+        phase,
+        result,
+        usage,
+        ...(phase === 'commands' ? { cpuMsPerCommand: cpuPerCommand(result, usage) } : {}),
+      });
       // Written after every phase, so an interrupted run keeps what it measured.
       const results = { at: new Date().toISOString(), machine, options, reports };
       writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);

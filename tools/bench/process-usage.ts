@@ -69,9 +69,69 @@ export function findServicePids(
   return found;
 }
 
+/**
+ * The processes whose command line contains every one of `parts` (e.g. the PostgreSQL backends of one database, whose
+ * process titles name it: `postgres: 15/main: postgres cpc_bench_1 127.0.0.1(5432) idle`).
+ */
+export function findPidsByCommandLine(parts: readonly string[], proc = '/proc'): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync(proc)) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const commandLine = readFileSync(`${proc}/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (parts.every((part) => commandLine.includes(part))) pids.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU seconds a changing set of processes spent since `begin()`: a process that appears later counts from its start,
+ * one that exits keeps what it had spent when last seen.
+ */
+export class ProcessGroupCpu {
+  private readonly baseline = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+
+  constructor(
+    private readonly find: () => number[],
+    private readonly proc = '/proc',
+  ) {}
+
+  begin(): void {
+    this.baseline.clear();
+    this.last.clear();
+    for (const pid of this.find()) {
+      const reading = readProcess(pid, this.proc);
+      if (reading) this.baseline.set(pid, reading.cpuSeconds);
+    }
+  }
+
+  sample(): void {
+    for (const pid of this.find()) {
+      const reading = readProcess(pid, this.proc);
+      if (!reading) continue;
+      if (!this.baseline.has(pid)) this.baseline.set(pid, 0);
+      this.last.set(pid, reading.cpuSeconds);
+    }
+  }
+
+  /** CPU seconds since begin(), summed over the group. */
+  cpuSeconds(): number {
+    this.sample();
+    let sum = 0;
+    for (const [pid, cpu] of this.last) sum += cpu - (this.baseline.get(pid) ?? cpu);
+    return Math.round(sum * 100) / 100;
+  }
+}
+
 export interface UsageSummary {
   /** Average CPU over the phase, percent of one core. */
   cpuPercent: number;
+  /** CPU time spent during the phase, seconds (user + system). */
+  cpuSeconds?: number;
   /** Highest resident memory seen during the phase, MiB (null for the machine as a whole). */
   maxRssMiB: number | null;
 }
@@ -83,9 +143,13 @@ export class ProcessUsageSampler {
   private timer: NodeJS.Timeout | undefined;
   private machineStart: MachineReading | undefined;
 
+  private groupStart = 0;
+
+  /** `groups`: sets of processes summed under one name, found anew at every sample (nats-server, PostgreSQL). */
   constructor(
     private readonly pids: Map<string, number>,
     private readonly cores: number,
+    private readonly groups = new Map<string, ProcessGroupCpu>(),
   ) {}
 
   begin(): void {
@@ -96,6 +160,8 @@ export class ProcessUsageSampler {
       const reading = readProcess(pid);
       if (reading) this.start.set(name, { at: performance.now(), reading });
     }
+    for (const group of this.groups.values()) group.begin();
+    this.groupStart = performance.now();
     clearInterval(this.timer);
     this.timer = setInterval(() => this.sample(), 1000);
     this.timer.unref();
@@ -109,9 +175,20 @@ export class ProcessUsageSampler {
       const now = readProcess(pid);
       if (!first || !now) continue;
       const seconds = (performance.now() - first.at) / 1000;
+      const cpuSeconds = now.cpuSeconds - first.reading.cpuSeconds;
       result[name] = {
-        cpuPercent: Math.round(((now.cpuSeconds - first.reading.cpuSeconds) / seconds) * 1000) / 10,
+        cpuPercent: Math.round((cpuSeconds / seconds) * 1000) / 10,
+        cpuSeconds: Math.round(cpuSeconds * 100) / 100,
         maxRssMiB: Math.round((this.maxRss.get(name) ?? now.rssBytes) / 1024 / 102.4) / 10,
+      };
+    }
+    const groupSeconds = (performance.now() - this.groupStart) / 1000;
+    for (const [name, group] of this.groups) {
+      const cpuSeconds = group.cpuSeconds();
+      result[name] = {
+        cpuPercent: Math.round((cpuSeconds / groupSeconds) * 1000) / 10,
+        cpuSeconds,
+        maxRssMiB: null,
       };
     }
     if (this.machineStart) {
@@ -120,7 +197,11 @@ export class ProcessUsageSampler {
         (now.busySeconds - this.machineStart.busySeconds) /
         (now.totalSeconds - this.machineStart.totalSeconds);
       // Percent of one core, as for the processes (at most 100 times the number of cores).
-      result[MACHINE_USAGE] = { cpuPercent: Math.round(busy * this.cores * 1000) / 10, maxRssMiB: null };
+      result[MACHINE_USAGE] = {
+        cpuPercent: Math.round(busy * this.cores * 1000) / 10,
+        cpuSeconds: Math.round((now.busySeconds - this.machineStart.busySeconds) * 100) / 100,
+        maxRssMiB: null,
+      };
     }
     return result;
   }
@@ -130,6 +211,7 @@ export class ProcessUsageSampler {
   }
 
   private sample(): void {
+    for (const group of this.groups.values()) group.sample();
     for (const [name, pid] of this.pids) {
       const reading = readProcess(pid);
       if (reading) this.maxRss.set(name, Math.max(this.maxRss.get(name) ?? 0, reading.rssBytes));
