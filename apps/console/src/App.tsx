@@ -84,7 +84,15 @@ export function App() {
             <Text size="sm" visibleFrom="xs" component="span">
               {signedIn.username} · {signedIn.claims.tenant}
             </Text>
-            <Button variant="default" size="xs" onClick={() => session.signOut()}>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => {
+                // The next account starts at its own first section; a session that ended by itself keeps the page.
+                session.signOut();
+                navigate('/', { replace: true });
+              }}
+            >
               Sign out
             </Button>
           </Group>

@@ -1,5 +1,17 @@
-import { Alert, Badge, Group, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { type ChangeEvent, type ReactNode, useState } from 'react';
 import { describeError } from './api/errors';
 import type { Pagination as PaginationBody } from './api/types';
 
@@ -129,4 +141,110 @@ export function formatDuration(from: string | null, to: string | null): string {
   const minutes = Math.floor(ms / 60_000);
   const hours = Math.floor(minutes / 60);
   return hours > 0 ? `${hours} h ${minutes % 60} min` : `${minutes} min ${Math.floor(ms / 1000) % 60} s`;
+}
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+}
+
+/** A table of rows with a caption for screen readers, scrolling sideways on narrow screens; `empty` when none. */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+  minWidth = 640,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string;
+  empty: string;
+  minWidth?: number;
+}) {
+  return (
+    <>
+      <Table.ScrollContainer minWidth={minWidth}>
+        <Table striped highlightOnHover aria-label={caption}>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th key={column.header}>{column.header}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows?.map((row) => (
+              <Table.Tr key={rowKey(row)}>
+                {columns.map((column) => (
+                  <Table.Td key={column.header}>{column.cell(row)}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {rows?.length === 0 && <Text>{empty}</Text>}
+    </>
+  );
+}
+
+/**
+ * The filters and page of a list screen: changing a filter goes back to page 1. `field(name)` gives a control its
+ * value and change handler.
+ */
+export function useFilters<T extends Record<string, string>>(initial: T) {
+  const [values, setValues] = useState(initial);
+  const [page, setPage] = useState(1);
+  const field = (name: keyof T & string) => ({
+    value: values[name],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+      setValues({ ...values, [name]: event.currentTarget.value });
+      setPage(1);
+    },
+  });
+  return { values, page, setPage, field };
+}
+
+/** `[{value: '', label: 'Any'}, ...values]` for a filter's choice. */
+export function choices(values: readonly string[], none = 'Any') {
+  return [{ value: '', label: none }, ...values.map((value) => ({ value, label: value.replace(/_/g, ' ') }))];
+}
+
+/** "Delete this …?" with the API's refusal in words (a location with controllers, a missing permission). */
+export function ConfirmDelete({
+  opened,
+  onClose,
+  what,
+  consequence,
+  error,
+  pending,
+  onConfirm,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  what: string;
+  consequence: string;
+  error: unknown;
+  pending: boolean;
+  onConfirm: () => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Delete this ${what}?`}>
+      <Stack>
+        <Text>{consequence}</Text>
+        <ErrorAlert error={error} title={`The ${what} was not deleted`} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" loading={pending} onClick={onConfirm}>
+            Delete {what}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
 }

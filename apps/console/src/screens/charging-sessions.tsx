@@ -1,9 +1,10 @@
-import { NativeSelect, Paper, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { NativeSelect, Paper, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useItem, useList } from '../api/hooks';
 import type { ChargingSession } from '../api/types';
 import { Link } from '../router';
 import {
+  choices,
+  DataTable,
   ErrorAlert,
   Fields,
   formatDateTime,
@@ -13,86 +14,60 @@ import {
   PageHeader,
   Paging,
   StatusBadge,
+  useFilters,
 } from '../ui';
 
 const SESSIONS = '/api/v1/control/charging-sessions';
 
 export function ChargingSessionList() {
-  const [status, setStatus] = useState('');
-  const [idTag, setIdTag] = useState('');
-  const [page, setPage] = useState(1);
+  const filters = useFilters({ status: '', idTag: '' });
   const list = useList<ChargingSession>(SESSIONS, 'charging_sessions', {
-    page,
+    page: filters.page,
     limit: 20,
     order_by: '-started_at',
-    'filter[status]': status || undefined,
-    'filter[id_tag]': idTag.trim() || undefined,
+    'filter[status]': filters.values.status || undefined,
+    'filter[id_tag]': filters.values.idTag.trim() || undefined,
   });
   return (
     <>
       <PageHeader title="Charging sessions" />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        <NativeSelect
-          label="Status"
-          value={status}
-          onChange={(event) => {
-            setStatus(event.currentTarget.value);
-            setPage(1);
-          }}
-          data={[
-            { value: '', label: 'Any' },
-            { value: 'active', label: 'active' },
-            { value: 'completed', label: 'completed' },
-          ]}
-        />
-        <TextInput
-          label="ID tag"
-          value={idTag}
-          onChange={(event) => {
-            setIdTag(event.currentTarget.value);
-            setPage(1);
-          }}
-        />
+        <NativeSelect label="Status" {...filters.field('status')} data={choices(['active', 'completed'])} />
+        <TextInput label="ID tag" {...filters.field('idTag')} />
       </SimpleGrid>
       <ErrorAlert error={list.error} title="The charging sessions cannot be shown" />
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped aria-label="Charging sessions">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Started</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Controller</Table.Th>
-              <Table.Th>Connector</Table.Th>
-              <Table.Th>ID tag</Table.Th>
-              <Table.Th>Energy</Table.Th>
-              <Table.Th>Duration</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.items.map((session) => (
-              <Table.Tr key={session.uuid}>
-                <Table.Td>
-                  <Link to={`/charging-sessions/${session.uuid}`}>{formatDateTime(session.started_at)}</Link>
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={session.status} />
-                </Table.Td>
-                <Table.Td>
-                  <Link to={`/controllers/${session.controller_uuid}`}>
-                    {session.controller_uuid.slice(0, 8)}
-                  </Link>
-                </Table.Td>
-                <Table.Td>{session.connector_id ?? '—'}</Table.Td>
-                <Table.Td>{session.id_tag ?? '—'}</Table.Td>
-                <Table.Td>{formatEnergy(session.energy_wh)}</Table.Td>
-                <Table.Td>{formatDuration(session.started_at, session.stopped_at)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {list.data?.items.length === 0 && <Text>No charging sessions match.</Text>}
-      <Paging pagination={list.data?.pagination} onPage={setPage} label="Pages of charging sessions" />
+      <DataTable
+        caption="Charging sessions"
+        rows={list.data?.items}
+        rowKey={(session) => session.uuid}
+        empty="No charging sessions match."
+        columns={[
+          {
+            header: 'Started',
+            cell: (session) => (
+              <Link to={`/charging-sessions/${session.uuid}`}>{formatDateTime(session.started_at)}</Link>
+            ),
+          },
+          { header: 'Status', cell: (session) => <StatusBadge status={session.status} /> },
+          {
+            header: 'Controller',
+            cell: (session) => (
+              <Link to={`/controllers/${session.controller_uuid}`}>
+                {session.controller_uuid.slice(0, 8)}
+              </Link>
+            ),
+          },
+          { header: 'Connector', cell: (session) => session.connector_id ?? '—' },
+          { header: 'ID tag', cell: (session) => session.id_tag ?? '—' },
+          { header: 'Energy', cell: (session) => formatEnergy(session.energy_wh) },
+          { header: 'Duration', cell: (session) => formatDuration(session.started_at, session.stopped_at) },
+        ]}
+      />
+      <Paging
+        pagination={list.data?.pagination}
+        onPage={filters.setPage}
+        label="Pages of charging sessions"
+      />
     </>
   );
 }

@@ -8,7 +8,6 @@ import {
   Paper,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -30,14 +29,21 @@ import { ApiError } from '../api/errors';
 import { useEnum, useItem, useList, useOpenApi } from '../api/hooks';
 import type { ChargingSession, Command, Plug } from '../api/types';
 import { Link } from '../router';
-import { ErrorAlert, Fields, formatDateTime, LiveNote, PageHeader, Paging, StatusBadge } from '../ui';
+import {
+  choices,
+  DataTable,
+  ErrorAlert,
+  Fields,
+  formatDateTime,
+  LiveNote,
+  PageHeader,
+  Paging,
+  StatusBadge,
+  useFilters,
+} from '../ui';
 
 export const COMMANDS = '/api/v1/control/commands';
 const label = (value: string) => value.replace(/_/g, ' ');
-const options = (values: readonly string[], any = 'Any') => [
-  { value: '', label: any },
-  ...values.map((value) => ({ value, label: label(value) })),
-];
 
 function targetLink(command: Command) {
   if (command.target_type === 'controller')
@@ -47,58 +53,46 @@ function targetLink(command: Command) {
   return <Text span>connector (plug {command.target_uuid.slice(0, 8)})</Text>;
 }
 
-export function CommandTable({ commands, caption }: { commands: Command[]; caption: string }) {
+export function CommandTable({ commands, caption }: { commands: Command[] | undefined; caption: string }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped aria-label={caption}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Command</Table.Th>
-            <Table.Th>Target</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>Completed</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {commands.map((command) => (
-            <Table.Tr key={command.command_uuid}>
-              <Table.Td>
-                <Link to={`/commands/${command.command_uuid}`}>{label(command.type)}</Link>
-              </Table.Td>
-              <Table.Td>{targetLink(command)}</Table.Td>
-              <Table.Td>
-                <StatusBadge status={command.status} />
-              </Table.Td>
-              <Table.Td>{formatDateTime(command.created_at)}</Table.Td>
-              <Table.Td>{formatDateTime(command.completed_at)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      caption={caption}
+      rows={commands}
+      rowKey={(command) => command.command_uuid}
+      empty="No commands match."
+      columns={[
+        {
+          header: 'Command',
+          cell: (command) => <Link to={`/commands/${command.command_uuid}`}>{label(command.type)}</Link>,
+        },
+        { header: 'Target', cell: targetLink },
+        { header: 'Status', cell: (command) => <StatusBadge status={command.status} /> },
+        { header: 'Created', cell: (command) => formatDateTime(command.created_at) },
+        { header: 'Completed', cell: (command) => formatDateTime(command.completed_at) },
+      ]}
+    />
   );
 }
 
 /** The spec's list: filters on target type, target, type and status; order by created_at; pages of 20. */
 export function CommandList() {
-  const [filters, setFilters] = useState({ target_type: '', target_uuid: '', type: '', status: '' });
-  const [order, setOrder] = useState('-created_at');
-  const [page, setPage] = useState(1);
-  const uuidTyped = filters.target_uuid.trim();
-  const list = useList<Command>(COMMANDS, 'commands', {
-    page,
-    limit: 20,
-    order_by: order,
-    'filter[target_type]': filters.target_type || undefined,
-    'filter[target_uuid]': uuidTyped || undefined,
-    'filter[type]': filters.type || undefined,
-    'filter[status]': filters.status || undefined,
+  const filters = useFilters({
+    target_type: '',
+    target_uuid: '',
+    type: '',
+    status: '',
+    order: '-created_at',
   });
-  const set = (name: keyof typeof filters) => (event: { currentTarget: { value: string } }) => {
-    setFilters({ ...filters, [name]: event.currentTarget.value });
-    setPage(1);
-  };
+  const { values } = filters;
+  const list = useList<Command>(COMMANDS, 'commands', {
+    page: filters.page,
+    limit: 20,
+    order_by: values.order,
+    'filter[target_type]': values.target_type || undefined,
+    'filter[target_uuid]': values.target_uuid.trim() || undefined,
+    'filter[type]': values.type || undefined,
+    'filter[status]': values.status || undefined,
+  });
   const fieldErrors = list.error instanceof ApiError ? list.error.fieldErrors() : {};
   const types = useEnum('CommandBody', 'type');
   const statuses = useEnum('CommandBody', 'status');
@@ -108,29 +102,17 @@ export function CommandList() {
     <>
       <PageHeader title="Commands" />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
-        <NativeSelect label="Type" value={filters.type} onChange={set('type')} data={options(types)} />
-        <NativeSelect
-          label="Status"
-          value={filters.status}
-          onChange={set('status')}
-          data={options(statuses)}
-        />
-        <NativeSelect
-          label="Target type"
-          value={filters.target_type}
-          onChange={set('target_type')}
-          data={options(targetTypes)}
-        />
+        <NativeSelect label="Type" {...filters.field('type')} data={choices(types)} />
+        <NativeSelect label="Status" {...filters.field('status')} data={choices(statuses)} />
+        <NativeSelect label="Target type" {...filters.field('target_type')} data={choices(targetTypes)} />
         <TextInput
           label="Target UUID"
-          value={filters.target_uuid}
-          onChange={set('target_uuid')}
+          {...filters.field('target_uuid')}
           error={fieldErrors['filter.target_uuid']}
         />
         <NativeSelect
           label="Order"
-          value={order}
-          onChange={(event) => setOrder(event.currentTarget.value)}
+          {...filters.field('order')}
           data={[
             { value: '-created_at', label: 'Newest first' },
             { value: '+created_at', label: 'Oldest first' },
@@ -138,9 +120,8 @@ export function CommandList() {
         />
       </SimpleGrid>
       <ErrorAlert error={list.error} title="The commands cannot be shown" />
-      <CommandTable commands={list.data?.items ?? []} caption="Commands" />
-      {list.data?.items.length === 0 && <Text>No commands match.</Text>}
-      <Paging pagination={list.data?.pagination} onPage={setPage} label="Pages of commands" />
+      <CommandTable commands={list.data?.items} caption="Commands" />
+      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of commands" />
     </>
   );
 }
@@ -347,13 +328,6 @@ function SchemaField({
   );
 }
 
-function idempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
-    byte.toString(16).padStart(2, '0'),
-  ).join('');
-}
-
 /**
  * "Send command" for a controller: one form per command type, built from the OpenAPI description of its target types
  * and parameters; the command sent is then followed live until it ends.
@@ -382,10 +356,7 @@ export function SendCommandForm({ controllerUuid, plugs }: { controllerUuid: str
   const form = forms.find((entry) => entry.type === type);
   const send = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      session.request<{ command: Command }>('POST', COMMANDS, {
-        body,
-        headers: { 'idempotency-key': idempotencyKey() },
-      }),
+      session.request<{ command: Command }>('POST', COMMANDS, { body }),
     onSuccess: ({ command }) => setSent((previous) => [command.command_uuid, ...previous].slice(0, 5)),
   });
   const errors = send.error instanceof ApiError ? send.error.fieldErrors() : {};

@@ -1,13 +1,11 @@
 import {
   Button,
   Group,
-  Modal,
   NativeSelect,
   Paper,
   PasswordInput,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -19,84 +17,68 @@ import { ApiError } from '../api/errors';
 import { useItem, useList } from '../api/hooks';
 import type { Command, Controller, Location, Plug } from '../api/types';
 import { Link, navigate } from '../router';
-import { ErrorAlert, Fields, formatDateTime, LiveNote, PageHeader, Paging, StatusBadge } from '../ui';
+import {
+  choices,
+  ConfirmDelete,
+  DataTable,
+  ErrorAlert,
+  Fields,
+  formatDateTime,
+  LiveNote,
+  PageHeader,
+  Paging,
+  StatusBadge,
+  useFilters,
+} from '../ui';
 import { COMMANDS, CommandTable, commandsOf, SendCommandForm } from './commands';
 
 const CONTROLLERS = '/api/v1/assets/controllers';
 
 export function ControllerList() {
-  const [search, setSearch] = useState('');
-  const [connection, setConnection] = useState('');
-  const [page, setPage] = useState(1);
+  const filters = useFilters({ name: '', connection: '' });
   const list = useList<Controller>(CONTROLLERS, 'controllers', {
-    page,
+    page: filters.page,
     limit: 20,
     order_by: '+name',
-    'filter[name]': search.trim() || undefined,
-    'filter[connection_status]': connection || undefined,
+    'filter[name]': filters.values.name.trim() || undefined,
+    'filter[connection_status]': filters.values.connection || undefined,
   });
   return (
     <>
       <PageHeader title="Controllers" />
       <Group align="end" wrap="wrap">
-        <TextInput
-          label="Search by name"
-          type="search"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setPage(1);
-          }}
-        />
+        <TextInput label="Search by name" type="search" {...filters.field('name')} />
         <NativeSelect
           label="Connection"
-          value={connection}
-          onChange={(event) => {
-            setConnection(event.currentTarget.value);
-            setPage(1);
-          }}
-          data={[
-            { value: '', label: 'Any' },
-            { value: 'online', label: 'online' },
-            { value: 'offline', label: 'offline' },
-          ]}
+          {...filters.field('connection')}
+          data={choices(['online', 'offline'])}
         />
       </Group>
       <ErrorAlert error={list.error} title="The controllers cannot be shown" />
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped highlightOnHover aria-label="Controllers">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>OCPP identity</Table.Th>
-              <Table.Th>Connection</Table.Th>
-              <Table.Th>Protocol</Table.Th>
-              <Table.Th>Vendor / model</Table.Th>
-              <Table.Th>Last seen</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.items.map((controller) => (
-              <Table.Tr key={controller.uuid}>
-                <Table.Td>
-                  <Link to={`/controllers/${controller.uuid}`}>{controller.name}</Link>
-                </Table.Td>
-                <Table.Td>{controller.ocpp_identity}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={controller.connection_status} />
-                </Table.Td>
-                <Table.Td>{controller.ocpp_protocol ?? '—'}</Table.Td>
-                <Table.Td>
-                  {[controller.vendor, controller.model].filter(Boolean).join(' / ') || '—'}
-                </Table.Td>
-                <Table.Td>{formatDateTime(controller.last_seen_at)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {list.data?.items.length === 0 && <Text>No controllers match.</Text>}
-      <Paging pagination={list.data?.pagination} onPage={setPage} label="Pages of controllers" />
+      <DataTable
+        caption="Controllers"
+        rows={list.data?.items}
+        rowKey={(controller) => controller.uuid}
+        empty="No controllers match."
+        columns={[
+          {
+            header: 'Name',
+            cell: (controller) => <Link to={`/controllers/${controller.uuid}`}>{controller.name}</Link>,
+          },
+          { header: 'OCPP identity', cell: (controller) => controller.ocpp_identity },
+          {
+            header: 'Connection',
+            cell: (controller) => <StatusBadge status={controller.connection_status} />,
+          },
+          { header: 'Protocol', cell: (controller) => controller.ocpp_protocol ?? '—' },
+          {
+            header: 'Vendor / model',
+            cell: (controller) => [controller.vendor, controller.model].filter(Boolean).join(' / ') || '—',
+          },
+          { header: 'Last seen', cell: (controller) => formatDateTime(controller.last_seen_at) },
+        ]}
+      />
+      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of controllers" />
     </>
   );
 }
@@ -186,43 +168,32 @@ export function ControllerDetail({ uuid }: { uuid: string }) {
         Plugs
       </Title>
       <ErrorAlert error={plugs.error} title="The plugs cannot be shown" />
-      <Table.ScrollContainer minWidth={560}>
-        <Table aria-label="Plugs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Connector</Table.Th>
-              <Table.Th>EVSE</Table.Th>
-              <Table.Th>Standard</Table.Th>
-              <Table.Th>Power</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Since</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {plugs.data?.items.map((plug) => (
-              <Table.Tr key={plug.uuid}>
-                <Table.Td>
-                  {plug.connector_id}
-                  {plug.name ? ` (${plug.name})` : ''}
-                </Table.Td>
-                <Table.Td>{plug.evse_id}</Table.Td>
-                <Table.Td>{plug.standard.replace(/_/g, ' ')}</Table.Td>
-                <Table.Td>
-                  {plug.max_power_kw} kW {plug.power_type.replace(/_/g, ' ')}
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge
-                    status={plug.status}
-                    label={`Connector ${plug.connector_id}: ${plug.status}`}
-                  />
-                </Table.Td>
-                <Table.Td>{formatDateTime(plug.status_updated_at)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {plugs.data?.items.length === 0 && <Text>No plugs recorded for this controller.</Text>}
+      <DataTable
+        caption="Plugs"
+        rows={plugs.data?.items}
+        rowKey={(plug) => plug.uuid}
+        empty="No plugs recorded for this controller."
+        minWidth={560}
+        columns={[
+          {
+            header: 'Connector',
+            cell: (plug) => `${plug.connector_id}${plug.name ? ` (${plug.name})` : ''}`,
+          },
+          { header: 'EVSE', cell: (plug) => plug.evse_id },
+          { header: 'Standard', cell: (plug) => plug.standard.replace(/_/g, ' ') },
+          {
+            header: 'Power',
+            cell: (plug) => `${plug.max_power_kw} kW ${plug.power_type.replace(/_/g, ' ')}`,
+          },
+          {
+            header: 'Status',
+            cell: (plug) => (
+              <StatusBadge status={plug.status} label={`Connector ${plug.connector_id}: ${plug.status}`} />
+            ),
+          },
+          { header: 'Since', cell: (plug) => formatDateTime(plug.status_updated_at) },
+        ]}
+      />
       <SendCommandForm controllerUuid={uuid} plugs={plugs.data?.items ?? []} />
       {can('control:commands:list') && (
         <>
@@ -230,23 +201,18 @@ export function ControllerDetail({ uuid }: { uuid: string }) {
             Recent commands
           </Title>
           <ErrorAlert error={commands.error} title="The commands cannot be shown" />
-          <CommandTable commands={commands.data?.items ?? []} caption="Recent commands of this controller" />
+          <CommandTable commands={commands.data?.items} caption="Recent commands of this controller" />
         </>
       )}
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete this controller?">
-        <Stack>
-          <Text>{item.name} and its plugs are deleted for good; the charge point can no longer connect.</Text>
-          <ErrorAlert error={remove.error} title="The controller was not deleted" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              Delete controller
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDelete
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        what="controller"
+        consequence={`${item.name} and its plugs are deleted for good; the charge point can no longer connect.`}
+        error={remove.error}
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate()}
+      />
     </>
   );
 }

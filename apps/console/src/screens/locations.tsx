@@ -2,12 +2,10 @@ import {
   Button,
   Checkbox,
   Group,
-  Modal,
   NativeSelect,
   Paper,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -20,23 +18,32 @@ import { ApiError } from '../api/errors';
 import { useEnum, useItem, useList } from '../api/hooks';
 import type { Controller, Location, Plug } from '../api/types';
 import { Link, navigate } from '../router';
-import { ErrorAlert, Fields, LiveNote, PageHeader, Paging, StatusBadge } from '../ui';
+import {
+  choices,
+  ConfirmDelete,
+  DataTable,
+  ErrorAlert,
+  Fields,
+  LiveNote,
+  PageHeader,
+  Paging,
+  StatusBadge,
+  useFilters,
+} from '../ui';
 import { ControllerCreateForm } from './controllers';
 
 const LOCATIONS = '/api/v1/assets/locations';
 
 export function LocationList() {
   const can = useCan();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('');
-  const [page, setPage] = useState(1);
+  const filters = useFilters({ name: '', status: '' });
   const statuses = useEnum('LocationBody', 'status');
   const list = useList<Location>(LOCATIONS, 'locations', {
-    page,
+    page: filters.page,
     limit: 20,
     order_by: '+name',
-    'filter[name]': search.trim() || undefined,
-    'filter[status]': status || undefined,
+    'filter[name]': filters.values.name.trim() || undefined,
+    'filter[status]': filters.values.status || undefined,
   });
 
   return (
@@ -47,59 +54,28 @@ export function LocationList() {
         )}
       </PageHeader>
       <Group align="end" wrap="wrap">
-        <TextInput
-          label="Search by name"
-          type="search"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setPage(1);
-          }}
-        />
-        <NativeSelect
-          label="Status"
-          value={status}
-          onChange={(event) => {
-            setStatus(event.currentTarget.value);
-            setPage(1);
-          }}
-          data={[
-            { value: '', label: 'Any' },
-            ...statuses.map((value) => ({ value, label: value.replace(/_/g, ' ') })),
-          ]}
-        />
+        <TextInput label="Search by name" type="search" {...filters.field('name')} />
+        <NativeSelect label="Status" {...filters.field('status')} data={choices(statuses)} />
       </Group>
       <ErrorAlert error={list.error} title="The locations cannot be shown" />
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped highlightOnHover aria-label="Locations">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>City</Table.Th>
-              <Table.Th>Charge points</Table.Th>
-              <Table.Th>Created</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.items.map((location) => (
-              <Table.Tr key={location.uuid}>
-                <Table.Td>
-                  <Link to={`/locations/${location.uuid}`}>{location.name}</Link>
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={location.status} />
-                </Table.Td>
-                <Table.Td>{location.city ?? '—'}</Table.Td>
-                <Table.Td>{location.charge_point_count}</Table.Td>
-                <Table.Td>{location.created_at}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {list.data?.items.length === 0 && <Text>No locations match.</Text>}
-      <Paging pagination={list.data?.pagination} onPage={setPage} label="Pages of locations" />
+      <DataTable
+        caption="Locations"
+        rows={list.data?.items}
+        rowKey={(location) => location.uuid}
+        empty="No locations match."
+        minWidth={560}
+        columns={[
+          {
+            header: 'Name',
+            cell: (location) => <Link to={`/locations/${location.uuid}`}>{location.name}</Link>,
+          },
+          { header: 'Status', cell: (location) => <StatusBadge status={location.status} /> },
+          { header: 'City', cell: (location) => location.city ?? '—' },
+          { header: 'Charge points', cell: (location) => location.charge_point_count },
+          { header: 'Created', cell: (location) => location.created_at },
+        ]}
+      />
+      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of locations" />
     </>
   );
 }
@@ -202,62 +178,49 @@ export function LocationDetail({ uuid }: { uuid: string }) {
         />
       )}
       <ErrorAlert error={controllers.error} title="The controllers cannot be shown" />
-      <Table.ScrollContainer minWidth={560}>
-        <Table aria-label="Controllers of this location">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>OCPP identity</Table.Th>
-              <Table.Th>Connection</Table.Th>
-              <Table.Th>Plugs</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {controllers.data?.items.map((controller) => (
-              <Table.Tr key={controller.uuid}>
-                <Table.Td>
-                  <Link to={`/controllers/${controller.uuid}`}>{controller.name}</Link>
-                </Table.Td>
-                <Table.Td>{controller.ocpp_identity}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={controller.connection_status} />
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {plugs.data?.items
-                      .filter((plug) => plug.controller_uuid === controller.uuid)
-                      .map((plug) => (
-                        <StatusBadge
-                          key={plug.uuid}
-                          status={plug.status}
-                          label={`Connector ${plug.connector_id}: ${plug.status}`}
-                        />
-                      ))}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {controllers.data?.items.length === 0 && <Text>No controllers at this location yet.</Text>}
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete this location?">
-        <Stack>
-          <Text>
-            {item.name} is deleted for good. A location that still has controllers cannot be deleted; delete
-            or move them first.
-          </Text>
-          <ErrorAlert error={remove.error} title="The location was not deleted" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              Delete location
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <DataTable
+        caption="Controllers of this location"
+        rows={controllers.data?.items}
+        rowKey={(controller) => controller.uuid}
+        empty="No controllers at this location yet."
+        minWidth={560}
+        columns={[
+          {
+            header: 'Name',
+            cell: (controller) => <Link to={`/controllers/${controller.uuid}`}>{controller.name}</Link>,
+          },
+          { header: 'OCPP identity', cell: (controller) => controller.ocpp_identity },
+          {
+            header: 'Connection',
+            cell: (controller) => <StatusBadge status={controller.connection_status} />,
+          },
+          {
+            header: 'Plugs',
+            cell: (controller) => (
+              <Group gap={4}>
+                {plugs.data?.items
+                  .filter((plug) => plug.controller_uuid === controller.uuid)
+                  .map((plug) => (
+                    <StatusBadge
+                      key={plug.uuid}
+                      status={plug.status}
+                      label={`Connector ${plug.connector_id}: ${plug.status}`}
+                    />
+                  ))}
+              </Group>
+            ),
+          },
+        ]}
+      />
+      <ConfirmDelete
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        what="location"
+        consequence={`${item.name} is deleted for good. A location that still has controllers cannot be deleted; delete or move them first.`}
+        error={remove.error}
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate()}
+      />
     </>
   );
 }
@@ -370,7 +333,7 @@ function LocationForm({ uuid, initial }: { uuid?: string; initial?: Location }) 
               value={draft.status as string}
               onChange={(event) => setDraft({ ...draft, status: event.currentTarget.value })}
               error={fieldErrors.status}
-              data={statuses.map((value) => ({ value, label: value.replace(/_/g, ' ') }))}
+              data={choices(statuses).slice(1)}
             />
             {TEXT_FIELDS.map((field) => (
               <TextInput
