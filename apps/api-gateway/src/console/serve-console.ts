@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 
@@ -31,6 +30,9 @@ export async function serveConsole(
   const indexFile = join(directory, 'index.html');
   const fastify = app.getHttpAdapter().getInstance();
   if (existsSync(join(directory, 'assets'))) {
+    // Loaded here, not at the top: @fastify/static needs require(esm), which Jest's module system lacks, and the
+    // OpenAPI generator (run in Jest) imports this file's module graph without serving anything.
+    const { default: fastifyStatic } = await import('@fastify/static');
     await app.register(fastifyStatic, {
       root: join(directory, 'assets'),
       prefix: `${CONSOLE_PATH}/assets/`,
