@@ -69,7 +69,7 @@ export function App() {
   return (
     <AppShell
       header={{ height: 56 }}
-      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
+      navbar={{ width: { sm: 180, lg: 220 }, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
       padding="md"
     >
       <AppShell.Header>

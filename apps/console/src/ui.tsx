@@ -155,7 +155,7 @@ export function DataTable<T>({
   rows,
   rowKey,
   empty,
-  minWidth = 640,
+  minWidth = 520,
 }: {
   caption: string;
   columns: Column<T>[];

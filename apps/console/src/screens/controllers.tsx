@@ -173,7 +173,6 @@ export function ControllerDetail({ uuid }: { uuid: string }) {
         rows={plugs.data?.items}
         rowKey={(plug) => plug.uuid}
         empty="No plugs recorded for this controller."
-        minWidth={560}
         columns={[
           {
             header: 'Connector',

@@ -63,7 +63,6 @@ export function LocationList() {
         rows={list.data?.items}
         rowKey={(location) => location.uuid}
         empty="No locations match."
-        minWidth={560}
         columns={[
           {
             header: 'Name',
@@ -183,7 +182,6 @@ export function LocationDetail({ uuid }: { uuid: string }) {
         rows={controllers.data?.items}
         rowKey={(controller) => controller.uuid}
         empty="No controllers at this location yet."
-        minWidth={560}
         columns={[
           {
             header: 'Name',
