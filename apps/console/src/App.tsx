@@ -67,62 +67,67 @@ export function App() {
   if (!signedIn) return <SignIn />;
 
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: { sm: 180, lg: 220 }, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
-      padding="md"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
-            <Text fw={700} component="span">
-              Charging Platform
-            </Text>
+    <>
+      <a href="#main-content" className="cpc-skip-link">
+        Skip to content
+      </a>
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: { sm: 180, lg: 220 }, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
+        padding="md"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" />
+              <Text fw={700} component="span">
+                Charging Platform
+              </Text>
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <Text size="sm" visibleFrom="xs" component="span">
+                {signedIn.username} · {signedIn.claims.tenant}
+              </Text>
+              <Button
+                variant="default"
+                size="xs"
+                onClick={() => {
+                  // The next account starts at its own first section; a session that ended by itself keeps the page.
+                  session.signOut();
+                  navigate('/', { replace: true });
+                }}
+              >
+                Sign out
+              </Button>
+            </Group>
           </Group>
-          <Group gap="sm" wrap="nowrap">
-            <Text size="sm" visibleFrom="xs" component="span">
-              {signedIn.username} · {signedIn.claims.tenant}
-            </Text>
-            <Button
-              variant="default"
-              size="xs"
-              onClick={() => {
-                // The next account starts at its own first section; a session that ended by itself keeps the page.
-                session.signOut();
-                navigate('/', { replace: true });
+        </AppShell.Header>
+        <AppShell.Navbar p="xs" component="nav" aria-label="Sections">
+          {sections.map((section) => (
+            <NavLink
+              key={section.path}
+              href={`${BASE_PATH}${section.path}`}
+              label={section.label}
+              variant="filled"
+              active={path === section.path || path.startsWith(`${section.path}/`)}
+              onClick={(event) => {
+                event.preventDefault();
+                navigate(section.path);
               }}
-            >
-              Sign out
-            </Button>
-          </Group>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" component="nav" aria-label="Sections">
-        {sections.map((section) => (
-          <NavLink
-            key={section.path}
-            href={`${BASE_PATH}${section.path}`}
-            label={section.label}
-            variant="filled"
-            active={path === section.path || path.startsWith(`${section.path}/`)}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(section.path);
-            }}
-          />
-        ))}
-        {sections.length === 0 && (
-          <Text size="sm" p="xs">
-            Your role allows none of the console&apos;s sections.
-          </Text>
-        )}
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Stack gap="md" maw={1200}>
-          <Screen path={path} />
-        </Stack>
-      </AppShell.Main>
-    </AppShell>
+            />
+          ))}
+          {sections.length === 0 && (
+            <Text size="sm" p="xs">
+              Your role allows none of the console&apos;s sections.
+            </Text>
+          )}
+        </AppShell.Navbar>
+        <AppShell.Main id="main-content" tabIndex={-1}>
+          <Stack gap="md" maw={1200}>
+            <Screen path={path} />
+          </Stack>
+        </AppShell.Main>
+      </AppShell>
+    </>
   );
 }

@@ -346,6 +346,12 @@ interface AxeViolation {
         await page.keyboard.type(USER_PASSWORD);
         await page.keyboard.press('Enter');
         await visible(page.getByRole('heading', { name: 'Locations' }));
+        // A reload keeps the session (the refresh token of the tab, rotated), and the first Tab stop of a fresh page
+        // skips the navigation.
+        await page.reload();
+        await visible(page.getByRole('heading', { name: 'Locations' }));
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
         expect(await page.getByRole('button', { name: 'New location' }).count()).toBe(0);
         expect(await page.getByRole('link', { name: 'Charging sessions' }).count()).toBe(0);
 
