@@ -8,6 +8,7 @@ import { createLogger, PinoNestLogger } from '@cpc/logging';
 import qs from 'qs';
 import type { ApiGatewayConfig } from './api-gateway.config.js';
 import { ApiGatewayModule } from './api-gateway.module.js';
+import { serveConsole } from './console/serve-console.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { answerClientError } from './http-pipeline/client-error-handler.js';
 import { lingerOnEarlyClose } from './http-pipeline/lingering-close.js';
@@ -24,7 +25,7 @@ export function applyRoutePrefix(app: INestApplication): void {
 
 /**
  * Builds the HTTP API: Fastify with bounded bodies (JSON and the form encoding OAuth clients send; Nest registers both), bracket query parsing (`filter[type]=…`),
- * request ids, OpenAPI.
+ * request ids, OpenAPI, the management console's files at /console.
  */
 export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -78,5 +79,6 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
   applyRoutePrefix(app);
   app.enableShutdownHooks();
   serveOpenApi(app);
+  await serveConsole(app);
   return app;
 }

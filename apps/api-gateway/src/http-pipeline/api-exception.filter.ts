@@ -86,7 +86,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private routeNotFound(request: FastifyRequest): ErrorResponse {
     const allowed = this.routeMethods.allowedFor(request.url);
-    if (allowed.length > 0) {
+    // A route of this very method that found nothing (a missing file under /console/assets) is a 404, not a 405.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       return {
         status: 405,
         body: { error: `method ${request.method} not allowed` },

@@ -25,11 +25,23 @@ const DOCS_UI_HEADERS: HeaderSet = {
 };
 
 /**
- * Header sets by path prefix, the first match wins; everything else gets API_ANSWER_HEADERS. A console served later
- * from `/console` adds its own entry here (its CSP and caching), and keeps the base headers.
+ * The management console (/console): scripts, styles, fonts and images from its own files only (no inline script,
+ * no eval), API calls to the same origin only; inline styles are allowed because the component library (Mantine)
+ * sets its CSS variables and some positions through `style`. Caching is the console's own (serve-console.ts): hashed
+ * files for a year, index.html never without asking again.
  */
+export const CONSOLE_HEADERS: HeaderSet = {
+  ...BASE_HEADERS,
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+    "frame-ancestors 'none'",
+};
+
+/** Header sets by path prefix, the first match wins; everything else gets API_ANSWER_HEADERS. */
 const HEADERS_BY_PATH_PREFIX: { prefix: string; headers: HeaderSet }[] = [
   { prefix: '/docs', headers: DOCS_UI_HEADERS },
+  { prefix: '/console', headers: CONSOLE_HEADERS },
 ];
 
 /** Headers that name the software (and so its version) behind the API. */

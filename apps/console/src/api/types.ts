@@ -1,0 +1,20 @@
+/**
+ * The shapes of the public API the console reads: the views the services answer with (libs/contracts), imported as
+ * types only, so nothing of the server side reaches the bundle.
+ */
+export type {
+  AssetPagination as Pagination,
+  ChargingSessionView as ChargingSession,
+  CommandView as Command,
+  ControllerView as Controller,
+  LocationView as Location,
+  PlugView as Plug,
+  ValidationIssue,
+} from '@cpc/contracts';
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+}

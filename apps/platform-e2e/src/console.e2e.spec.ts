@@ -1,0 +1,377 @@
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import playwright, { type Browser, type Page } from 'playwright-core';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+  USER_PASSWORD,
+} from '@cpc/testing';
+
+/**
+ * The management console in a real browser (Debian's chromium, headless, driven by playwright-core) against the real
+ * platform: sign in, locations with their 422s, a controller whose simulated charge point comes online, a reset
+ * followed to `accepted`, a role that cannot delete, axe-core on the main screens at laptop and tablet widths. The
+ * run writes the screenshots of docs/console.md (docs/images/console-*.png).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumPresent = existsSync(CHROMIUM);
+if (!chromiumPresent && process.env.CI !== 'true') {
+  process.stderr.write(
+    `console.e2e.spec.ts: SKIPPED, no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); ` +
+      'in CI (CI=true) a missing chromium fails instead.\n',
+  );
+}
+
+const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const imagesDirectory = `${repositoryRoot}docs/images`;
+// axe-core's own script, injected into the page: works on every Node the suite runs on (@axe-core/playwright needs
+// Node 22.12 or newer).
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const LAPTOP = { width: 1366, height: 900 };
+const TABLET = { width: 768, height: 1024 };
+const VIEWER_PERMISSIONS = [
+  'asset:locations:list',
+  'asset:locations:read',
+  'asset:controllers:list',
+  'asset:controllers:read',
+  'asset:plugs:list',
+  'control:commands:list',
+  'control:commands:read',
+].join(',');
+
+/** A control's label as Mantine writes it: the text, then ` *` (hidden from screen readers) on a required field. */
+const label = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`);
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+(chromiumPresent || process.env.CI === 'true' ? describe : describe.skip)(
+  'management console in a browser',
+  () => {
+    let platform: PlatformUnderTest;
+    let api: ApiTestClient;
+    let browser: Browser;
+    let page: Page;
+    let assets: AssetsTestData;
+    let chargePoint: ChargePoint | undefined;
+    const cspViolations: string[] = [];
+    const pageErrors: string[] = [];
+    let locationUuid = '';
+    let controllerUuid = '';
+
+    const screenshot = async (name: string) => {
+      mkdirSync(imagesDirectory, { recursive: true });
+      await page.screenshot({ path: `${imagesDirectory}/console-${name}.png` });
+    };
+
+    /** axe-core on the page as it is; serious and critical violations fail the test, with what and where. */
+    const expectNoSeriousAxeViolations = async (screen: string) => {
+      if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axeSource);
+      const violations = await page.evaluate<AxeViolation[]>(
+        'window.axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations)',
+      );
+      const serious = violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map(
+          (violation) =>
+            `${screen}: ${violation.id} (${violation.help}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        );
+      expect(serious).toEqual([]);
+    };
+
+    /** The steps build on each other: after one fails, the rest say so instead of timing out one by one. */
+    let failedStep: string | undefined;
+    const step = (name: string, body: () => Promise<void>, timeoutMs = 60_000) =>
+      it(
+        name,
+        async () => {
+          if (failedStep) throw new Error(`not run: the step "${failedStep}" failed`);
+          try {
+            await body();
+          } catch (error) {
+            failedStep = name;
+            throw error;
+          }
+        },
+        timeoutMs,
+      );
+
+    const visible = (locator: ReturnType<Page['locator']>, timeout = 15_000) =>
+      locator.waitFor({ state: 'visible', timeout });
+
+    const signIn = async (email: string, password: string) => {
+      await page.getByLabel(label('Tenant')).fill('acme');
+      await page.getByLabel(label('E-mail')).fill(email);
+      await page.getByLabel(label('Password')).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+
+    beforeAll(async () => {
+      if (!chromiumPresent)
+        throw new Error(`CI=true and no chromium at ${CHROMIUM}: .ci/run installs it (apt)`);
+      platform = await startPlatformUnderTest();
+      api = await ApiTestClient.connect(platform.apiUrl);
+      const tokens = await tenantWithUsers(platform, api, 'acme', {
+        operator: '*',
+        viewer: VIEWER_PERMISSIONS,
+      });
+      assets = new AssetsTestData(api, tokens.operator);
+      browser = await playwright.chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox'],
+      });
+      page = await browser.newPage({ viewport: LAPTOP, reducedMotion: 'reduce' });
+      page.setDefaultTimeout(15_000);
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+          cspViolations.push(message.text());
+      });
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+    }, 180_000);
+
+    afterAll(async () => {
+      await chargePoint?.close({ force: true }).catch(() => undefined);
+      await browser?.close();
+      await platform?.stop();
+    }, 60_000);
+
+    step('is served by api-gateway at /console with its own CSP, caching and a small bundle', async () => {
+      for (const path of ['/console', '/console/', '/console/locations/any-route-of-the-console']) {
+        const answer = await fetch(`${platform.apiUrl}${path}`);
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(answer.headers.get('cache-control')).toBe('no-cache');
+        expect(answer.headers.get('content-security-policy')).toContain("script-src 'self';");
+        expect(answer.headers.get('content-security-policy')).toContain("connect-src 'self'");
+        expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      }
+      const html = await (await fetch(`${platform.apiUrl}/console`)).text();
+      const scripts = [...html.matchAll(/src="\/console\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      const asset = await fetch(`${platform.apiUrl}/console/${scripts[0]}`, {
+        headers: { 'accept-encoding': 'br, gzip' },
+      });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-encoding')).toBe('br');
+      expect(asset.headers.get('cache-control')).toContain('immutable');
+      expect((await fetch(`${platform.apiUrl}/console/assets/no-such-file.js`)).status).toBe(404);
+
+      // The first screen's JavaScript (every script index.html loads), gzipped: under 300 KB (docs/console.md).
+      const gzipBytes = scripts.reduce(
+        (total, file) => total + statSync(`${repositoryRoot}dist/apps/console/${file}.gz`).size,
+        0,
+      );
+      expect(gzipBytes).toBeLessThan(300 * 1024);
+    });
+
+    step(
+      'signs in, and says so in words when the credentials are wrong',
+      async () => {
+        await page.goto(`${platform.apiUrl}/console/`);
+        await visible(page.getByRole('heading', { name: 'Sign in to the console' }));
+        await expectNoSeriousAxeViolations('sign in');
+        await screenshot('sign-in');
+
+        await signIn('operator@acme.test', 'not-the-password');
+        await visible(page.getByRole('alert').filter({ hasText: 'the password is wrong' }));
+
+        await page.getByLabel(label('Password')).fill(USER_PASSWORD);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await visible(page.getByRole('heading', { name: 'Locations' }));
+        expect(new URL(page.url()).pathname).toBe('/console/locations');
+      },
+      60_000,
+    );
+
+    step(
+      'creates a location, showing the API 422 beside the field',
+      async () => {
+        await page.getByRole('button', { name: 'New location' }).click();
+        await page.getByLabel(label('Name')).fill('Harbour car park');
+        await page.getByLabel(label('City')).fill('Hamburg');
+        await page.getByLabel(label('Country code')).fill('Germany');
+        await page.getByRole('button', { name: 'Create location' }).click();
+
+        const country = page.getByLabel(label('Country code'));
+        await visible(page.locator('input[aria-invalid="true"]').first());
+        expect(await country.getAttribute('aria-invalid')).toBe('true');
+        const describedBy = (await country.getAttribute('aria-describedby')) ?? '';
+        const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'));
+        expect(errorId).toBeDefined();
+        expect((await page.locator(`[id="${errorId}"]`).innerText()).trim()).not.toBe('');
+        await expectNoSeriousAxeViolations('location form with errors');
+        await screenshot('location-form-errors');
+
+        await country.fill('DEU');
+        await page.getByRole('button', { name: 'Create location' }).click();
+        await visible(page.getByRole('heading', { name: 'Harbour car park' }));
+        locationUuid = new URL(page.url()).pathname.split('/').pop() ?? '';
+        expect(locationUuid).toMatch(/^[0-9a-f-]{36}$/);
+      },
+      60_000,
+    );
+
+    step(
+      'adds a controller that goes online when its charge point connects',
+      async () => {
+        await page.getByRole('button', { name: 'Add controller' }).click();
+        const form = page.getByRole('form', { name: 'New controller' });
+        await form.getByLabel(label('Name')).fill('Bay 1');
+        await form.getByLabel(label('OCPP identity')).fill('CP-BAY-1');
+        await form.getByLabel(label('OCPP password')).fill(OCPP_PASSWORD);
+        await form.getByRole('button', { name: 'Create controller' }).click();
+        await visible(page.getByRole('heading', { name: 'Bay 1' }));
+        controllerUuid = new URL(page.url()).pathname.split('/').pop() ?? '';
+        await visible(page.getByLabel('Connection: offline'));
+        await assets.plug(controllerUuid, 1);
+
+        chargePoint = ocppChargePoint({
+          ocppUrl: platform.ocppUrl,
+          tenantSlug: 'acme',
+          identity: 'CP-BAY-1',
+          password: OCPP_PASSWORD,
+          protocols: ['ocpp1.6'],
+        });
+        chargePoint.handle('Reset', () => ({ status: 'Accepted' }));
+        await chargePoint.connect();
+        await chargePoint.call('BootNotification', {
+          chargePointVendor: 'ACME',
+          chargePointModel: 'Wallbox 22',
+          firmwareVersion: '2.4.1',
+        });
+        await chargePoint.call('StatusNotification', {
+          connectorId: 1,
+          errorCode: 'NoError',
+          status: 'Available',
+          timestamp: new Date().toISOString(),
+        });
+
+        await visible(page.getByLabel('Connection: online'), 20_000);
+        await visible(page.getByText('Wallbox 22'), 20_000);
+        await visible(page.getByLabel('Connector 1: Available'), 20_000);
+      },
+      90_000,
+    );
+
+    step(
+      'sends a reset from the form built from the OpenAPI document and follows it to accepted',
+      async () => {
+        await page.getByLabel(label('Command type')).selectOption('soft_reset');
+        await page.getByRole('button', { name: 'Send command' }).click();
+        await visible(page.getByRole('status').getByLabel('Command status: accepted'), 30_000);
+        await expectNoSeriousAxeViolations('controller');
+        await screenshot('controller');
+
+        // A command type with parameters: its fields come from the schema, and the API's 422 lands beside them.
+        await page.getByLabel(label('Command type')).selectOption('change_availability');
+        await page.getByRole('button', { name: 'Send command' }).click();
+        await visible(page.getByRole('alert').filter({ hasText: 'The command was not sent' }));
+        await expectNoSeriousAxeViolations('controller with a refused command');
+      },
+      60_000,
+    );
+
+    step(
+      'lists commands and charging sessions',
+      async () => {
+        await chargePoint!.call('StartTransaction', {
+          connectorId: 1,
+          idTag: 'RFID-0001',
+          meterStart: 1000,
+          timestamp: new Date(Date.now() - 25 * 60_000).toISOString(),
+        });
+
+        await page.getByRole('link', { name: 'Commands' }).click();
+        await visible(page.getByRole('heading', { name: 'Commands' }));
+        await visible(page.getByRole('link', { name: 'soft reset' }));
+        await page.getByLabel(label('Status')).selectOption('accepted');
+        await visible(page.getByRole('cell').getByText('accepted'));
+        await expectNoSeriousAxeViolations('commands');
+        await screenshot('commands');
+
+        await page.getByRole('link', { name: 'Charging sessions' }).click();
+        await visible(page.getByRole('heading', { name: 'Charging sessions' }));
+        await visible(page.getByRole('cell', { name: 'RFID-0001' }), 20_000);
+        await expectNoSeriousAxeViolations('charging sessions');
+        await screenshot('charging-sessions');
+
+        await page.getByRole('link', { name: 'Locations' }).click();
+        await visible(page.getByRole('link', { name: 'Harbour car park' }));
+        await expectNoSeriousAxeViolations('locations');
+        await screenshot('locations');
+        await page.getByRole('link', { name: 'Harbour car park' }).click();
+        await visible(page.getByRole('link', { name: 'Bay 1' }));
+        await expectNoSeriousAxeViolations('location');
+        await screenshot('location');
+      },
+      60_000,
+    );
+
+    step(
+      'fits a tablet in portrait',
+      async () => {
+        await page.setViewportSize(TABLET);
+        await page.getByRole('link', { name: 'Controllers' }).click();
+        await visible(page.getByRole('link', { name: 'Bay 1' }));
+        await expectNoSeriousAxeViolations('controllers on a tablet');
+        await screenshot('tablet-controllers');
+        await page.setViewportSize(LAPTOP);
+      },
+      60_000,
+    );
+
+    step(
+      'shows a role that cannot delete no delete button, signed in with the keyboard alone',
+      async () => {
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await visible(page.getByRole('heading', { name: 'Sign in to the console' }));
+        await page.getByLabel(label('Tenant')).focus();
+        await page.keyboard.type('acme');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('viewer@acme.test');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type(USER_PASSWORD);
+        await page.keyboard.press('Enter');
+        await visible(page.getByRole('heading', { name: 'Locations' }));
+        // A reload keeps the session (the refresh token of the tab, rotated), and the first Tab stop of a fresh page
+        // skips the navigation.
+        await page.reload();
+        await visible(page.getByRole('heading', { name: 'Locations' }));
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+        expect(await page.getByRole('button', { name: 'New location' }).count()).toBe(0);
+        expect(await page.getByRole('link', { name: 'Charging sessions' }).count()).toBe(0);
+
+        await page.getByRole('link', { name: 'Harbour car park' }).click();
+        await visible(page.getByRole('link', { name: 'Bay 1' }));
+        expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Add controller' }).count()).toBe(0);
+
+        await page.getByRole('link', { name: 'Bay 1' }).click();
+        await visible(page.getByLabel('Connection: online'));
+        expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Send command' }).count()).toBe(0);
+      },
+      60_000,
+    );
+
+    it('breaks no rule of its Content Security Policy and throws no error', () => {
+      expect(cspViolations).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);
