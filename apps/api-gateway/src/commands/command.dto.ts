@@ -8,7 +8,7 @@ import {
   TARGET_TYPES,
   type TargetType,
 } from '@cpc/ocpp-commands';
-import { COMMAND_SORT_FIELDS, type CommandFilter } from '@cpc/contracts';
+import { COMMAND_LIST_INCLUDES, COMMAND_SORT_FIELDS, type CommandFilter } from '@cpc/contracts';
 import { IsIn, IsString, Matches } from 'class-validator';
 import {
   AssetPaginationBody,
@@ -49,6 +49,8 @@ export const COMMAND_FILTER_DOCS = {
 };
 
 const ORDER_BY = orderByPattern(COMMAND_SORT_FIELDS);
+const INCLUDE_VALUE = `(${COMMAND_LIST_INCLUDES.join('|')})`;
+const INCLUDE = new RegExp(`^${INCLUDE_VALUE}(,${INCLUDE_VALUE})*$`);
 
 export class CommandListQuery extends PageQuery {
   @ApiPropertyOptional({
@@ -64,6 +66,18 @@ export class CommandListQuery extends PageQuery {
   order_by?: string;
 
   @FilterQuery(() => CommandFilterQuery) filter?: CommandFilterQuery;
+
+  @ApiPropertyOptional({
+    pattern: INCLUDE.source,
+    example: 'response',
+    description:
+      "Comma-separated optional parts of each command: `response` adds the charge point's answer as " +
+      '`result.response` (always on a single command).',
+  })
+  @OptionalField()
+  @IsString()
+  @Matches(INCLUDE, { message: `include must match ${INCLUDE.source}` })
+  include?: string;
 }
 
 const RESULT_ERROR_DESCRIPTION =
@@ -85,6 +99,22 @@ export class CommandResultBody {
 
   @ApiPropertyOptional({ enum: COMMAND_RESULT_ERRORS, description: RESULT_ERROR_DESCRIPTION })
   error?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "The charge point's answer exactly as received (the OCPP reply payload), once it answered; on a list only " +
+      'with include=response. See docs/commands.md.',
+  })
+  response?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description: 'Size in bytes of an answer too large to keep (then there is no response).',
+  })
+  response_omitted_bytes?: number;
 }
 
 export class CommandBody {
