@@ -16,6 +16,9 @@ import { OcppPasswordHasher } from './charge-points/ocpp-password-hasher.js';
 import { PasswordCheckCapacity } from './charge-points/password-check.capacity.js';
 import { VerifiedPasswordCache } from './charge-points/verified-password.cache.js';
 import { ChargePointStateConsumer } from './charge-points/charge-point-state.consumer.js';
+import { ControllerConfigurationConsumer } from './controller-configuration/controller-configuration.consumer.js';
+import { ControllerConfigurationHandler } from './controller-configuration/controller-configuration.handler.js';
+import { ControllerConfigurationService } from './controller-configuration/controller-configuration.service.js';
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
 import { assetsDataSourceOptions } from './data-source.js';
@@ -51,6 +54,7 @@ export class AssetsServiceModule {
       controllers: [
         LocationsHandler,
         ControllersHandler,
+        ControllerConfigurationHandler,
         PlugsHandler,
         SensorsHandler,
         ChargePointAuthenticationHandler,
@@ -76,6 +80,8 @@ export class AssetsServiceModule {
         LocationsService,
         FacilityTypesService,
         ControllersService,
+        ControllerConfigurationService,
+        ControllerConfigurationConsumer,
         PlugsService,
         SensorsService,
         ChargePointStateConsumer,

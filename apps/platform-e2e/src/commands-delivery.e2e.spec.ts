@@ -5,6 +5,7 @@ import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
+  CommandsTestClient,
   createRpcError,
   eventually,
   OCPP_PASSWORD,
@@ -199,21 +200,10 @@ describe('command delivery to charge points', () => {
   let token: string;
   let data: AssetsTestData;
 
-  const create = async (body: Record<string, unknown>): Promise<CommandView> => {
-    const response = await api.call<{ command: CommandView }>('POST', COMMANDS, { token, body });
-    if (response.status !== 202)
-      throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
-    return response.body.command;
-  };
-
-  const read = async (uuid: string): Promise<CommandView> =>
-    (await api.call<{ command: CommandView }>('GET', `${COMMANDS}/${uuid}`, { token })).body.command;
-
-  const ended = (uuid: string) =>
-    eventually(
-      () => read(uuid),
-      (command) => command.completed_at !== null,
-    );
+  let commands: CommandsTestClient;
+  const create = (body: Record<string, unknown>) => commands.create(body);
+  const read = (uuid: string) => commands.read(uuid);
+  const ended = (uuid: string) => commands.ended(uuid);
 
   const chargePoint = (identity: string, protocol: Protocol): ChargePoint =>
     ocppChargePoint({
@@ -262,6 +252,7 @@ describe('command delivery to charge points', () => {
     api = await ApiTestClient.connect(platform.apiUrl);
     token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
     data = new AssetsTestData(api, token);
+    commands = new CommandsTestClient(api, token);
   }, 180_000);
 
   afterAll(() => platform?.stop());

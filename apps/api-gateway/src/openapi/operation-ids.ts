@@ -19,6 +19,7 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     get: 'getController',
     update: 'updateController',
     delete: 'deleteController',
+    configuration: 'getControllerConfiguration',
   },
   PlugsController: {
     create: 'createPlug',

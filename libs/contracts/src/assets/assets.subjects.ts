@@ -49,6 +49,11 @@ export const AssetsSubjects = {
    * one request.
    */
   controllersExist: 'assets.controller.exist.v1',
+  /**
+   * ListControllerConfigurationPayload → AssetPage<ControllerConfigurationEntryView>; not_found for a controller
+   * the tenant does not have.
+   */
+  listControllerConfiguration: 'assets.controller.configuration.list.v1',
   /** UpdateAssetPayload<UpdateControllerPayload> → ControllerView */
   updateController: 'assets.controller.update.v1',
   /** AssetUuidPayload → {}; removes its plugs and sensors and publishes controllerDeleted */

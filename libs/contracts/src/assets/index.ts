@@ -4,3 +4,4 @@ export * from './location.contract.js';
 export * from './controller.contract.js';
 export * from './plug.contract.js';
 export * from './sensor.contract.js';
+export * from './controller-configuration.contract.js';

@@ -90,7 +90,12 @@ export const NATS_USERS = {
     ...NOTHING,
     answers: [AssetsSubjects.authenticateChargePoint, AssetsSubjects.controllersExist, ...ASSET_API_SUBJECTS],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
-    durableConsumers: [{ name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' }],
+    durableConsumers: [
+      { name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' },
+      // Configuration: the answers to configuration commands and the parts of 2.0.1 reports.
+      { name: 'assets-service_ocpp-call-answers', filterSubject: OcppCallEventSubjects.completed },
+      { name: 'assets-service_charge-point-reports', filterSubject: ChargePointEventSubjects.report },
+    ],
   },
   'command-service': {
     ...NOTHING,
