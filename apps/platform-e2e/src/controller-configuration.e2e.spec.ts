@@ -1,8 +1,9 @@
-import type { ControllerConfigurationEntryView, ControllerView } from '@cpc/contracts';
+import type { ControllerConfigurationEntryView, ControllerView, PlugView } from '@cpc/contracts';
 import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
+  COMMANDS_PATH,
   CommandsTestClient,
   eventually,
   OCPP_PASSWORD,
@@ -21,6 +22,16 @@ interface ConfigurationPage {
   pagination: { page: number; total_pages: number; page_size: number; has_more: boolean };
 }
 
+/** Answers `action` on `cp` with `answer(n)` for the n-th call (from 1); returns the payloads received, in order. */
+function recordCalls(cp: ChargePoint, action: string, answer: (n: number) => unknown): unknown[] {
+  const received: unknown[] = [];
+  cp.handle(action, ({ params }) => {
+    received.push(params);
+    return answer(received.length);
+  });
+  return received;
+}
+
 /**
  * A controller's configuration as real, strict ocpp-rpc charge points (1.6 and 2.0.1) report it: refresh_configuration
  * answers, a 2.0.1 NotifyReport in several parts, the configuration list (paging, filters, tenancy, permission), and
@@ -36,6 +47,20 @@ describe('controller configuration', () => {
   let commands: CommandsTestClient;
   const create = (body: Record<string, unknown>) => commands.create(body);
   const ended = (uuid: string) => commands.ended(uuid);
+  const changeConfiguration = (controller: ControllerView, settings: unknown[]) =>
+    create({
+      type: 'change_configuration',
+      target_type: 'controller',
+      target_uuid: controller.uuid,
+      parameters: { settings },
+    });
+
+  /** A create refused with 422 and exactly one error, `errorKey` on `parameter`. */
+  const expectRefused = async (body: Record<string, unknown>, errorKey: string, parameter: string) => {
+    const response = await api.call('POST', COMMANDS_PATH, { token, body });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ errorKey, parameter })]);
+  };
 
   const configuration = (controller: ControllerView, query = '', as = token) =>
     api.call<ConfigurationPage>(
@@ -53,8 +78,8 @@ describe('controller configuration', () => {
 
   async function connectedChargePoint(
     protocol: Protocol,
-  ): Promise<{ controller: ControllerView; cp: ChargePoint }> {
-    const { controller } = await data.site(2);
+  ): Promise<{ controller: ControllerView; plugs: PlugView[]; cp: ChargePoint }> {
+    const { controller, plugs } = await data.site(2);
     const cp = ocppChargePoint({
       ocppUrl: platform.ocppUrl,
       tenantSlug: 'acme',
@@ -67,7 +92,7 @@ describe('controller configuration', () => {
       () => api.call('GET', `/api/v1/assets/controllers/${controller.uuid}`, { token }),
       (response) => response.body.controller?.connection_status === 'online',
     );
-    return { controller, cp };
+    return { controller, plugs, cp };
   }
 
   beforeAll(async () => {
@@ -82,10 +107,11 @@ describe('controller configuration', () => {
 
   describe('ocpp1.6', () => {
     let controller: ControllerView;
+    let plugs: PlugView[];
     let cp: ChargePoint;
 
     beforeAll(async () => {
-      ({ controller, cp } = await connectedChargePoint('ocpp1.6'));
+      ({ controller, plugs, cp } = await connectedChargePoint('ocpp1.6'));
     });
 
     afterAll(() => cp?.close({ force: true }));
@@ -131,6 +157,103 @@ describe('controller configuration', () => {
         key('NumberOfConnectors', { value: '2', mutability: 'ReadOnly', status: 'Accepted' }),
         key('VendorSecretSauce', { value: null, mutability: null, status: 'UnknownKey' }),
       ]);
+    });
+    it('change_configuration: one ChangeConfiguration per key in order; a reboot is still accepted; stored values follow', async () => {
+      const answers = [{ status: 'Accepted' }, { status: 'RebootRequired' }];
+      const received = recordCalls(
+        cp,
+        'ChangeConfiguration',
+        (n) => answers[n - 1] ?? { status: 'Rejected' },
+      );
+      const command = await changeConfiguration(controller, [
+        { key: 'HeartbeatInterval', value: '60' },
+        { key: 'AuthorizationKey', value: '0011aabb' },
+      ]);
+      const done = await ended(command.command_uuid);
+      expect(received).toEqual([
+        { key: 'HeartbeatInterval', value: '60' },
+        { key: 'AuthorizationKey', value: '0011aabb' },
+      ]);
+      expect(done.status).toBe('accepted');
+      expect(done.result).toEqual({
+        status: 'RebootRequired',
+        response: { responses: answers },
+        settings: [
+          { key: 'HeartbeatInterval', value: '60', status: 'Accepted' },
+          { key: 'AuthorizationKey', value: '0011aabb', status: 'RebootRequired' },
+        ],
+      });
+      const entries = await configurationOnceIt(controller, (found) =>
+        found.some((entry) => entry.key === 'AuthorizationKey' && entry.value === '0011aabb'),
+      );
+      expect(entries.find((entry) => entry.key === 'HeartbeatInterval')).toMatchObject({
+        value: '60',
+        mutability: 'ReadWrite',
+        status: 'Accepted',
+        source_message: 'ChangeConfiguration',
+        source_command_uuid: command.command_uuid,
+      });
+      expect(entries.find((entry) => entry.key === 'AuthorizationKey')).toMatchObject({
+        status: 'RebootRequired',
+      });
+    });
+
+    it('change_configuration: a refused key rejects the command and leaves its stored value', async () => {
+      cp.handle('ChangeConfiguration', () => ({ status: 'Rejected' }));
+      const command = await changeConfiguration(controller, [{ key: 'HeartbeatInterval', value: '5' }]);
+      const done = await ended(command.command_uuid);
+      expect([done.status, done.result?.status]).toEqual(['rejected', 'Rejected']);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const entries = (await configuration(controller, '?filter[key_prefix]=Heartbeat')).body.configuration;
+      expect(entries).toEqual([expect.objectContaining({ key: 'HeartbeatInterval', value: '60' })]);
+    });
+
+    it('change_configuration: at most GetConfigurationMaxKeys settings, and only keys on 1.6', async () => {
+      await expectRefused(
+        {
+          type: 'change_configuration',
+          target_type: 'controller',
+          target_uuid: controller.uuid,
+          parameters: {
+            settings: [
+              { key: 'A', value: '1' },
+              { key: 'B', value: '2' },
+              { key: 'C', value: '3' },
+            ],
+          },
+        },
+        'out_of_range',
+        'parameters.settings',
+      );
+      const variables = await changeConfiguration(controller, [
+        { component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: '60' },
+      ]);
+      expect(await ended(variables.command_uuid)).toMatchObject({
+        status: 'failed',
+        result: { error: 'invalid_parameters' },
+      });
+    });
+
+    it('trigger_message asks a connector for its status', async () => {
+      const received = recordCalls(cp, 'TriggerMessage', () => ({ status: 'Accepted' }));
+      const command = await create({
+        type: 'trigger_message',
+        target_type: 'connector',
+        target_uuid: plugs[1].uuid,
+        parameters: { message: 'status_notification' },
+      });
+      expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+      expect(received).toEqual([{ requestedMessage: 'StatusNotification', connectorId: 2 }]);
+      await expectRefused(
+        {
+          type: 'trigger_message',
+          target_type: 'connector',
+          target_uuid: plugs[1].uuid,
+          parameters: { message: 'heartbeat' },
+        },
+        'not_allowed',
+        'parameters.message',
+      );
     });
   });
 
@@ -259,6 +382,98 @@ describe('controller configuration', () => {
         value: null,
         status: 'UnknownComponent',
       });
+    });
+
+    it('change_configuration: one SetVariables, per-setting results, at most ItemsPerMessageSetVariables', async () => {
+      const received = recordCalls(cp, 'SetVariables', () => ({
+        setVariableResult: [
+          {
+            attributeStatus: 'RebootRequired',
+            attributeType: 'MaxSet',
+            component: { name: 'EVSE', evse: { id: 1 } },
+            variable: { name: 'Power' },
+          },
+          {
+            attributeStatus: 'Accepted',
+            component: { name: 'OCPPCommCtrlr' },
+            variable: { name: 'HeartbeatInterval' },
+          },
+        ],
+      }));
+      const command = await changeConfiguration(controller, [
+        { component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: '90' },
+        { component: 'EVSE', evse_id: 1, variable: 'Power', attribute_type: 'MaxSet', value: '7400' },
+      ]);
+      const done = await ended(command.command_uuid);
+      expect(received).toEqual([
+        {
+          setVariableData: [
+            {
+              attributeValue: '90',
+              component: { name: 'OCPPCommCtrlr' },
+              variable: { name: 'HeartbeatInterval' },
+            },
+            {
+              attributeType: 'MaxSet',
+              attributeValue: '7400',
+              component: { name: 'EVSE', evse: { id: 1 } },
+              variable: { name: 'Power' },
+            },
+          ],
+        },
+      ]);
+      expect(done.status).toBe('accepted');
+      expect(done.result?.status).toBe('RebootRequired');
+      expect(done.result?.settings).toEqual([
+        {
+          component: 'OCPPCommCtrlr',
+          variable: 'HeartbeatInterval',
+          attribute_type: 'Actual',
+          value: '90',
+          status: 'Accepted',
+        },
+        {
+          component: 'EVSE',
+          evse_id: 1,
+          variable: 'Power',
+          attribute_type: 'MaxSet',
+          value: '7400',
+          status: 'RebootRequired',
+        },
+      ]);
+      const entries = await configurationOnceIt(controller, (found) =>
+        found.some((entry) => entry.key === 'EVSE@1.Power:MaxSet' && entry.value === '7400'),
+      );
+      expect(entries.find((entry) => entry.key === 'OCPPCommCtrlr.HeartbeatInterval')).toMatchObject({
+        value: '90',
+        source_message: 'SetVariables',
+        source_command_uuid: command.command_uuid,
+      });
+      await expectRefused(
+        {
+          type: 'change_configuration',
+          target_type: 'controller',
+          target_uuid: controller.uuid,
+          parameters: {
+            settings: ['A', 'B', 'C'].map((variable) => ({ component: 'X', variable, value: '1' })),
+          },
+        },
+        'out_of_range',
+        'parameters.settings',
+      );
+    });
+
+    it('trigger_message asks the station for a heartbeat; a refusal rejects the command', async () => {
+      const received = recordCalls(cp, 'TriggerMessage', () => ({ status: 'NotImplemented' }));
+      const command = await create({
+        type: 'trigger_message',
+        target_type: 'controller',
+        target_uuid: controller.uuid,
+        parameters: { message: 'heartbeat' },
+      });
+      const done = await ended(command.command_uuid);
+      expect(received).toEqual([{ requestedMessage: 'Heartbeat' }]);
+      expect(done).toMatchObject({ status: 'rejected', result: { status: 'NotImplemented' } });
     });
 
     it('pages and filters the list; another tenant and a caller without the permission get 404 and 403', async () => {

@@ -87,6 +87,19 @@ const RESULT_ERROR_DESCRIPTION =
   'command could not become a valid OCPP call for this charge point), ocpp_<code> (the charge point answered with ' +
   'a CALLERROR, e.g. ocpp_not_implemented).';
 
+export class ConfigurationSettingResultBody {
+  @ApiPropertyOptional({ description: '1.6: the key.' }) key?: string;
+  @ApiPropertyOptional({ description: '2.0.1: the component.' }) component?: string;
+  @ApiPropertyOptional() component_instance?: string;
+  @ApiPropertyOptional({ type: 'integer' }) evse_id?: number;
+  @ApiPropertyOptional({ type: 'integer' }) connector_id?: number;
+  @ApiPropertyOptional({ description: '2.0.1: the variable.' }) variable?: string;
+  @ApiPropertyOptional() variable_instance?: string;
+  @ApiPropertyOptional({ description: '2.0.1: Actual, Target, MinSet, MaxSet.' }) attribute_type?: string;
+  @ApiProperty({ description: 'The value sent.' }) value: string;
+  @ApiProperty({ example: 'Accepted' }) status: string;
+}
+
 export class CommandResultBody {
   @ApiPropertyOptional({
     description:
@@ -115,6 +128,15 @@ export class CommandResultBody {
     description: 'Size in bytes of an answer too large to keep (then there is no response).',
   })
   response_omitted_bytes?: number;
+
+  @ApiPropertyOptional({
+    type: [ConfigurationSettingResultBody],
+    description:
+      'change_configuration: each setting sent, in order, with the status the charge point answered for it ' +
+      '(Accepted, RebootRequired, Rejected, NotSupported, UnknownComponent, UnknownVariable, ' +
+      'NotSupportedAttributeType). The command is accepted only when every one is Accepted or RebootRequired.',
+  })
+  settings?: ConfigurationSettingResultBody[];
 }
 
 export class CommandBody {

@@ -1,4 +1,5 @@
-import type { ConfigurationSourceMessage } from '@cpc/contracts';
+import type { ConfigurationSettingResult, ConfigurationSourceMessage } from '@cpc/contracts';
+import { CHANGED_STATUSES } from '@cpc/ocpp-commands';
 
 /** One configuration key (1.6) or variable attribute (2.0.1) as a charge point reported it. */
 export interface ConfigurationEntry {
@@ -153,5 +154,36 @@ export function fromReportData(reportData: unknown): ConfigurationEntry[] {
       });
       return entry ? [entry] : [];
     });
+  });
+}
+
+/**
+ * change_configuration: the settings the charge point took (Accepted, RebootRequired) with their new values; the
+ * refused ones change nothing stored.
+ */
+export function fromChangedSettings(settings: unknown): ConfigurationEntry[] {
+  return objects(settings).flatMap((item) => {
+    const setting = item as Partial<ConfigurationSettingResult>;
+    if (
+      typeof setting.status !== 'string' ||
+      !(CHANGED_STATUSES as readonly string[]).includes(setting.status)
+    )
+      return [];
+    const rest = { value: text(setting.value), mutability: undefined, status: setting.status };
+    if (typeof setting.key === 'string') return [keyEntry(setting.key, rest)];
+    const entry = deviceModelEntry(
+      {
+        name: setting.component,
+        instance: setting.component_instance,
+        evse:
+          setting.evse_id === undefined
+            ? undefined
+            : { id: setting.evse_id, connectorId: setting.connector_id },
+      },
+      { name: setting.variable, instance: setting.variable_instance },
+      setting.attribute_type,
+      { ...rest, characteristics: undefined },
+    );
+    return entry ? [entry] : [];
   });
 }

@@ -10,7 +10,7 @@ import {
 import { JetStreamEventBus } from '@cpc/nats';
 import { ocppIdFromCommandUuid } from '@cpc/ocpp-commands';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
-import { fromGetConfiguration, fromGetVariables } from './configuration-entries.js';
+import { fromChangedSettings, fromGetConfiguration, fromGetVariables } from './configuration-entries.js';
 import { ControllerConfigurationService } from './controller-configuration.service.js';
 
 /** Durable names cannot hold dots. */
@@ -35,7 +35,7 @@ function reportOf(event: EventEnvelope<unknown>) {
 
 /**
  * Feeds ControllerConfigurationService from the event stream: the gateway's call-completed events (the answers to
- * GetConfiguration, GetVariables, GetBaseReport) and the parts of 2.0.1 NotifyReports. Both durable, in stream order;
+ * GetConfiguration, GetVariables, GetBaseReport, ChangeConfiguration, SetVariables) and the parts of 2.0.1 NotifyReports. Both durable, in stream order;
  * every write is idempotent, so a redelivered event changes nothing.
  */
 @Injectable()
@@ -82,6 +82,12 @@ export class ControllerConfigurationConsumer implements OnApplicationBootstrap {
         return this.configuration.store(
           { ...report, message: 'GetVariables', commandUuid },
           fromGetVariables(reply.response),
+        );
+      case 'ChangeConfiguration':
+      case 'SetVariables':
+        return this.configuration.store(
+          { ...report, message: reply.action, commandUuid },
+          fromChangedSettings(reply.settings),
         );
       case 'GetBaseReport':
         if (reply.status !== 'accepted') return;

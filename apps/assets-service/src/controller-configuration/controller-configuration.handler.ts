@@ -4,6 +4,8 @@ import {
   type AssetPage,
   AssetsSubjects,
   type ControllerConfigurationEntryView,
+  type ControllerSettingLimits,
+  type ControllerSettingLimitsPayload,
   type ListControllerConfigurationPayload,
   type TenantScopedRequest,
 } from '@cpc/contracts';
@@ -19,5 +21,12 @@ export class ControllerConfigurationHandler {
     @Payload() request: TenantScopedRequest<ListControllerConfigurationPayload>,
   ): Promise<AssetPage<ControllerConfigurationEntryView>> {
     return this.configuration.list(request.principal.tenantUuid, request.payload);
+  }
+
+  @MessagePattern(AssetsSubjects.controllerSettingLimits)
+  settingLimits(
+    @Payload() request: TenantScopedRequest<ControllerSettingLimitsPayload>,
+  ): Promise<ControllerSettingLimits> {
+    return this.configuration.settingLimits(request.principal.tenantUuid, request.payload?.controllerUuid);
   }
 }

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type {
   AssetPage,
   ControllerConfigurationEntryView,
+  ControllerSettingLimits,
   ConfigurationSourceMessage,
   ListControllerConfigurationPayload,
 } from '@cpc/contracts';
-import { UUID_PATTERN } from '@cpc/contracts';
+import { SETTING_LIMIT_KEYS, UUID_PATTERN } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
 import { buildPagination, MAX_PAGE_SIZE, pageOffset } from '@cpc/pagination';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -164,18 +165,42 @@ export class ControllerConfigurationService {
     });
   }
 
+  /** The setting limits the controller's stored configuration reports (see ControllerSettingLimits). */
+  async settingLimits(tenantUuid: string, controllerUuid: string): Promise<ControllerSettingLimits> {
+    const uuid = await this.controllerOf(tenantUuid, controllerUuid);
+    const rows = await this.dataSource.query<{ key: string; value: string | null }[]>(
+      `SELECT key, value FROM assets.controller_configuration WHERE controller_uuid = $1 AND key = ANY($2::text[])`,
+      [uuid, Object.values(SETTING_LIMIT_KEYS)],
+    );
+    const limitOf = (key: string) => {
+      const value = rows.find((row) => row.key === key)?.value;
+      return value !== undefined && value !== null && /^\d{1,9}$/.test(value.trim()) && Number(value) > 0
+        ? Number(value)
+        : null;
+    };
+    return {
+      getConfigurationMaxKeys: limitOf(SETTING_LIMIT_KEYS.getConfigurationMaxKeys),
+      itemsPerMessageSetVariables: limitOf(SETTING_LIMIT_KEYS.itemsPerMessageSetVariables),
+    };
+  }
+
+  /** The controller's uuid (lower-case) when the tenant has it; not_found otherwise. */
+  private async controllerOf(tenantUuid: string, controllerUuid: unknown): Promise<string> {
+    const uuid = typeof controllerUuid === 'string' ? controllerUuid.toLowerCase() : '';
+    if (!UUID_PATTERN.test(uuid)) throw new NotFoundError('controller');
+    const [controller] = await this.dataSource.query<{ uuid: string }[]>(
+      `SELECT uuid FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2`,
+      [tenantUuid, uuid],
+    );
+    if (!controller) throw new NotFoundError('controller');
+    return uuid;
+  }
+
   async list(
     tenantUuid: string,
     request: ListControllerConfigurationPayload,
   ): Promise<AssetPage<ControllerConfigurationEntryView>> {
-    const controllerUuid =
-      typeof request.controllerUuid === 'string' ? request.controllerUuid.toLowerCase() : '';
-    if (!UUID_PATTERN.test(controllerUuid)) throw new NotFoundError('controller');
-    const [controller] = await this.dataSource.query<{ uuid: string }[]>(
-      `SELECT uuid FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2`,
-      [tenantUuid, controllerUuid],
-    );
-    if (!controller) throw new NotFoundError('controller');
+    const controllerUuid = await this.controllerOf(tenantUuid, request.controllerUuid);
     const page = Math.max(1, Math.trunc(request.page) || 1);
     const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(request.limit) || 1));
     const filter = request.filter ?? {};

@@ -63,3 +63,21 @@ export interface ControllerConfigurationEntryView {
   /** When the charge point reported it (ISO 8601, seconds, Z). */
   reported_at: string;
 }
+
+export interface ControllerSettingLimitsPayload {
+  controllerUuid: string;
+}
+
+/** How many settings one change may carry, as the charge point reported it (null: not known). */
+export interface ControllerSettingLimits {
+  /** 1.6 `GetConfigurationMaxKeys`. */
+  getConfigurationMaxKeys: number | null;
+  /** 2.0.1 `DeviceDataCtrlr.ItemsPerMessage[SetVariables]` (ItemsPerMessageSetVariables). */
+  itemsPerMessageSetVariables: number | null;
+}
+
+/** The entry keys (ControllerConfigurationEntryView.key) the limits are read from. */
+export const SETTING_LIMIT_KEYS = {
+  getConfigurationMaxKeys: 'GetConfigurationMaxKeys',
+  itemsPerMessageSetVariables: 'DeviceDataCtrlr.ItemsPerMessage[SetVariables]',
+} as const;

@@ -1,5 +1,6 @@
 import type { AssetPage, SortDirection } from '../assets/asset-list.contract.js';
 import type { EventEnvelope } from '../events/event-stream.js';
+import type { ConfigurationSettingResult } from '../ocpp-gateway/ocpp-call.contract.js';
 
 /**
  * Commands: control instructions to a controller, a connector (plug) or a charging session, kept and delivered by
@@ -78,6 +79,8 @@ export interface CommandResult {
    * type). Only on a command read, or a list with `include=response`; never in status events.
    */
   response?: unknown;
+  /** change_configuration: each setting sent with the charge point's status for it, in order. */
+  settings?: ConfigurationSettingResult[];
   /** Size in bytes of an answer too large to keep (COMMAND_SERVICE_TUNING.maxStoredResponseBytes); then no `response`. */
   response_omitted_bytes?: number;
 }

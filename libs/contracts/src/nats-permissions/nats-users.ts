@@ -47,11 +47,12 @@ const NOTHING: NatsUserGrants = {
   kvBuckets: [],
 };
 
-/** The assets subjects api-gateway forwards HTTP requests to: all but the events and the two internal requests. */
+/** The assets subjects api-gateway forwards HTTP requests to: all but the events and the internal requests. */
 const ASSET_API_SUBJECTS = Object.values(AssetsSubjects).filter(
   (subject) =>
     subject !== AssetsSubjects.authenticateChargePoint &&
     subject !== AssetsSubjects.controllersExist &&
+    subject !== AssetsSubjects.controllerSettingLimits &&
     !subject.startsWith('events.'),
 );
 
@@ -88,7 +89,12 @@ export const NATS_USERS = {
   },
   'assets-service': {
     ...NOTHING,
-    answers: [AssetsSubjects.authenticateChargePoint, AssetsSubjects.controllersExist, ...ASSET_API_SUBJECTS],
+    answers: [
+      AssetsSubjects.authenticateChargePoint,
+      AssetsSubjects.controllersExist,
+      AssetsSubjects.controllerSettingLimits,
+      ...ASSET_API_SUBJECTS,
+    ],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     durableConsumers: [
       { name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' },
@@ -108,6 +114,7 @@ export const NATS_USERS = {
     ],
     calls: [
       AssetsSubjects.controllersExist,
+      AssetsSubjects.controllerSettingLimits,
       AssetsSubjects.getPlug,
       AssetsSubjects.listPlugs,
       // The calls to the charge points, through the gateway instance holding each one's socket.

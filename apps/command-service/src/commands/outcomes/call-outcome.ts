@@ -16,7 +16,10 @@ export function endingOf(reply: unknown, sentAt?: string | null): CommandEnding 
     case 'answered':
       return {
         status: reply.status,
-        result: { status: reply.resultStatus },
+        // change_configuration: each setting with its status (result.settings).
+        result: Array.isArray(reply.settings)
+          ? { status: reply.resultStatus, settings: reply.settings }
+          : { status: reply.resultStatus },
         response: reply.response,
         wasSent: true,
         sentAt,
