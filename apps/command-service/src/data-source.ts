@@ -12,7 +12,7 @@ import { AddCommandsOpenLaneDueIndex1763840000000 } from './migrations/176384000
 import { DropCommandsOpenDueIndex1763850000000 } from './migrations/1763850000000-drop-commands-open-due-index.js';
 import { ClaimIndexesForBacklogs1763860000000 } from './migrations/1763860000000-claim-indexes-for-backlogs.js';
 import { LaneFreeFunction1763870000000 } from './migrations/1763870000000-lane-free-function.js';
-import { AddCommandResponse1763880000000 } from './migrations/1763880000000-add-command-response.js';
+import { AddCommandResponse1763887000000 } from './migrations/1763887000000-add-command-response.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -29,7 +29,7 @@ export const CONTROL_MIGRATIONS = [
   DropCommandsOpenDueIndex1763850000000,
   ClaimIndexesForBacklogs1763860000000,
   LaneFreeFunction1763870000000,
-  AddCommandResponse1763880000000,
+  AddCommandResponse1763887000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

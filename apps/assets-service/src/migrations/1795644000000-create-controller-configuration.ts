@@ -10,8 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   their source command whichever of the answer and the report arrives first.
  * All follow their controller's deletion.
  */
-export class CreateControllerConfiguration1795643300000 implements MigrationInterface {
-  name = 'CreateControllerConfiguration1795643300000';
+export class CreateControllerConfiguration1795644000000 implements MigrationInterface {
+  name = 'CreateControllerConfiguration1795644000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
