@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type {
   AssetPage,
   ControllerConfigurationEntryView,
@@ -10,6 +10,7 @@ import { SETTING_LIMIT_KEYS, UUID_PATTERN } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
 import { buildPagination, MAX_PAGE_SIZE, pageOffset } from '@cpc/pagination';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { type ConfigurationEntry, fromReportData } from './configuration-entries.js';
 
 /** Who reported entries: the controller (with its tenant), the message, the command it answered, and when. */
@@ -71,7 +72,10 @@ const likePrefix = (value: string) => `${value.replace(/[\\%_]/g, (character) =>
  */
 @Injectable()
 export class ControllerConfigurationService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(ASSETS_SERVICE_TUNING_TOKEN) private readonly tuning: AssetsServiceTuning,
+  ) {}
 
   /** Stores what one message reported. */
   async store(report: ConfigurationReport, entries: ConfigurationEntry[]): Promise<void> {
@@ -81,7 +85,8 @@ export class ControllerConfigurationService {
 
   /**
    * Holds one NotifyReport part; when the report is complete (parts 0..n present, the last without tbc) its entries
-   * are stored in seqNo order in the same transaction and the parts removed. Parts of one report are handled one at
+   * are stored in seqNo order in the same transaction and the parts removed. Parts of the controller's other reports
+   * older than incompleteReportTtlMs are removed on the way. Parts of one report are handled one at
    * a time (a lock per controller and request), so the part that completes it is always seen.
    */
   async addReportPart(
@@ -107,6 +112,12 @@ export class ControllerConfigurationService {
           report.reportedAt,
           report.tenantUuid,
         ],
+      );
+      // Parts of the controller's other reports that never completed, after their time.
+      await manager.query(
+        `DELETE FROM assets.controller_report_parts
+          WHERE controller_uuid = $1 AND request_id <> $2 AND received_at < $3::timestamptz - $4 * interval '1 millisecond'`,
+        [report.controllerUuid, part.requestId, report.reportedAt, this.tuning.incompleteReportTtlMs],
       );
       const parts = await manager.query<{ seq_no: number; tbc: boolean; report_data: unknown[] }[]>(
         `SELECT seq_no, tbc, report_data FROM assets.controller_report_parts
