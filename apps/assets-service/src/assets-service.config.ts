@@ -37,6 +37,11 @@ export interface AssetsServiceTuning {
   chargePointStatePullBatchSize: number;
   /** Handshake checks between two sweeps of expired failure counters, so the table holds only live windows. */
   handshakeFailureSweepEveryAttempts: number;
+  /**
+   * How long the parts of a 2.0.1 NotifyReport that never completes are kept (removed when the controller's next part
+   * arrives), so a charge point that never finishes its reports cannot fill the table.
+   */
+  incompleteReportTtlMs: number;
 }
 
 /** The tuning every instance runs with. */
@@ -49,6 +54,7 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   chargePointStateMaxAckPending: 1000,
   chargePointStatePullBatchSize: 256,
   handshakeFailureSweepEveryAttempts: 1000,
+  incompleteReportTtlMs: 3600_000,
 });
 
 /** Injection token of AssetsServiceTuning. */

@@ -19,6 +19,9 @@ import { ChargePointStateConsumer } from './charge-points/charge-point-state.con
 import { ControllerEventLogConsumer } from './controller-events/controller-event-log.consumer.js';
 import { ControllerEventsHandler } from './controller-events/controller-events.handler.js';
 import { ControllerEventsService } from './controller-events/controller-events.service.js';
+import { ControllerConfigurationConsumer } from './controller-configuration/controller-configuration.consumer.js';
+import { ControllerConfigurationHandler } from './controller-configuration/controller-configuration.handler.js';
+import { ControllerConfigurationService } from './controller-configuration/controller-configuration.service.js';
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
 import { assetsDataSourceOptions } from './data-source.js';
@@ -55,6 +58,7 @@ export class AssetsServiceModule {
         LocationsHandler,
         ControllersHandler,
         ControllerEventsHandler,
+        ControllerConfigurationHandler,
         PlugsHandler,
         SensorsHandler,
         ChargePointAuthenticationHandler,
@@ -80,6 +84,8 @@ export class AssetsServiceModule {
         LocationsService,
         FacilityTypesService,
         ControllersService,
+        ControllerConfigurationService,
+        ControllerConfigurationConsumer,
         PlugsService,
         SensorsService,
         ChargePointStateConsumer,

@@ -6,6 +6,7 @@ import { CreateAssetsSchema1763740800000 } from './migrations/1763740800000-crea
 import { AddControllerCredentialsVersion1795643100000 } from './migrations/1795643100000-add-controller-credentials-version.js';
 import { CreateChargePointHandshakeFailures1795643200000 } from './migrations/1795643200000-create-charge-point-handshake-failures.js';
 import { CreateControllerEvents1795643900000 } from './migrations/1795643900000-create-controller-events.js';
+import { CreateControllerConfiguration1795644000000 } from './migrations/1795644000000-create-controller-configuration.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -13,6 +14,7 @@ export const ASSETS_MIGRATIONS = [
   AddControllerCredentialsVersion1795643100000,
   CreateChargePointHandshakeFailures1795643200000,
   CreateControllerEvents1795643900000,
+  CreateControllerConfiguration1795644000000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

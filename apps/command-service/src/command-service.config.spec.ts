@@ -20,6 +20,7 @@ describe('command-service tuning', () => {
       creationMaxLeasesPerBatch: 64,
       recentlyEndedCapacity: 50_000,
       gatewayCallEventsConcurrency: 200,
+      maxStoredResponseBytes: 65_536,
       controllerLookupsInFlight: 2,
       controllerLookupBatchSize: 500,
       knownControllersMax: 100_000,

@@ -44,6 +44,11 @@ export interface CommandServiceTuning {
   recentlyEndedCapacity: number;
   /** Gateway call events handled at once; their transitions are written together (see CommandTransitions). */
   gatewayCallEventsConcurrency: number;
+  /**
+   * The largest answer of a charge point (as JSON, in bytes) kept with its command as `result.response`; a larger one
+   * is dropped and only its size kept (the gateway already refuses messages over OCPP_MAX_MESSAGE_BYTES).
+   */
+  maxStoredResponseBytes: number;
   /** Controller lookups sent to assets-service at once (each asks for many controllers). */
   controllerLookupsInFlight: number;
   /** Most controllers asked for in one lookup (assets-service takes up to 1,000). */
@@ -77,6 +82,7 @@ export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.fre
   creationMaxLeasesPerBatch: 64,
   recentlyEndedCapacity: 50_000,
   gatewayCallEventsConcurrency: 200,
+  maxStoredResponseBytes: 65_536,
   controllerLookupsInFlight: 2,
   controllerLookupBatchSize: 500,
   knownControllersMax: 100_000,

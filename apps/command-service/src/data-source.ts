@@ -14,6 +14,7 @@ import { ClaimIndexesForBacklogs1763860000000 } from './migrations/1763860000000
 import { LaneFreeFunction1763870000000 } from './migrations/1763870000000-lane-free-function.js';
 import { OneActiveSessionPerPlug1763885000000 } from './migrations/1763885000000-one-active-session-per-plug.js';
 import { CreateMeterValues1763886000000 } from './migrations/1763886000000-create-meter-values.js';
+import { AddCommandResponse1763887000000 } from './migrations/1763887000000-add-command-response.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -32,6 +33,7 @@ export const CONTROL_MIGRATIONS = [
   LaneFreeFunction1763870000000,
   OneActiveSessionPerPlug1763885000000,
   CreateMeterValues1763886000000,
+  AddCommandResponse1763887000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

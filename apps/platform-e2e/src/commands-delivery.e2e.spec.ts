@@ -5,6 +5,7 @@ import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
+  CommandsTestClient,
   createRpcError,
   eventually,
   OCPP_PASSWORD,
@@ -199,21 +200,10 @@ describe('command delivery to charge points', () => {
   let token: string;
   let data: AssetsTestData;
 
-  const create = async (body: Record<string, unknown>): Promise<CommandView> => {
-    const response = await api.call<{ command: CommandView }>('POST', COMMANDS, { token, body });
-    if (response.status !== 202)
-      throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
-    return response.body.command;
-  };
-
-  const read = async (uuid: string): Promise<CommandView> =>
-    (await api.call<{ command: CommandView }>('GET', `${COMMANDS}/${uuid}`, { token })).body.command;
-
-  const ended = (uuid: string) =>
-    eventually(
-      () => read(uuid),
-      (command) => command.completed_at !== null,
-    );
+  let commands: CommandsTestClient;
+  const create = (body: Record<string, unknown>) => commands.create(body);
+  const read = (uuid: string) => commands.read(uuid);
+  const ended = (uuid: string) => commands.ended(uuid);
 
   const chargePoint = (identity: string, protocol: Protocol): ChargePoint =>
     ocppChargePoint({
@@ -262,6 +252,7 @@ describe('command delivery to charge points', () => {
     api = await ApiTestClient.connect(platform.apiUrl);
     token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
     data = new AssetsTestData(api, token);
+    commands = new CommandsTestClient(api, token);
   }, 180_000);
 
   afterAll(() => platform?.stop());
@@ -341,10 +332,11 @@ describe('command delivery to charge points', () => {
             expectedTarget(target),
           );
           expect([type, received]).toEqual([type, [{ action: expected.action, payload: expected.payload }]]);
+          const [answer, resultStatus] = ANSWERS[protocol][expected.action].accept;
           expect([type, done.status, done.result]).toEqual([
             type,
             'accepted',
-            { status: ANSWERS[protocol][expected.action].accept[1] },
+            { status: resultStatus, response: answer },
           ]);
           expect(done.completed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
         }
@@ -379,19 +371,47 @@ describe('command delivery to charge points', () => {
             parameters,
           });
           const answer = ANSWERS[protocol][received[0].action];
-          const [status, resultStatus] = answer.reject
-            ? ['rejected', answer.reject[1]]
-            : ['accepted', answer.accept[1]];
-          expect([type, done.status, done.result]).toEqual([type, status, { status: resultStatus }]);
+          const [status, [response, resultStatus]] = answer.reject
+            ? ['rejected', answer.reject]
+            : ['accepted', answer.accept];
+          expect([type, done.status, done.result]).toEqual([
+            type,
+            status,
+            { status: resultStatus, response },
+          ]);
         }
+      });
+
+      it('lists the answers only with include=response, and refuses other includes', async () => {
+        const { command } = await run('accept', {
+          type: 'clear_cache',
+          target_type: 'controller',
+          target_uuid: station.controller.uuid,
+        });
+        const query = `${COMMANDS}?filter[target_uuid]=${station.controller.uuid}&limit=1`;
+        const plain = await api.call<{ commands: CommandView[] }>('GET', query, { token });
+        expect(plain.body.commands[0]).toMatchObject({ command_uuid: command.command_uuid });
+        expect(plain.body.commands[0].result).toEqual({ status: 'Accepted' });
+        const full = await api.call<{ commands: CommandView[] }>('GET', `${query}&include=response`, {
+          token,
+        });
+        expect(full.body.commands[0].result).toEqual({
+          status: 'Accepted',
+          response: { status: 'Accepted' },
+        });
+        const unknown = await api.call('GET', `${query}&include=response,parameters`, { token });
+        expect(unknown.status).toBe(422);
+        expect(unknown.body.errors).toEqual([expect.objectContaining({ parameter: 'include' })]);
       });
 
       it('a CALLERROR fails the command with its code; no answer in time is a timeout', async () => {
         const reset = { type: 'soft_reset', target_type: 'controller', target_uuid: station.controller.uuid };
         const callError = await run('call_error', reset);
-        expect(callError.done).toMatchObject({ status: 'failed', result: { error: 'ocpp_not_supported' } });
+        expect(callError.done).toMatchObject({ status: 'failed' });
+        expect(callError.done.result).toEqual({ error: 'ocpp_not_supported' });
         const silent = await run('no_answer', reset);
-        expect(silent.done).toMatchObject({ status: 'timeout', result: {} });
+        expect(silent.done).toMatchObject({ status: 'timeout' });
+        expect(silent.done.result).toEqual({});
         expect(silent.received).toHaveLength(1);
       });
 

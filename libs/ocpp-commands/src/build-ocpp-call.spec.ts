@@ -1,5 +1,5 @@
 import type { OcppProtocol } from '@cpc/contracts';
-import { buildOcppCall } from './build-ocpp-call.js';
+import { buildOcppCall, buildOcppCalls } from './build-ocpp-call.js';
 import {
   COMMAND_TARGET_TYPES,
   COMMAND_TYPES,
@@ -170,6 +170,28 @@ const CASES: MappingCase[] = [
     target: 'connector',
     'ocpp1.6': { action: 'UnlockConnector', payload: { connectorId: 2 } },
     'ocpp2.0.1': { action: 'UnlockConnector', payload: { evseId: 1, connectorId: 2 } },
+  },
+  {
+    name: 'trigger_message for the whole charge point',
+    type: 'trigger_message',
+    target: 'controller',
+    parameters: { message: 'diagnostics_status_notification' },
+    'ocpp1.6': { action: 'TriggerMessage', payload: { requestedMessage: 'DiagnosticsStatusNotification' } },
+    'ocpp2.0.1': { action: 'TriggerMessage', payload: { requestedMessage: 'LogStatusNotification' } },
+  },
+  {
+    name: 'trigger_message for one connector',
+    type: 'trigger_message',
+    target: 'connector',
+    parameters: { message: 'status_notification' },
+    'ocpp1.6': {
+      action: 'TriggerMessage',
+      payload: { requestedMessage: 'StatusNotification', connectorId: 2 },
+    },
+    'ocpp2.0.1': {
+      action: 'TriggerMessage',
+      payload: { requestedMessage: 'StatusNotification', evse: { id: 1, connectorId: 2 } },
+    },
   },
   {
     name: 'identify',
@@ -590,7 +612,11 @@ describe('buildOcppCall', () => {
   });
 
   it('has a mapping case for every type and allowed target type', () => {
-    const covered = new Set(CASES.map((row) => `${row.type}@${row.target}`));
+    // change_configuration takes other parameters on each protocol: its own tests below.
+    const covered = new Set([
+      ...CASES.map((row) => `${row.type}@${row.target}`),
+      'change_configuration@controller',
+    ]);
     const expected = COMMAND_TYPES.flatMap((type) =>
       COMMAND_TARGET_TYPES[type].map((target) => `${type}@${target}`),
     );
@@ -755,5 +781,93 @@ describe('generated ids', () => {
   it('uses the given reservation id, else the generated one', () => {
     expect(reservationIdFor({ reservation_id: 0 }, COMMAND_UUID)).toBe(0);
     expect(reservationIdFor({}, COMMAND_UUID)).toBe(GEN);
+  });
+});
+
+describe('buildOcppCalls: change_configuration', () => {
+  const calls = (protocol: OcppProtocol, parameters: unknown) =>
+    buildOcppCalls(
+      protocol,
+      { type: 'change_configuration', parameters, commandUuid: COMMAND_UUID },
+      TARGETS.controller,
+    );
+
+  it('1.6: one ChangeConfiguration per key, in order', () => {
+    const built = calls('ocpp1.6', {
+      settings: [
+        { key: 'HeartbeatInterval', value: '60' },
+        { key: 'AuthorizationKey', value: '' },
+      ],
+    });
+    expect(built).toEqual([
+      { action: 'ChangeConfiguration', payload: { key: 'HeartbeatInterval', value: '60' } },
+      { action: 'ChangeConfiguration', payload: { key: 'AuthorizationKey', value: '' } },
+    ]);
+    for (const call of built)
+      expect(schemaViolation('ocpp1.6', call.action, 'req', call.payload)).toBeUndefined();
+    expect(() =>
+      buildOcppCall(
+        'ocpp1.6',
+        {
+          type: 'change_configuration',
+          parameters: {
+            settings: [
+              { key: 'A', value: '1' },
+              { key: 'B', value: '2' },
+            ],
+          },
+          commandUuid: COMMAND_UUID,
+        },
+        TARGETS.controller,
+      ),
+    ).toThrow(TypeError);
+  });
+
+  it('2.0.1: one SetVariables with every setting', () => {
+    const built = calls('ocpp2.0.1', {
+      settings: [
+        { component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: '60' },
+        {
+          component: 'EVSE',
+          component_instance: 'main',
+          evse_id: 1,
+          connector_id: 2,
+          variable: 'Power',
+          variable_instance: 'L1',
+          attribute_type: 'MaxSet',
+          value: '11000',
+        },
+      ],
+    });
+    expect(built).toEqual([
+      {
+        action: 'SetVariables',
+        payload: {
+          setVariableData: [
+            {
+              attributeValue: '60',
+              component: { name: 'OCPPCommCtrlr' },
+              variable: { name: 'HeartbeatInterval' },
+            },
+            {
+              attributeType: 'MaxSet',
+              attributeValue: '11000',
+              component: { name: 'EVSE', instance: 'main', evse: { id: 1, connectorId: 2 } },
+              variable: { name: 'Power', instance: 'L1' },
+            },
+          ],
+        },
+      },
+    ]);
+    expect(schemaViolation('ocpp2.0.1', 'SetVariables', 'req', built[0].payload)).toBeUndefined();
+  });
+
+  it('fails with invalid_parameters when the settings are of the other protocol', () => {
+    const keys = { settings: [{ key: 'HeartbeatInterval', value: '60' }] };
+    const variables = {
+      settings: [{ component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: '60' }],
+    };
+    expect(buildError(() => calls('ocpp2.0.1', keys)).errorKey).toBe('invalid_parameters');
+    expect(buildError(() => calls('ocpp1.6', variables)).errorKey).toBe('invalid_parameters');
   });
 });

@@ -44,6 +44,22 @@ export function buildOcppCall(
   target: ResolvedTarget,
   options: BuildOptions = {},
 ): OcppCall {
+  const calls = buildOcppCalls(protocol, command, target, options);
+  if (calls.length !== 1)
+    throw new TypeError(`${command.type} becomes ${calls.length} calls: use buildOcppCalls`);
+  return calls[0];
+}
+
+/**
+ * The OCPP calls of a command, to be sent one after the other in this order (one for every type but 1.6
+ * change_configuration, which makes one ChangeConfiguration per key). Same rules and errors as buildOcppCall.
+ */
+export function buildOcppCalls(
+  protocol: OcppProtocol,
+  command: OcppCommand,
+  target: ResolvedTarget,
+  options: BuildOptions = {},
+): OcppCall[] {
   const builders = Object.hasOwn(CALLS_BY_PROTOCOL, protocol) ? CALLS_BY_PROTOCOL[protocol] : undefined;
   if (!builders) throw new TypeError(`unknown OCPP protocol ${String(protocol)}`);
   const parsed = parseRequest(
@@ -61,9 +77,10 @@ export function buildOcppCall(
       parsed.issues,
     );
   }
-  return dispatch(
+  const calls = dispatch(
     builders,
     parsed.command,
     new CallContext(target, command.commandUuid, options.now ?? new Date()),
   );
+  return Array.isArray(calls) ? calls : [calls];
 }

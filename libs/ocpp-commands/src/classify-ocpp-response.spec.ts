@@ -29,6 +29,12 @@ const STATUS_ROWS: StatusRow[] = [
   },
   {
     protocol: 'ocpp1.6',
+    actions: ['ChangeConfiguration'],
+    accepted: ['Accepted', 'RebootRequired'],
+    rejected: ['Rejected', 'NotSupported'],
+  },
+  {
+    protocol: 'ocpp1.6',
     actions: ['TriggerMessage'],
     accepted: ['Accepted'],
     rejected: ['Rejected', 'NotImplemented'],
@@ -280,5 +286,40 @@ describe('classifyCallError', () => {
     expect(new Set(COMMAND_RESULT_ERRORS).size).toBe(COMMAND_RESULT_ERRORS.length);
     for (const key of COMMAND_RESULT_ERRORS) expect(key).toMatch(/^[a-z]+(_[a-z0-9]+)*$/);
     expect(COMMAND_RESULT_ERRORS).toContain(CommandResultError.OcppNotImplemented);
+  });
+});
+
+describe('classifyOcppResponse: 2.0.1 SetVariables', () => {
+  const results = (...statuses: string[]) => ({
+    setVariableResult: statuses.map((attributeStatus, index) => ({
+      attributeStatus,
+      component: { name: 'C' },
+      variable: { name: `V${index}` },
+    })),
+  });
+
+  it('is accepted when every setting is Accepted or RebootRequired, the status saying whether a reboot is due', () => {
+    expect(classifyOcppResponse('ocpp2.0.1', 'SetVariables', results('Accepted', 'Accepted'))).toEqual({
+      status: 'accepted',
+      resultStatus: 'Accepted',
+    });
+    expect(classifyOcppResponse('ocpp2.0.1', 'SetVariables', results('Accepted', 'RebootRequired'))).toEqual({
+      status: 'accepted',
+      resultStatus: 'RebootRequired',
+    });
+  });
+
+  it('is rejected with the first refusing status, and invalid without results', () => {
+    expect(
+      classifyOcppResponse(
+        'ocpp2.0.1',
+        'SetVariables',
+        results('RebootRequired', 'UnknownVariable', 'Rejected'),
+      ),
+    ).toEqual({ status: 'rejected', resultStatus: 'UnknownVariable' });
+    expect(classifyOcppResponse('ocpp2.0.1', 'SetVariables', { setVariableResult: [] })).toEqual({
+      status: 'failed',
+      error: 'invalid_response',
+    });
   });
 });

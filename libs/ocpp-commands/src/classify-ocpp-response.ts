@@ -22,12 +22,30 @@ type AnswerRule =
   /** 1.6 GetDiagnostics: accepted when `fileName` names a file, rejected when there is no diagnostics file. */
   | { fileName: true }
   /** 2.0.1 GetVariables: accepted when it reports on the variables (`getVariableResult`); per-variable statuses vary. */
-  | { variableResults: true };
+  | { variableResults: true }
+  /** 2.0.1 SetVariables: accepted when every `setVariableResult` is Accepted or RebootRequired (see settingsStatus). */
+  | { setResults: true };
 
 const ACCEPTED = { accepted: ['Accepted'] } as const;
 const ACCEPTED_OR_SCHEDULED = { accepted: ['Accepted', 'Scheduled'] } as const;
 const UNLOCKED = { accepted: ['Unlocked'] } as const;
 const ACCEPTED_OR_CANCELED = { accepted: ['Accepted', 'AcceptedCanceled'] } as const;
+/** A configuration change takes effect now or after a reboot. */
+export const CHANGED_STATUSES = ['Accepted', 'RebootRequired'] as const;
+const CHANGED = { accepted: CHANGED_STATUSES } as const;
+
+/**
+ * The command's result status of several per-setting statuses: the first one that is not a change when there is one
+ * (rejected), else RebootRequired when any needs a reboot, else Accepted.
+ */
+export function settingsStatus(statuses: readonly string[]): { accepted: boolean; resultStatus: string } {
+  const refused = statuses.find((status) => !(CHANGED_STATUSES as readonly string[]).includes(status));
+  if (refused !== undefined) return { accepted: false, resultStatus: refused };
+  return {
+    accepted: true,
+    resultStatus: statuses.includes('RebootRequired') ? 'RebootRequired' : 'Accepted',
+  };
+}
 
 /** The answer table of docs/spec/ocpp-mapping.md, per protocol and action. */
 const ANSWER_RULES: {
@@ -43,6 +61,7 @@ const ANSWER_RULES: {
     UpdateFirmware: { anyReply: true },
     GetDiagnostics: { fileName: true },
     GetConfiguration: { anyReply: true },
+    ChangeConfiguration: CHANGED,
     RemoteStartTransaction: ACCEPTED,
     RemoteStopTransaction: ACCEPTED,
     ReserveNow: ACCEPTED,
@@ -60,6 +79,7 @@ const ANSWER_RULES: {
     GetLog: ACCEPTED_OR_CANCELED,
     GetBaseReport: ACCEPTED,
     GetVariables: { variableResults: true },
+    SetVariables: { setResults: true },
     RequestStartTransaction: ACCEPTED,
     RequestStopTransaction: ACCEPTED,
     ReserveNow: ACCEPTED,
@@ -109,6 +129,14 @@ export function classifyOcppResponse(
     const fileName = response.fileName;
     if (fileName !== undefined && typeof fileName !== 'string') return INVALID_RESPONSE;
     return judged(typeof fileName === 'string' && fileName !== '');
+  }
+  if ('setResults' in rule) {
+    const results = response.setVariableResult;
+    if (!Array.isArray(results) || results.length === 0) return INVALID_RESPONSE;
+    const statuses = results.map((result) => (isJsonObject(result) ? result.attributeStatus : undefined));
+    if (!statuses.every((status): status is string => typeof status === 'string')) return INVALID_RESPONSE;
+    const { accepted, resultStatus } = settingsStatus(statuses);
+    return judged(accepted, resultStatus);
   }
   if ('variableResults' in rule) {
     return Array.isArray(response.getVariableResult) ? judged(true) : INVALID_RESPONSE;

@@ -13,8 +13,25 @@ import {
 } from './command-model.js';
 
 describe('command model', () => {
-  it('lists the 15 command types, target types and statuses of the spec', () => {
-    expect(COMMAND_TYPES).toHaveLength(15);
+  it('lists the 15 command types of the spec first, then the extensions; target types and statuses', () => {
+    expect(COMMAND_TYPES.slice(0, 15)).toEqual([
+      'soft_reset',
+      'hard_reset',
+      'clear_cache',
+      'change_availability',
+      'unlock',
+      'identify',
+      'update_firmware',
+      'request_diagnostics',
+      'refresh_configuration',
+      'remote_start',
+      'remote_stop',
+      'reserve',
+      'cancel_reservation',
+      'set_charging_profile',
+      'clear_charging_profile',
+    ]);
+    expect(COMMAND_TYPES).toEqual(expect.arrayContaining(['change_configuration', 'trigger_message']));
     expect(Object.keys(COMMAND_TARGET_TYPES).sort()).toEqual([...COMMAND_TYPES].sort());
     expect(TARGET_TYPES).toEqual(['controller', 'connector', 'charging_session']);
     expect(COMMAND_STATUSES).toEqual(['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed']);
@@ -41,6 +58,8 @@ describe('command model', () => {
       cancel_reservation: ['controller'],
       set_charging_profile: ['charging_session', 'connector', 'controller'],
       clear_charging_profile: ['connector', 'controller'],
+      change_configuration: ['controller'],
+      trigger_message: ['connector', 'controller'],
     });
     expect(isTargetTypeAllowed('unlock', 'connector')).toBe(true);
     expect(isTargetTypeAllowed('unlock', 'controller')).toBe(false);

@@ -1,6 +1,9 @@
 import type { OcppProtocol } from '@cpc/contracts';
 
-/** The 15 platform command types (docs/spec/core-api.md, Command.type; mapping: docs/spec/ocpp-mapping.md). */
+/**
+ * The platform command types: the spec's fifteen (docs/spec/core-api.md, Command.type) and the extensions of
+ * docs/spec/ocpp-mapping.md; the mapping is docs/spec/ocpp-mapping.md.
+ */
 export const COMMAND_TYPES = [
   'soft_reset',
   'hard_reset',
@@ -17,6 +20,8 @@ export const COMMAND_TYPES = [
   'cancel_reservation',
   'set_charging_profile',
   'clear_charging_profile',
+  'change_configuration',
+  'trigger_message',
 ] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
@@ -54,6 +59,8 @@ export const COMMAND_TARGET_TYPES: Readonly<Record<CommandType, readonly TargetT
   cancel_reservation: ['controller'],
   set_charging_profile: ['controller', 'connector', 'charging_session'],
   clear_charging_profile: ['controller', 'connector'],
+  change_configuration: ['controller'],
+  trigger_message: ['controller', 'connector'],
 };
 
 function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {

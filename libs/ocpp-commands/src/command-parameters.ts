@@ -41,6 +41,37 @@ export const MAX_CONFIGURATION_KEYS = 100;
 export const MAX_SCHEDULE_PERIODS = 1024;
 /** Printable ASCII without spaces: configuration keys. */
 export const CONFIGURATION_KEY = /^[\x21-\x7E]+$/;
+/**
+ * Settings per change_configuration when the charge point's own limit is not known from its stored configuration
+ * (1.6 GetConfigurationMaxKeys, 2.0.1 ItemsPerMessageSetVariables; command-service checks it at creation): a request
+ * of reasonable size. MAX_CONFIGURATION_KEYS bounds any change, whatever the charge point reports.
+ */
+export const MAX_CONFIGURATION_SETTINGS = 20;
+/** 1.6 ChangeConfiguration `value` is `CiString500`. */
+export const CONFIGURATION_VALUE_MAX_LENGTH = 500;
+/** 2.0.1 SetVariables `attributeValue` is `string(1000)`. */
+export const VARIABLE_VALUE_MAX_LENGTH = 1000;
+/** 2.0.1 component, variable and instance names are `string(50)`. */
+export const DEVICE_MODEL_NAME_MAX_LENGTH = 50;
+/** 2.0.1 `AttributeEnumType`, as OCPP spells it (like component and variable names). */
+export const ATTRIBUTE_TYPES = ['Actual', 'Target', 'MinSet', 'MaxSet'] as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+/**
+ * trigger_message `message`: the messages both protocols can be asked for (1.6 TriggerMessage `requestedMessage`,
+ * 2.0.1 `MessageTriggerEnumType`), snake_case; diagnostics_status_notification is 1.6
+ * DiagnosticsStatusNotification / 2.0.1 LogStatusNotification.
+ */
+export const TRIGGERABLE_MESSAGES = [
+  'boot_notification',
+  'heartbeat',
+  'meter_values',
+  'status_notification',
+  'firmware_status_notification',
+  'diagnostics_status_notification',
+] as const;
+export type TriggerableMessage = (typeof TRIGGERABLE_MESSAGES)[number];
+/** The messages about one connector (the others are about the whole charge point). */
+const CONNECTOR_MESSAGES: readonly TriggerableMessage[] = ['meter_values', 'status_notification'];
 
 // Normalized parameters: what `parseCommandRequest` returns for a valid request. Field names stay snake_case as in the
 // API; optional fields are absent (never null); date-times are UTC (see FieldReader.dateTime).
@@ -72,6 +103,35 @@ export interface RequestDiagnosticsParameters {
 export interface RefreshConfigurationParameters {
   /** Distinct keys, in the order given; absent (or given empty) = the whole configuration. */
   keys?: string[];
+}
+
+/** A 1.6 configuration key to change. */
+export interface KeySetting {
+  key: string;
+  value: string;
+}
+
+/** A 2.0.1 variable attribute to set. */
+export interface VariableSetting {
+  component: string;
+  component_instance?: string;
+  /** The component's EVSE (absent: a station-level component). */
+  evse_id?: number;
+  connector_id?: number;
+  variable: string;
+  variable_instance?: string;
+  /** Absent: Actual. */
+  attribute_type?: AttributeType;
+  value: string;
+}
+
+export interface ChangeConfigurationParameters {
+  /** In the order given; all of one kind (keys for 1.6, variables for 2.0.1). */
+  settings: KeySetting[] | VariableSetting[];
+}
+
+export interface TriggerMessageParameters {
+  message: TriggerableMessage;
 }
 
 export interface ChargingSchedulePeriodParameters {
@@ -141,6 +201,8 @@ export interface CommandParametersByType {
   cancel_reservation: CancelReservationParameters;
   set_charging_profile: SetChargingProfileParameters;
   clear_charging_profile: ClearChargingProfileParameters;
+  change_configuration: ChangeConfigurationParameters;
+  trigger_message: TriggerMessageParameters;
 }
 
 export interface ParameterContext {
@@ -313,6 +375,60 @@ function chargingProfile(
   );
 }
 
+const deviceModelName = (reader: FieldReader, key: string, required: boolean) =>
+  reader.string(key, { required, maxLength: DEVICE_MODEL_NAME_MAX_LENGTH });
+
+function keySetting(item: FieldReader): KeySetting | undefined {
+  item.rejectUnknown(['key', 'value']);
+  return complete<KeySetting>(
+    {
+      key: item.string('key', {
+        required: true,
+        maxLength: CONFIGURATION_KEY_MAX_LENGTH,
+        pattern: CONFIGURATION_KEY,
+        patternMessage: 'must hold printable ASCII characters without spaces',
+      }),
+      value: item.string('value', {
+        required: true,
+        maxLength: CONFIGURATION_VALUE_MAX_LENGTH,
+        allowEmpty: true,
+      }),
+    },
+    ['key', 'value'],
+  );
+}
+
+function variableSetting(item: FieldReader): VariableSetting | undefined {
+  item.rejectUnknown([
+    'component',
+    'component_instance',
+    'evse_id',
+    'connector_id',
+    'variable',
+    'variable_instance',
+    'attribute_type',
+    'value',
+  ]);
+  const evseId = item.integer('evse_id');
+  const connectorId = item.integer('connector_id', { min: 1 });
+  if (connectorId !== undefined && !item.has('evse_id')) {
+    item.issue('connector_id', ErrorKey.NotAllowed, 'is only allowed with evse_id');
+  }
+  return complete<VariableSetting>(
+    {
+      component: deviceModelName(item, 'component', true),
+      component_instance: deviceModelName(item, 'component_instance', false),
+      evse_id: evseId,
+      connector_id: connectorId,
+      variable: deviceModelName(item, 'variable', true),
+      variable_instance: deviceModelName(item, 'variable_instance', false),
+      attribute_type: item.enumeration('attribute_type', ATTRIBUTE_TYPES),
+      value: item.string('value', { required: true, maxLength: VARIABLE_VALUE_MAX_LENGTH, allowEmpty: true }),
+    },
+    ['component', 'variable', 'value'],
+  );
+}
+
 /** One parser per command type: reads, checks and normalizes `parameters`, recording issues on the reader. */
 export const PARAMETER_PARSERS: { [T in CommandType]: ParameterParser<CommandParametersByType[T]> } = {
   soft_reset: noParameters,
@@ -369,6 +485,43 @@ export const PARAMETER_PARSERS: { [T in CommandType]: ParameterParser<CommandPar
     );
     if (!keys.every((key) => key !== undefined)) return undefined;
     return keys.length === 0 ? {} : { keys: [...new Set(keys)] };
+  },
+
+  change_configuration: (reader) => {
+    reader.rejectUnknown(['settings']);
+    const items = reader.elements('settings', {
+      required: true,
+      minItems: 1,
+      maxItems: MAX_CONFIGURATION_KEYS,
+    });
+    if (items === undefined) return undefined;
+    // The kind of the first setting decides: 1.6 keys ({key, value}) or 2.0.1 variables ({component, variable, …}).
+    let byKey: boolean | undefined;
+    const settings = items.indexes().map((index) => {
+      const item = items.object(index, { required: true });
+      if (!item) return undefined;
+      byKey ??= item.has('key');
+      if (byKey !== item.has('key')) {
+        items.issue(index, ErrorKey.InvalidValue, 'must be of the same kind as the first setting');
+        return undefined;
+      }
+      return byKey ? keySetting(item) : variableSetting(item);
+    });
+    if (!settings.every((setting) => setting !== undefined)) return undefined;
+    return { settings } as ChangeConfigurationParameters;
+  },
+
+  trigger_message: (reader, { targetType }) => {
+    reader.rejectUnknown(['message']);
+    const message = reader.enumeration('message', TRIGGERABLE_MESSAGES, { required: true });
+    if (message !== undefined && targetType === 'connector' && !CONNECTOR_MESSAGES.includes(message)) {
+      reader.issue(
+        'message',
+        ErrorKey.NotAllowed,
+        `must be ${CONNECTOR_MESSAGES.join(' or ')} for a connector`,
+      );
+    }
+    return complete<TriggerMessageParameters>({ message }, ['message']);
   },
 
   remote_start: (reader) => {

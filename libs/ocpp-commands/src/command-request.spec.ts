@@ -55,9 +55,54 @@ const MINIMAL: Record<CommandType, Record<string, unknown> | undefined> = {
   cancel_reservation: { reservation_id: 1 },
   set_charging_profile: { charging_profile: profile() },
   clear_charging_profile: undefined,
+  change_configuration: { settings: [{ key: 'HeartbeatInterval', value: '60' }] },
+  trigger_message: { message: 'status_notification' },
 };
 
 describe('validateCommandRequest', () => {
+  describe('change_configuration and trigger_message', () => {
+    it('takes 1.6 keys or 2.0.1 variables, not both, and not more than MAX_CONFIGURATION_KEYS', () => {
+      expect(
+        problems('change_configuration', 'controller', {
+          settings: [
+            { key: 'HeartbeatInterval', value: '' },
+            { component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: '60' },
+          ],
+        }),
+      ).toEqual(['invalid_value@parameters.settings[1]']);
+      expect(
+        problems('change_configuration', 'controller', {
+          settings: [
+            {
+              component: 'EVSE',
+              evse_id: 1,
+              connector_id: 1,
+              variable: 'Power',
+              attribute_type: 'MaxSet',
+              value: '11000',
+            },
+            { component: 'TxCtrlr', variable: 'EVConnectionTimeOut', value: '30', connector_id: 2 },
+          ],
+        }),
+      ).toEqual(['not_allowed@parameters.settings[1].connector_id']);
+      const many = Array.from({ length: 101 }, (_, index) => ({ key: `Key${index}`, value: '1' }));
+      expect(problems('change_configuration', 'controller', { settings: many })).toEqual([
+        'out_of_range@parameters.settings',
+      ]);
+      expect(problems('change_configuration', 'controller', {})).toEqual(['required@parameters.settings']);
+    });
+
+    it('trigger_message on a connector only for connector messages', () => {
+      expect(problems('trigger_message', 'connector', { message: 'heartbeat' })).toEqual([
+        'not_allowed@parameters.message',
+      ]);
+      expect(problems('trigger_message', 'controller', { message: 'heartbeat' })).toEqual([]);
+      expect(problems('trigger_message', 'controller', { message: 'Heartbeat' })).toEqual([
+        'invalid_value@parameters.message',
+      ]);
+    });
+  });
+
   describe('type and target_type', () => {
     it.each(
       COMMAND_TYPES.flatMap((type) => COMMAND_TARGET_TYPES[type].map((target) => [type, target] as const)),

@@ -27,6 +27,8 @@ interface StringRule extends PresenceRule {
   maxLength: number;
   pattern?: RegExp;
   patternMessage?: string;
+  /** An empty or blank string is a value (configuration values), not a missing one. */
+  allowEmpty?: boolean;
 }
 interface IntegerRule extends PresenceRule {
   min?: number;
@@ -91,7 +93,9 @@ export class FieldReader {
     const value = this.present(key, rule);
     if (value === undefined) return undefined;
     if (typeof value !== 'string') return this.invalidType(key, 'a string');
-    if (value.trim() === '') return this.invalid(key, ErrorKey.InvalidValue, 'must not be empty');
+    if (value.trim() === '' && !rule.allowEmpty) {
+      return this.invalid(key, ErrorKey.InvalidValue, 'must not be empty');
+    }
     if (value.length > rule.maxLength) {
       return this.invalid(key, ErrorKey.InvalidLength, `must be at most ${rule.maxLength} characters long`);
     }

@@ -11,11 +11,23 @@ export {
   ID_TAG_MAX_LENGTH,
   LOCATION_MAX_LENGTH,
   MAX_CONFIGURATION_KEYS,
+  MAX_CONFIGURATION_SETTINGS,
+  ATTRIBUTE_TYPES,
+  TRIGGERABLE_MESSAGES,
+  CONFIGURATION_VALUE_MAX_LENGTH,
+  VARIABLE_VALUE_MAX_LENGTH,
+  DEVICE_MODEL_NAME_MAX_LENGTH,
   MAX_SCHEDULE_PERIODS,
   PRINTABLE_ASCII,
   RECURRENCY_KINDS,
   type Availability,
   type CancelReservationParameters,
+  type ChangeConfigurationParameters,
+  type KeySetting,
+  type VariableSetting,
+  type TriggerMessageParameters,
+  type TriggerableMessage,
+  type AttributeType,
   type ChangeAvailabilityParameters,
   type ChargingProfileKind,
   type ChargingProfileParameters,
@@ -59,10 +71,13 @@ export {
   type OcppCommand,
   type ResolvedTarget,
 } from './ocpp-call.js';
-export { buildOcppCall } from './build-ocpp-call.js';
+export { buildOcppCall, buildOcppCalls } from './build-ocpp-call.js';
+export { settingResults } from './configuration-changes.js';
 export {
+  CHANGED_STATUSES,
   classifyOcppResponse,
   RESULT_STATUS_STAND_IN,
+  settingsStatus,
   type OcppAnswerClassification,
 } from './classify-ocpp-response.js';
 export { classifyCallError, COMMAND_RESULT_ERRORS, CommandResultError } from './result-errors.js';

@@ -15,6 +15,7 @@ export const OCPP16_ACTIONS = [
   'UpdateFirmware',
   'GetDiagnostics',
   'GetConfiguration',
+  'ChangeConfiguration',
   'RemoteStartTransaction',
   'RemoteStopTransaction',
   'ReserveNow',
@@ -35,6 +36,7 @@ export const OCPP201_ACTIONS = [
   'GetLog',
   'GetBaseReport',
   'GetVariables',
+  'SetVariables',
   'RequestStartTransaction',
   'RequestStopTransaction',
   'ReserveNow',
@@ -189,9 +191,15 @@ export class CallContext {
   }
 }
 
-/** One function per command type turning normalized parameters into a call of one protocol. */
+/**
+ * One function per command type turning normalized parameters into the calls of one protocol: one call, or several
+ * sent one after the other in the given order (1.6 change_configuration: one ChangeConfiguration per key).
+ */
 export type CallBuilders<A extends OcppAction> = {
-  [T in CommandType]: (parameters: CommandParametersByType[T], context: CallContext) => OcppCall<A>;
+  [T in CommandType]: (
+    parameters: CommandParametersByType[T],
+    context: CallContext,
+  ) => OcppCall<A> | OcppCall<A>[];
 };
 
 export function ocppCall<A extends OcppAction>(
@@ -204,4 +212,12 @@ export function ocppCall<A extends OcppAction>(
 /** `2025-01-31T22:00:00Z`: UTC, whole seconds. */
 export function utcSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** trigger_message `message` as OCPP names it (snake_case → PascalCase: `meter_values` → MeterValues). */
+export function requestedMessageName(message: string): string {
+  return message
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }

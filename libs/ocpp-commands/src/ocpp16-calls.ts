@@ -1,7 +1,15 @@
-import { type ChargingProfileParameters, compact } from './command-parameters.js';
+import { type ChargingProfileParameters, compact, type KeySetting } from './command-parameters.js';
 import { reservationIdFor } from './generated-ids.js';
 import { commonProfileFields, commonScheduleFields } from './charging-profile-fields.js';
-import { type CallBuilders, ocppCall, type Ocpp16Action, utcSeconds } from './ocpp-call.js';
+import {
+  type CallBuilders,
+  ocppCall,
+  type Ocpp16Action,
+  OcppCallBuildError,
+  requestedMessageName,
+  utcSeconds,
+} from './ocpp-call.js';
+import { CommandResultError } from './result-errors.js';
 
 const PURPOSE = {
   charge_point_max_profile: 'ChargePointMaxProfile',
@@ -57,6 +65,20 @@ export const OCPP16_CALLS: CallBuilders<Ocpp16Action> = {
       stopTime: parameters.stop_time,
     }),
   refresh_configuration: (parameters) => call('GetConfiguration', { key: parameters.keys }),
+  change_configuration: ({ settings }) => {
+    if (!settings.every((setting): setting is KeySetting => 'key' in setting)) {
+      throw new OcppCallBuildError(
+        CommandResultError.InvalidParameters,
+        'a 1.6 charge point changes keys: settings must be {key, value}',
+      );
+    }
+    return settings.map(({ key, value }) => call('ChangeConfiguration', { key, value }));
+  },
+  trigger_message: ({ message }, context) =>
+    call('TriggerMessage', {
+      requestedMessage: requestedMessageName(message),
+      connectorId: context.optionalConnectorId(),
+    }),
   // A controller target leaves connectorId out: the charge point picks the connector.
   remote_start: (parameters, context) =>
     call('RemoteStartTransaction', {

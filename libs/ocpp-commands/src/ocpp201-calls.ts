@@ -1,7 +1,20 @@
-import { type ChargingProfileParameters, compact } from './command-parameters.js';
+import {
+  type ChargingProfileParameters,
+  compact,
+  type TriggerableMessage,
+  type VariableSetting,
+} from './command-parameters.js';
 import { reservationIdFor } from './generated-ids.js';
 import { commonProfileFields, commonScheduleFields } from './charging-profile-fields.js';
-import { type CallBuilders, ocppCall, type Ocpp201Action, utcSeconds } from './ocpp-call.js';
+import {
+  type CallBuilders,
+  ocppCall,
+  type Ocpp201Action,
+  OcppCallBuildError,
+  requestedMessageName,
+  utcSeconds,
+} from './ocpp-call.js';
+import { CommandResultError } from './result-errors.js';
 
 const PURPOSE = {
   charge_point_max_profile: 'ChargingStationMaxProfile',
@@ -49,6 +62,10 @@ function componentVariables(
   return pairs.map((pair) => ({ component: { name: pair.component }, variable: { name: pair.variable } }));
 }
 
+/** trigger_message `message` → 2.0.1 `requestedMessage`: as 1.6 names it, but diagnostics are a log here. */
+const requestedMessage = (message: TriggerableMessage) =>
+  message === 'diagnostics_status_notification' ? 'LogStatusNotification' : requestedMessageName(message);
+
 /** OCPP 2.0.1 payloads (checked against ocpp-rpc's 2.0.1 request schemas in the tests). */
 export const OCPP201_CALLS: CallBuilders<Ocpp201Action> = {
   soft_reset: () => call('Reset', { type: 'OnIdle' }),
@@ -85,6 +102,36 @@ export const OCPP201_CALLS: CallBuilders<Ocpp201Action> = {
         oldestTimestamp: parameters.start_time,
         latestTimestamp: parameters.stop_time,
       }),
+    }),
+  change_configuration: ({ settings }) => {
+    if (!settings.every((setting): setting is VariableSetting => 'component' in setting)) {
+      throw new OcppCallBuildError(
+        CommandResultError.InvalidParameters,
+        'a 2.0.1 charging station sets variables: settings must be {component, variable, value, …}',
+      );
+    }
+    return call('SetVariables', {
+      setVariableData: settings.map((setting) =>
+        compact({
+          attributeType: setting.attribute_type,
+          attributeValue: setting.value,
+          component: compact({
+            name: setting.component,
+            instance: setting.component_instance,
+            evse:
+              setting.evse_id === undefined
+                ? undefined
+                : compact({ id: setting.evse_id, connectorId: setting.connector_id }),
+          }),
+          variable: compact({ name: setting.variable, instance: setting.variable_instance }),
+        }),
+      ),
+    });
+  },
+  trigger_message: ({ message }, context) =>
+    call('TriggerMessage', {
+      requestedMessage: requestedMessage(message),
+      evse: context.isController ? undefined : { id: context.evseId(), connectorId: context.connectorId() },
     }),
   refresh_configuration: (parameters, context) => {
     const variables = parameters.keys && componentVariables(parameters.keys);

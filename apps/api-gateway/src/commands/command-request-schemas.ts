@@ -1,6 +1,7 @@
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import {
   ALLOWED_URI_SCHEMES,
+  ATTRIBUTE_TYPES,
   AVAILABILITIES,
   CHARGING_PROFILE_KINDS,
   CHARGING_PROFILE_PURPOSES,
@@ -14,13 +15,20 @@ import {
   type CommandType,
   CONFIGURATION_KEY,
   CONFIGURATION_KEY_MAX_LENGTH,
+  CONFIGURATION_VALUE_MAX_LENGTH,
+  DEVICE_MODEL_NAME_MAX_LENGTH,
   ID_TAG_MAX_LENGTH,
+  type KeySetting,
   INT32_MAX,
   LOCATION_MAX_LENGTH,
   MAX_CONFIGURATION_KEYS,
+  MAX_CONFIGURATION_SETTINGS,
   MAX_SCHEDULE_PERIODS,
   PRINTABLE_ASCII,
   RECURRENCY_KINDS,
+  TRIGGERABLE_MESSAGES,
+  VARIABLE_VALUE_MAX_LENGTH,
+  type VariableSetting,
 } from '@cpc/ocpp-commands';
 
 /**
@@ -141,6 +149,42 @@ const SHARED_PARAMETER_SCHEMAS: Record<string, SchemaObject> = {
   ),
 };
 
+const configurationKey: SchemaObject = {
+  type: 'string',
+  minLength: 1,
+  maxLength: CONFIGURATION_KEY_MAX_LENGTH,
+  pattern: CONFIGURATION_KEY.source,
+};
+const deviceModelName = (description: string): SchemaObject => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: DEVICE_MODEL_NAME_MAX_LENGTH,
+  description,
+});
+
+SHARED_PARAMETER_SCHEMAS.KeySettingParameters = fieldsOf<KeySetting>(
+  'A 1.6 configuration key and its new value (ChangeConfiguration).',
+  {
+    key: configurationKey,
+    value: { type: 'string', maxLength: CONFIGURATION_VALUE_MAX_LENGTH },
+  },
+  ['key', 'value'],
+);
+SHARED_PARAMETER_SCHEMAS.VariableSettingParameters = fieldsOf<VariableSetting>(
+  'A 2.0.1 variable attribute and its new value (SetVariables setVariableData).',
+  {
+    component: deviceModelName('Component name, as OCPP spells it (e.g. OCPPCommCtrlr).'),
+    component_instance: deviceModelName('Component instance.'),
+    evse_id: integer('The EVSE of the component; absent: station level.'),
+    connector_id: integer('The connector of the component within its EVSE (only with evse_id).', 1),
+    variable: deviceModelName('Variable name (e.g. HeartbeatInterval).'),
+    variable_instance: deviceModelName('Variable instance.'),
+    attribute_type: { type: 'string', enum: [...ATTRIBUTE_TYPES], description: 'Absent: Actual.' },
+    value: { type: 'string', maxLength: VARIABLE_VALUE_MAX_LENGTH },
+  },
+  ['component', 'variable', 'value'],
+);
+
 /** The `parameters` of each command type. */
 const PARAMETERS: { [T in CommandType]: SchemaObject } = {
   soft_reset: NO_PARAMETERS,
@@ -191,6 +235,25 @@ const PARAMETERS: { [T in CommandType]: SchemaObject } = {
       },
     },
     [],
+  ),
+  change_configuration: fieldsOf<CommandParametersByType['change_configuration']>(
+    'The settings to change, in order, all of one kind: 1.6 keys or 2.0.1 variables. At most what the charge ' +
+      'point allows as far as its stored configuration tells (1.6 GetConfigurationMaxKeys, 2.0.1 ' +
+      `ItemsPerMessageSetVariables), else ${MAX_CONFIGURATION_SETTINGS}.`,
+    {
+      settings: {
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_CONFIGURATION_KEYS,
+        items: { oneOf: [ref('KeySettingParameters'), ref('VariableSettingParameters')] },
+      },
+    },
+    ['settings'],
+  ),
+  trigger_message: fieldsOf<CommandParametersByType['trigger_message']>(
+    'The message the charge point is asked to send (a connector target: meter_values or status_notification).',
+    { message: { type: 'string', enum: [...TRIGGERABLE_MESSAGES] } },
+    ['message'],
   ),
   remote_start: fieldsOf<CommandParametersByType['remote_start']>(
     'Who starts, and optionally with which profile.',

@@ -8,7 +8,7 @@ import {
   TARGET_TYPES,
   type TargetType,
 } from '@cpc/ocpp-commands';
-import { COMMAND_SORT_FIELDS, type CommandFilter } from '@cpc/contracts';
+import { COMMAND_LIST_INCLUDES, COMMAND_SORT_FIELDS, type CommandFilter } from '@cpc/contracts';
 import { IsIn, IsString, Matches } from 'class-validator';
 import {
   AssetPaginationBody,
@@ -49,6 +49,8 @@ export const COMMAND_FILTER_DOCS = {
 };
 
 const ORDER_BY = orderByPattern(COMMAND_SORT_FIELDS);
+const INCLUDE_VALUE = `(${COMMAND_LIST_INCLUDES.join('|')})`;
+const INCLUDE = new RegExp(`^${INCLUDE_VALUE}(,${INCLUDE_VALUE})*$`);
 
 export class CommandListQuery extends PageQuery {
   @ApiPropertyOptional({
@@ -64,6 +66,18 @@ export class CommandListQuery extends PageQuery {
   order_by?: string;
 
   @FilterQuery(() => CommandFilterQuery) filter?: CommandFilterQuery;
+
+  @ApiPropertyOptional({
+    pattern: INCLUDE.source,
+    example: 'response',
+    description:
+      "Comma-separated optional parts of each command: `response` adds the charge point's answer as " +
+      '`result.response` (always on a single command).',
+  })
+  @OptionalField()
+  @IsString()
+  @Matches(INCLUDE, { message: `include must match ${INCLUDE.source}` })
+  include?: string;
 }
 
 const RESULT_ERROR_DESCRIPTION =
@@ -72,6 +86,19 @@ const RESULT_ERROR_DESCRIPTION =
   'before delivery), invalid_response (the answer was not a valid reply), invalid_target / invalid_parameters (the ' +
   'command could not become a valid OCPP call for this charge point), ocpp_<code> (the charge point answered with ' +
   'a CALLERROR, e.g. ocpp_not_implemented).';
+
+export class ConfigurationSettingResultBody {
+  @ApiPropertyOptional({ description: '1.6: the key.' }) key?: string;
+  @ApiPropertyOptional({ description: '2.0.1: the component.' }) component?: string;
+  @ApiPropertyOptional() component_instance?: string;
+  @ApiPropertyOptional({ type: 'integer' }) evse_id?: number;
+  @ApiPropertyOptional({ type: 'integer' }) connector_id?: number;
+  @ApiPropertyOptional({ description: '2.0.1: the variable.' }) variable?: string;
+  @ApiPropertyOptional() variable_instance?: string;
+  @ApiPropertyOptional({ description: '2.0.1: Actual, Target, MinSet, MaxSet.' }) attribute_type?: string;
+  @ApiProperty({ description: 'The value sent.' }) value: string;
+  @ApiProperty({ example: 'Accepted' }) status: string;
+}
 
 export class CommandResultBody {
   @ApiPropertyOptional({
@@ -85,6 +112,31 @@ export class CommandResultBody {
 
   @ApiPropertyOptional({ enum: COMMAND_RESULT_ERRORS, description: RESULT_ERROR_DESCRIPTION })
   error?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "The charge point's answer exactly as received (the OCPP reply payload), once it answered; on a list only " +
+      'with include=response. See docs/commands.md.',
+  })
+  response?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description: 'Size in bytes of an answer too large to keep (then there is no response).',
+  })
+  response_omitted_bytes?: number;
+
+  @ApiPropertyOptional({
+    type: [ConfigurationSettingResultBody],
+    description:
+      'change_configuration: each setting sent, in order, with the status the charge point answered for it ' +
+      '(Accepted, RebootRequired, Rejected, NotSupported, UnknownComponent, UnknownVariable, ' +
+      'NotSupportedAttributeType). The command is accepted only when every one is Accepted or RebootRequired.',
+  })
+  settings?: ConfigurationSettingResultBody[];
 }
 
 export class CommandBody {

@@ -11,6 +11,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import {
+  type CommandListInclude,
   type CommandPage,
   CommandSubjects,
   type CommandView,
@@ -89,9 +90,10 @@ export class CommandsController {
     @CurrentPrincipal() principal: Principal,
     @Query() query: CommandListQuery,
   ): Promise<{ commands: CommandView[]; pagination: CommandPage['pagination'] }> {
-    const payload: ListCommandsPayload = toListPayload<NonNullable<CommandListQuery['filter']>, 'created_at'>(
-      query,
-    );
+    const payload: ListCommandsPayload = {
+      ...toListPayload<NonNullable<CommandListQuery['filter']>, 'created_at'>(query),
+      include: query.include ? [...new Set(query.include.split(',') as CommandListInclude[])] : [],
+    };
     const page = await this.services.request<CommandPage, TenantScopedRequest<ListCommandsPayload>>(
       CommandSubjects.list,
       { principal, payload },

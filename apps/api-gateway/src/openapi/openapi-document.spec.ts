@@ -82,6 +82,21 @@ const VALID_PARAMETERS: Record<CommandType, Record<string, unknown>> = {
     },
   },
   clear_charging_profile: { id: 2, purpose: 'tx_default_profile', stack_level: 1 },
+  change_configuration: {
+    settings: [
+      {
+        component: 'EVSE',
+        component_instance: 'main',
+        evse_id: 1,
+        connector_id: 1,
+        variable: 'Power',
+        variable_instance: 'L1',
+        attribute_type: 'MaxSet',
+        value: '11000',
+      },
+    ],
+  },
+  trigger_message: { message: 'meter_values' },
 };
 
 describe('the OpenAPI document', () => {

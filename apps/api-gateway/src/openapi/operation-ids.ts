@@ -20,6 +20,7 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     update: 'updateController',
     delete: 'deleteController',
     events: 'listControllerEvents',
+    configuration: 'getControllerConfiguration',
   },
   PlugsController: {
     create: 'createPlug',

@@ -12,6 +12,7 @@ import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
 import { CommandInserts } from './creation/command-inserts.js';
 import { CommandTargetResolver } from './creation/command-target.resolver.js';
+import { SettingLimits } from './creation/setting-limits.js';
 import { ControllerLookups } from './creation/controller-lookups.js';
 import { IdempotencyKeySweeper } from './creation/idempotency-key.sweeper.js';
 import { ChargePointLifecycleConsumer } from './delivery/charge-point-lifecycle.consumer.js';
@@ -59,6 +60,7 @@ export class CommandsModule {
         CommandCreationService,
         CommandInserts,
         CommandTargetResolver,
+        SettingLimits,
         ControllerLookups,
         IdempotencyKeySweeper,
         CommandReader,

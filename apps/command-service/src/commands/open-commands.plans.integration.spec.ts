@@ -153,6 +153,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
         sentAts: batch.map(() => null),
         endings: batch.map(() => 'accepted'),
         results: batch.map(() => JSON.stringify({ status: 'Accepted' })),
+        responses: batch.map(() => JSON.stringify({ status: 'Accepted' })),
         sentEventIds: batch.map(() => randomUUID()),
         endingEventIds: batch.map(() => randomUUID()),
         subject: CommandSubjects.statusChanged,

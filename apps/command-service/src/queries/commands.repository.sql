@@ -209,12 +209,12 @@ UPDATE control.commands
           RETURNING 'pending' AS previous, uuid, tenant_uuid, controller_uuid, type, target_type, target_uuid, status, result, created_at, completed_at;
 
 -- commands.apply-transitions (prepared)
--- $1 uuids, $2 wantsSent, $3 sentAts, $4 endings, $5 results, $6 sentEventIds, $7 endingEventIds, $8 subject
+-- $1 uuids, $2 wantsSent, $3 sentAts, $4 endings, $5 results, $6 responses, $7 sentEventIds, $8 endingEventIds, $9 subject
 WITH input AS (
-      SELECT * FROM unnest($1::uuid[], $2::bool[], $3::timestamptz[], $4::varchar[], $5::jsonb[], $6::uuid[],
-                           $7::uuid[])
-             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, sent_event_id, ending_event_id,
-                                  position)
+      SELECT * FROM unnest($1::uuid[], $2::bool[], $3::timestamptz[], $4::varchar[], $5::jsonb[], $6::jsonb[],
+                           $7::uuid[], $8::uuid[])
+             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, response, sent_event_id,
+                                  ending_event_id, position)
     ), locked AS (
       SELECT uuid, status FROM control.commands
        WHERE uuid IN (SELECT uuid FROM input) AND completed_at IS NULL
@@ -225,6 +225,7 @@ WITH input AS (
              sent_at = CASE WHEN l.status = 'pending' AND i.wants_sent
                             THEN COALESCE(i.sent_at, clock_timestamp()) ELSE c.sent_at END,
              result = CASE WHEN i.ending IS NULL THEN c.result ELSE i.result END,
+             response = CASE WHEN i.ending IS NULL THEN c.response ELSE i.response END,
              completed_at = CASE WHEN i.ending IS NULL THEN c.completed_at ELSE clock_timestamp() END,
              next_attempt_at = CASE WHEN i.ending IS NULL THEN c.next_attempt_at END,
              lease_owner = CASE WHEN i.ending IS NULL THEN c.lease_owner END,
@@ -254,7 +255,7 @@ WITH input AS (
         FROM changed c WHERE c.ended
     ), events AS (
       INSERT INTO control.outbox_events (event_id, tenant_uuid, subject, envelope, created_at) 
-        SELECT s.event_id, s.tenant_uuid, $8,
+        SELECT s.event_id, s.tenant_uuid, $9,
                jsonb_build_object(
                  'eventId', s.event_id,
                  'occurredAt', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
@@ -294,7 +295,7 @@ WITH input AS (
 
 -- commands.get-view
 -- $1 tenantUuid, $2 uuid
-SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands WHERE tenant_uuid = $1 AND uuid = $2;
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, CASE WHEN response IS NULL THEN result ELSE result || jsonb_build_object('response', response) END AS result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands WHERE tenant_uuid = $1 AND uuid = $2;
 
 -- commands.list:desc
 -- $1 tenantUuid
@@ -307,6 +308,12 @@ SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_
 SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands command WHERE tenant_uuid = $1 AND target_type = $2 AND target_uuid = $3 AND type = $4 AND status = $5
           ORDER BY command.created_at ASC, command.uuid ASC
           LIMIT 50 OFFSET 100;
+
+-- commands.list:desc:with-response
+-- $1 tenantUuid
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, CASE WHEN response IS NULL THEN result ELSE result || jsonb_build_object('response', response) END AS result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands command WHERE tenant_uuid = $1
+          ORDER BY command.created_at DESC, command.uuid DESC
+          LIMIT 20 OFFSET 0;
 
 -- commands.count:target_uuid
 -- $1 tenantUuid, $2 targetUuid

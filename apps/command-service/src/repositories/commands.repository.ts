@@ -290,7 +290,8 @@ export interface AppliedTransitionRow {
 /**
  * A batch of status changes as one statement, so a batch costs one round trip and one commit. Parameters, one array
  * element per command: :uuids, :wantsSent whether its call went out (pending → sent), :sentAts when (null: now),
- * :endings its terminal status (null: none), :results its result, :sentEventIds and :endingEventIds the event ids of
+ * :endings its terminal status (null: none), :results its result, :responses the charge point's answer (null:
+ * none; never in the events), :sentEventIds and :endingEventIds the event ids of
  * its sent and ending events; :subject the events' subject.
  *
  * Steps, in the order their locks are taken:
@@ -309,6 +310,7 @@ export const applyCommandTransitions = sqlStatement<
     sentAts: (string | null)[];
     endings: (string | null)[];
     results: (string | null)[];
+    responses: (string | null)[];
     sentEventIds: string[];
     endingEventIds: string[];
     subject: string;
@@ -323,16 +325,17 @@ export const applyCommandTransitions = sqlStatement<
     'sentAts',
     'endings',
     'results',
+    'responses',
     'sentEventIds',
     'endingEventIds',
     'subject',
   ],
   sql: `
     WITH input AS (
-      SELECT * FROM unnest(:uuids::uuid[], :wantsSent::bool[], :sentAts::timestamptz[], :endings::varchar[], :results::jsonb[], :sentEventIds::uuid[],
-                           :endingEventIds::uuid[])
-             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, sent_event_id, ending_event_id,
-                                  position)
+      SELECT * FROM unnest(:uuids::uuid[], :wantsSent::bool[], :sentAts::timestamptz[], :endings::varchar[], :results::jsonb[], :responses::jsonb[],
+                           :sentEventIds::uuid[], :endingEventIds::uuid[])
+             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, response, sent_event_id,
+                                  ending_event_id, position)
     ), locked AS (
       SELECT uuid, status FROM control.commands
        WHERE uuid IN (SELECT uuid FROM input) AND ${OPEN_BY_UUID}
@@ -343,6 +346,7 @@ export const applyCommandTransitions = sqlStatement<
              sent_at = CASE WHEN l.status = 'pending' AND i.wants_sent
                             THEN COALESCE(i.sent_at, clock_timestamp()) ELSE c.sent_at END,
              result = CASE WHEN i.ending IS NULL THEN c.result ELSE i.result END,
+             response = CASE WHEN i.ending IS NULL THEN c.response ELSE i.response END,
              completed_at = CASE WHEN i.ending IS NULL THEN c.completed_at ELSE clock_timestamp() END,
              next_attempt_at = CASE WHEN i.ending IS NULL THEN c.next_attempt_at END,
              lease_owner = CASE WHEN i.ending IS NULL THEN c.lease_owner END,
@@ -532,22 +536,27 @@ const isoSecondsColumn = (column: string) => `${isoSecondsSql(column)} AS ${colu
  * Statements stay unprepared: with a generic plan, type + a rare status took the type index and read every command of
  * the type (0.7 s on a million instead of 0.04 ms), so each page is planned for its values.
  */
-const VIEW_COLUMNS = [
-  'uuid AS command_uuid',
-  'target_type',
-  'target_uuid',
-  'type',
-  'status',
-  'result',
-  isoSecondsColumn('created_at'),
-  isoSecondsColumn('completed_at'),
-].join(', ');
+function viewColumns(withResponse: boolean): string {
+  return [
+    'uuid AS command_uuid',
+    'target_type',
+    'target_uuid',
+    'type',
+    'status',
+    // The answer joins the result as `response` (additive); it is kept in its own column (see the migration).
+    withResponse
+      ? `CASE WHEN response IS NULL THEN result ELSE result || jsonb_build_object('response', response) END AS result`
+      : 'result',
+    isoSecondsColumn('created_at'),
+    isoSecondsColumn('completed_at'),
+  ].join(', ');
+}
 
-/** A command of the tenant, as its view. */
+/** A command of the tenant, as its view, with the charge point's answer. */
 export const getCommandView = sqlStatement<{ tenantUuid: string; uuid: string }, CommandView>({
   name: 'commands.get-view',
   parameters: ['tenantUuid', 'uuid'],
-  sql: `SELECT ${VIEW_COLUMNS} FROM control.commands WHERE tenant_uuid = :tenantUuid AND uuid = :uuid`,
+  sql: `SELECT ${viewColumns(true)} FROM control.commands WHERE tenant_uuid = :tenantUuid AND uuid = :uuid`,
 });
 
 /** The filters a list can be narrowed by, in the order their conditions are written. */
@@ -585,14 +594,16 @@ export function listCommandViews(page: {
   direction: 'ASC' | 'DESC';
   limit: number;
   offset: number;
+  /** With the charge point's answers (`include=response`). */
+  withResponse?: boolean;
 }) {
   const { parameters, where } = listWhere(page.filters);
   const { direction } = page;
   return sqlStatement<CommandListParameters, CommandView>({
-    name: `commands.list${page.filters.map((filter) => `:${filter}`).join('')}:${direction.toLowerCase()}`,
+    name: `commands.list${page.filters.map((filter) => `:${filter}`).join('')}:${direction.toLowerCase()}${page.withResponse ? ':with-response' : ''}`,
     parameters,
     // Qualified: the bare name would sort by the formatted date, whose ties within a second fall to the uuid.
-    sql: `SELECT ${VIEW_COLUMNS} FROM control.commands command WHERE ${where}
+    sql: `SELECT ${viewColumns(page.withResponse === true)} FROM control.commands command WHERE ${where}
           ORDER BY command.created_at ${direction}, command.uuid ${direction}
           LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`,
   });
@@ -635,6 +646,7 @@ export const COMMANDS_STATEMENTS = [
   getCommandView,
   listCommandViews({ filters: [], direction: 'DESC', limit: 50, offset: 0 }),
   listCommandViews({ filters: COMMAND_LIST_FILTERS, direction: 'ASC', limit: 50, offset: 100 }),
+  listCommandViews({ filters: [], direction: 'DESC', limit: 20, offset: 0, withResponse: true }),
   countCommandsOfTarget(['target_uuid']),
   countCommandsOfTarget(COMMAND_LIST_FILTERS),
   countCommandsByStatus,

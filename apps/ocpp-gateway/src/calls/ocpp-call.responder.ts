@@ -13,13 +13,20 @@ import {
 } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
 import { JetStreamEventBus, NATS_CONNECTION } from '@cpc/nats';
-import { buildOcppCall, isCommandType, type OcppCall, OcppCallBuildError } from '@cpc/ocpp-commands';
+import {
+  buildOcppCalls,
+  isCommandType,
+  type OcppCall,
+  OcppCallBuildError,
+  settingResults,
+  settingsStatus,
+} from '@cpc/ocpp-commands';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { describeError } from '@cpc/errors';
 import { eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
-import { ChargePointCallSender } from './charge-point-call.sender.js';
+import { ChargePointCallSender, type SentCall } from './charge-point-call.sender.js';
 import { CommandDeliveryLedger, type DeliveryRecord } from './command-delivery.ledger.js';
 import { NO_TURN } from './one-call-at-a-time.queue.js';
 
@@ -128,9 +135,9 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
         description: 'the connection closed before the call went out',
       };
     }
-    let call: OcppCall;
+    let calls: OcppCall[];
     try {
-      call = this.build(connection, request);
+      calls = this.build(connection, request);
     } catch (error) {
       const reply =
         error instanceof OcppCallBuildError
@@ -166,7 +173,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
 
     let sentEventTimer: NodeJS.Timeout | undefined;
     const result = await connection.outgoingCalls.run(this.config.callTimeoutMs, () =>
-      this.sender.send(connection, call, (sentAt) => {
+      this.sendAll(connection, request, calls, (sentAt) => {
         sentEventTimer = this.announceSent(connection, request.commandUuid, sentAt);
       }),
     );
@@ -196,11 +203,53 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     return result.reply;
   }
 
-  private build(connection: ChargePointConnection, request: OcppCallRequest): OcppCall {
+  /**
+   * The command's calls one after the other, in one turn of the charge point (one call for every type but 1.6
+   * change_configuration). The first call that is not answered ends the delivery with its outcome; the calls after it
+   * are not sent. A change_configuration's answers become one reply: each setting with its status, accepted only
+   * when every one was Accepted or RebootRequired.
+   */
+  private async sendAll(
+    connection: ChargePointConnection,
+    request: OcppCallRequest,
+    calls: OcppCall[],
+    onSent: (sentAt: string) => void,
+  ): Promise<SentCall> {
+    const responses: unknown[] = [];
+    let sentAt: string | undefined;
+    let last: SentCall | undefined;
+    for (const call of calls) {
+      last = await this.sender.send(connection, call, sentAt === undefined ? onSent : undefined);
+      if (sentAt === undefined) {
+        if (!last.sent) return last;
+        sentAt = last.sentAt;
+      }
+      const reply = last.reply ?? { outcome: 'connection_lost', action: call.action };
+      if (reply.outcome !== 'answered') return { sent: true, sentAt, reply };
+      responses.push(reply.response);
+    }
+    if (request.type !== 'change_configuration' || !last?.sent || sentAt === undefined) return last!;
+    const settings = settingResults(connection.protocol, calls, responses);
+    const { accepted, resultStatus } = settingsStatus(settings.map((setting) => setting.status));
+    return {
+      sent: true,
+      sentAt,
+      reply: {
+        outcome: 'answered',
+        action: calls[0].action,
+        response: calls.length === 1 ? responses[0] : { responses },
+        status: accepted ? 'accepted' : 'rejected',
+        resultStatus,
+        settings,
+      },
+    };
+  }
+
+  private build(connection: ChargePointConnection, request: OcppCallRequest): OcppCall[] {
     if (!isCommandType(request.type))
       throw new OcppCallBuildError('invalid_parameters', `unknown command type ${String(request.type)}`);
     const createdAt = request.createdAt ? new Date(request.createdAt) : undefined;
-    return buildOcppCall(
+    return buildOcppCalls(
       connection.protocol,
       { commandUuid: request.commandUuid, type: request.type, parameters: request.parameters },
       targetFor(connection.protocol, request.target),

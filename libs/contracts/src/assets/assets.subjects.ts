@@ -49,6 +49,16 @@ export const AssetsSubjects = {
    * one request.
    */
   controllersExist: 'assets.controller.exist.v1',
+  /**
+   * ListControllerConfigurationPayload → AssetPage<ControllerConfigurationEntryView>; not_found for a controller
+   * the tenant does not have.
+   */
+  listControllerConfiguration: 'assets.controller.configuration.list.v1',
+  /**
+   * request/reply, internal (command-service): ControllerSettingLimitsPayload → ControllerSettingLimits, the limits
+   * the controller's stored configuration reports for a change_configuration; not_found for another tenant's.
+   */
+  controllerSettingLimits: 'assets.controller.setting-limits.v1',
   /** UpdateAssetPayload<UpdateControllerPayload> → ControllerView */
   updateController: 'assets.controller.update.v1',
   /** AssetUuidPayload → {}; removes its plugs and sensors and publishes controllerDeleted */

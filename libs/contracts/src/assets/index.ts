@@ -5,3 +5,4 @@ export * from './controller.contract.js';
 export * from './plug.contract.js';
 export * from './sensor.contract.js';
 export * from './controller-events.contract.js';
+export * from './controller-configuration.contract.js';

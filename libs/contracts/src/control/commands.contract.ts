@@ -1,5 +1,6 @@
 import type { AssetPage, SortDirection } from '../assets/asset-list.contract.js';
 import type { EventEnvelope } from '../events/event-stream.js';
+import type { ConfigurationSettingResult } from '../ocpp-gateway/ocpp-call.contract.js';
 
 /**
  * Commands: control instructions to a controller, a connector (plug) or a charging session, kept and delivered by
@@ -54,7 +55,12 @@ export interface ListCommandsPayload {
   /** In priority order; default newest first. The service breaks ties by command uuid. */
   orderBy: { field: CommandSortField; direction: SortDirection }[];
   filter: CommandFilter;
+  /** Optional parts of each command to include: `response` adds the charge point's answer (`result.response`). */
+  include?: CommandListInclude[];
 }
+
+export const COMMAND_LIST_INCLUDES = ['response'] as const;
+export type CommandListInclude = (typeof COMMAND_LIST_INCLUDES)[number];
 
 export interface GetCommandPayload {
   uuid: string;
@@ -68,6 +74,15 @@ export interface GetCommandPayload {
 export interface CommandResult {
   status?: string;
   error?: string;
+  /**
+   * The charge point's answer exactly as received (the OCPP reply payload; for a command of several calls, see its
+   * type). Only on a command read, or a list with `include=response`; never in status events.
+   */
+  response?: unknown;
+  /** change_configuration: each setting sent with the charge point's status for it, in order. */
+  settings?: ConfigurationSettingResult[];
+  /** Size in bytes of an answer too large to keep (COMMAND_SERVICE_TUNING.maxStoredResponseBytes); then no `response`. */
+  response_omitted_bytes?: number;
 }
 
 /** The spec's Command. Date-times are ISO 8601 UTC with seconds precision and `Z`. */

@@ -49,11 +49,12 @@ const NOTHING: NatsUserGrants = {
   kvBuckets: [],
 };
 
-/** The assets subjects api-gateway forwards HTTP requests to: all but the events and the two internal requests. */
+/** The assets subjects api-gateway forwards HTTP requests to: all but the events and the internal requests. */
 const ASSET_API_SUBJECTS = Object.values(AssetsSubjects).filter(
   (subject) =>
     subject !== AssetsSubjects.authenticateChargePoint &&
     subject !== AssetsSubjects.controllersExist &&
+    subject !== AssetsSubjects.controllerSettingLimits &&
     !subject.startsWith('events.'),
 );
 
@@ -91,11 +92,19 @@ export const NATS_USERS = {
   },
   'assets-service': {
     ...NOTHING,
-    answers: [AssetsSubjects.authenticateChargePoint, AssetsSubjects.controllersExist, ...ASSET_API_SUBJECTS],
+    answers: [
+      AssetsSubjects.authenticateChargePoint,
+      AssetsSubjects.controllersExist,
+      AssetsSubjects.controllerSettingLimits,
+      ...ASSET_API_SUBJECTS,
+    ],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     durableConsumers: [
       { name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' },
       { name: 'assets-service_controller-events', filterSubject: 'events.charge-point.>' },
+      // Configuration: the answers to configuration commands and the parts of 2.0.1 reports.
+      { name: 'assets-service_ocpp-call-answers', filterSubject: OcppCallEventSubjects.completed },
+      { name: 'assets-service_charge-point-reports', filterSubject: ChargePointEventSubjects.report },
     ],
   },
   'command-service': {
@@ -108,6 +117,7 @@ export const NATS_USERS = {
     ],
     calls: [
       AssetsSubjects.controllersExist,
+      AssetsSubjects.controllerSettingLimits,
       AssetsSubjects.getPlug,
       AssetsSubjects.listPlugs,
       // The calls to the charge points, through the gateway instance holding each one's socket.

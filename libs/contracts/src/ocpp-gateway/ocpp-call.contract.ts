@@ -62,9 +62,12 @@ export type OcppCallReply =
   | {
       outcome: 'answered';
       action: string;
+      /** The reply as received; for several calls (1.6 change_configuration) `{responses: [each reply, in order]}`. */
       response: unknown;
       status: 'accepted' | 'rejected';
       resultStatus: string;
+      /** change_configuration: each setting sent with the charge point's answer about it, in order. */
+      settings?: ConfigurationSettingResult[];
     }
   | { outcome: 'invalid_response'; action: string; description: string }
   | { outcome: 'call_error'; action: string; code: string; description: string; error: string }
@@ -79,6 +82,25 @@ export type OcppCallReply =
     };
 
 export type OcppCallOutcome = OcppCallReply['outcome'];
+
+/**
+ * One setting of a change_configuration with the charge point's answer (`status`: 1.6 ChangeConfiguration status, 2.0.1
+ * setVariableResult attributeStatus: Accepted, Rejected, RebootRequired, NotSupported, UnknownComponent, …). 1.6
+ * names a `key`; 2.0.1 a component and variable (with instances, EVSE and attribute type when given). snake_case: it
+ * is shown in the API as `result.settings`.
+ */
+export interface ConfigurationSettingResult {
+  key?: string;
+  component?: string;
+  component_instance?: string;
+  evse_id?: number;
+  connector_id?: number;
+  variable?: string;
+  variable_instance?: string;
+  attribute_type?: string;
+  value: string;
+  status: string;
+}
 
 /** Durable events of the ocpp-gateway about platform calls (on the platform's event stream). */
 export const OcppCallEventSubjects = {

@@ -2,16 +2,18 @@ import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AssetsSubjects,
+  type ControllerConfigurationEntryView,
   type ControllerEventView,
   type ControllerView,
+  type ListControllerConfigurationPayload,
   type ListControllerEventsPayload,
   type Principal,
 } from '@cpc/contracts';
+import { DEFAULT_PAGE_SIZE } from '@cpc/pagination';
 import { RequirePermission } from '../../authentication/require-permission.decorator.js';
 import { ApiErrorResponses, STANDARD_ERROR_STATUSES } from '../../openapi/error-bodies.js';
-import { ApiFilterQueries } from '../../common/asset-list-query.js';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
-import { toListPayload } from '../../common/asset-list-query.js';
+import { ApiFilterQueries, toListPayload } from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import {
   ApiAssetUuid,
@@ -21,6 +23,11 @@ import {
   ReadRoute,
   UpdateRoute,
 } from '../asset-route.decorators.js';
+import {
+  CONTROLLER_CONFIGURATION_FILTER_DOCS,
+  ControllerConfigurationQuery,
+  ControllerConfigurationResponse,
+} from './controller-configuration.dto.js';
 import { AssetUuidPipe } from '../../common/asset-uuid.pipe.js';
 import {
   CONTROLLER_FILTER_DOCS,
@@ -78,6 +85,37 @@ export class ControllersController {
     @Param('uuid', AssetUuidPipe) uuid: string,
   ): Promise<{ controller: ControllerView }> {
     return { controller: await this.assets.send(AssetsSubjects.getController, principal, { uuid }) };
+  }
+
+  @Get(':uuid/configuration')
+  @RequirePermission('asset:controllers:read')
+  @ApiOperation({
+    summary: "Read a controller's configuration as its charge point reported it",
+    description:
+      'The latest reported value of every 1.6 configuration key and 2.0.1 variable attribute (refresh_configuration, ' +
+      'change_configuration, NotifyReport), ordered by key, with what reported it and when.',
+  })
+  @ApiAssetUuid('Controller')
+  @ApiFilterQueries(CONTROLLER_CONFIGURATION_FILTER_DOCS)
+  @ApiOkResponse({ type: ControllerConfigurationResponse })
+  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  configuration(
+    @CurrentPrincipal() principal: Principal,
+    @Param('uuid', AssetUuidPipe) uuid: string,
+    @Query() query: ControllerConfigurationQuery,
+  ) {
+    const payload: ListControllerConfigurationPayload = {
+      controllerUuid: uuid,
+      page: query.page ?? 1,
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      filter: { ...query.filter },
+    };
+    return this.assets.list<ControllerConfigurationEntryView, 'configuration'>(
+      AssetsSubjects.listControllerConfiguration,
+      principal,
+      payload,
+      'configuration',
+    );
   }
 
   @UpdateRoute(

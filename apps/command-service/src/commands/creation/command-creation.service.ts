@@ -15,6 +15,7 @@ import { CommandReader } from '../listing/command-reader.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { CommandInserts, type NewCommand } from './command-inserts.js';
 import { CommandTargetResolver } from './command-target.resolver.js';
+import { SettingLimits } from './setting-limits.js';
 import {
   IDEMPOTENCY_KEY_PARAMETER,
   judgeCreateRequest,
@@ -41,6 +42,7 @@ export class CommandCreationService {
     private readonly outbox: TransactionalOutbox,
     private readonly dispatch: DispatchSignal,
     private readonly inserts: CommandInserts,
+    private readonly settingLimits: SettingLimits,
   ) {}
 
   async create(principal: Principal, payload: CreateCommandPayload): Promise<CreatedCommand> {
@@ -65,6 +67,14 @@ export class CommandCreationService {
         TARGET_NOT_FOUND_ERROR_KEY,
         `no ${request.command.target_type} ${request.targetUuid} exists`,
       );
+    }
+    if (request.command.type === 'change_configuration') {
+      const tooMany = await this.settingLimits.check(
+        principal,
+        resolved.controllerUuid,
+        request.command.parameters,
+      );
+      if (tooMany.length > 0) throw new ValidationFailedError(tooMany);
     }
 
     const commandUuid = randomUUID();

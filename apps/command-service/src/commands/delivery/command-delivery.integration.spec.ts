@@ -70,7 +70,7 @@ describe('delivering commands to the gateway', () => {
     expect(done).toEqual({
       ...command,
       status: 'accepted',
-      result: { status: 'Accepted' },
+      result: { status: 'Accepted', response: { status: 'Accepted' } },
       completed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
     });
     expect(requests).toEqual([
@@ -95,7 +95,8 @@ describe('delivering commands to the gateway', () => {
     expect(events.slice(1)).toEqual(
       [
         { command: sentView, previousStatus: 'pending' },
-        { command: done, previousStatus: 'sent' },
+        // Status events never carry the answer.
+        { command: { ...done, result: { status: 'Accepted' } }, previousStatus: 'sent' },
       ].map((data) => ({
         eventId: expect.stringMatching(UUID_PATTERN),
         occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -128,20 +129,30 @@ describe('delivering commands to the gateway', () => {
       { outcome: 'connection_lost', action: 'Reset' },
       { outcome: 'invalid_response', action: 'Reset', description: 'no status' },
       { outcome: 'invalid_command', error: 'invalid_target', description: 'no EVSE' },
+      {
+        outcome: 'answered',
+        action: 'Reset',
+        response: { status: 'Accepted', customData: { vendorId: 'x'.repeat(70_000) } },
+        status: 'accepted',
+        resultStatus: 'Accepted',
+      },
     ];
     const expected = [
-      ['rejected', { status: 'Rejected' }],
+      ['rejected', { status: 'Rejected', response: { status: 'Rejected' } }],
       ['failed', { error: 'ocpp_not_implemented' }],
       ['timeout', {}],
       ['failed', { error: 'connection_lost' }],
       ['failed', { error: 'invalid_response' }],
       ['failed', { error: 'invalid_target' }],
+      // Over maxStoredResponseBytes: the size instead of the answer.
+      ['accepted', { status: 'Accepted', response_omitted_bytes: 70_050 }],
     ];
     let next = 0;
     const gateway = harness.serveCalls(controllerUuid, () => replies[next++]);
     for (const [status, result] of expected) {
       const command = await resetOf(controllerUuid);
-      expect(await ended(command.command_uuid)).toMatchObject({ status, result });
+      const done = await ended(command.command_uuid);
+      expect([done.status, done.result]).toEqual([status, result]);
     }
     gateway.unsubscribe();
   });

@@ -53,7 +53,13 @@ export class CommandReader {
     };
     // Only created_at is sortable; the first entry decides (repeating the field cannot change the order).
     const direction = request.orderBy?.[0]?.direction === 'asc' ? 'ASC' : 'DESC';
-    const statement = listCommandViews({ filters, direction, limit, offset: pageOffset({ page, limit }) });
+    const statement = listCommandViews({
+      filters,
+      direction,
+      limit,
+      offset: pageOffset({ page, limit }),
+      withResponse: request.include?.includes('response') === true,
+    });
     const [items, total] = await Promise.all([
       runStatement(this.dataSource, statement, parameters),
       this.count(filter, filters, parameters),

@@ -14,7 +14,16 @@ export function endingOf(reply: unknown, sentAt?: string | null): CommandEnding 
   if (!isFinalReply(reply)) return null;
   switch (reply.outcome) {
     case 'answered':
-      return { status: reply.status, result: { status: reply.resultStatus }, wasSent: true, sentAt };
+      return {
+        status: reply.status,
+        // change_configuration: each setting with its status (result.settings).
+        result: Array.isArray(reply.settings)
+          ? { status: reply.resultStatus, settings: reply.settings }
+          : { status: reply.resultStatus },
+        response: reply.response,
+        wasSent: true,
+        sentAt,
+      };
     case 'timeout':
       return { status: 'timeout', result: {}, wasSent: true, sentAt };
     case 'call_error':

@@ -23,10 +23,27 @@ type EndedRow = CommandRow & { previous: string };
 export interface CommandEnding {
   status: TerminalCommandStatus;
   result: CommandResult;
+  /** The charge point's answer as received (kept as `result.response`); absent when it did not answer. */
+  response?: unknown;
   /** The call went (or may have gone) out, so the command passes through `sent` first when it was still pending. */
   wasSent: boolean;
   /** When the call went out, if known. */
   sentAt?: string | null;
+}
+
+/**
+ * An ending's result and answer as JSON for the database. An answer larger than `maxResponseBytes` is not kept; the
+ * result says how large it was instead (`response_omitted_bytes`).
+ */
+export function storedEnding(
+  ending: CommandEnding | undefined,
+  maxResponseBytes: number,
+): { result: string; response: string | null } | undefined {
+  if (!ending) return undefined;
+  const response = ending.response === undefined ? null : JSON.stringify(ending.response);
+  const bytes = response === null ? 0 : Buffer.byteLength(response);
+  if (bytes <= maxResponseBytes) return { result: JSON.stringify(ending.result), response };
+  return { result: JSON.stringify({ ...ending.result, response_omitted_bytes: bytes }), response: null };
 }
 
 /** A markSent (no ending) or finish waiting for the next batch; `resolve` says whether it changed the command. */
@@ -69,6 +86,7 @@ export class CommandTransitions {
    */
   private writing = false;
   private readonly recentlyEnded: RecentlyEndedCommands;
+  private readonly maxStoredResponseBytes: number;
 
   constructor(
     @InjectDeliveryDataSource() private readonly dataSource: DataSource,
@@ -77,6 +95,7 @@ export class CommandTransitions {
     @Inject(COMMAND_SERVICE_CONFIG) config: CommandServiceConfig,
   ) {
     this.recentlyEnded = new RecentlyEndedCommands(config.tuning.recentlyEndedCapacity);
+    this.maxStoredResponseBytes = config.tuning.maxStoredResponseBytes;
   }
 
   /** pending → sent; false when the command was no longer pending. */
@@ -176,12 +195,14 @@ export class CommandTransitions {
       command.ending ??= transition.ending;
     }
     const commands = [...byCommand];
+    const stored = commands.map(([, command]) => storedEnding(command.ending, this.maxStoredResponseBytes));
     const rows = await runStatement(this.dataSource, applyCommandTransitions, {
       uuids: commands.map(([uuid]) => uuid),
       wantsSent: commands.map(([, command]) => command.wantsSent),
       sentAts: commands.map(([, command]) => command.sentAt),
       endings: commands.map(([, command]) => command.ending?.status ?? null),
-      results: commands.map(([, command]) => (command.ending ? JSON.stringify(command.ending.result) : null)),
+      results: stored.map((ending) => ending?.result ?? null),
+      responses: stored.map((ending) => ending?.response ?? null),
       sentEventIds: commands.map(() => randomUUID()),
       endingEventIds: commands.map(() => randomUUID()),
       subject: CommandSubjects.statusChanged,

@@ -1,0 +1,511 @@
+import type { ControllerConfigurationEntryView, ControllerView, PlugView } from '@cpc/contracts';
+import {
+  ApiTestClient,
+  AssetsTestData,
+  type ChargePoint,
+  COMMANDS_PATH,
+  CommandsTestClient,
+  eventually,
+  OCPP_PASSWORD,
+  ocppChargePoint,
+  type PlatformUnderTest,
+  startPlatformUnderTest,
+  tenantWithUsers,
+} from '@cpc/testing';
+
+type Protocol = 'ocpp1.6' | 'ocpp2.0.1';
+
+const CALL_TIMEOUT_MS = 3000;
+
+interface ConfigurationPage {
+  configuration: ControllerConfigurationEntryView[];
+  pagination: { page: number; total_pages: number; page_size: number; has_more: boolean };
+}
+
+/** Answers `action` on `cp` with `answer(n)` for the n-th call (from 1); returns the payloads received, in order. */
+function recordCalls(cp: ChargePoint, action: string, answer: (n: number) => unknown): unknown[] {
+  const received: unknown[] = [];
+  cp.handle(action, ({ params }) => {
+    received.push(params);
+    return answer(received.length);
+  });
+  return received;
+}
+
+/**
+ * A controller's configuration as real, strict ocpp-rpc charge points (1.6 and 2.0.1) report it: refresh_configuration
+ * answers, a 2.0.1 NotifyReport in several parts, the configuration list (paging, filters, tenancy, permission), and
+ * the change_configuration and trigger_message commands. Every response is checked against the served OpenAPI
+ * document.
+ */
+describe('controller configuration', () => {
+  let platform: PlatformUnderTest;
+  let api: ApiTestClient;
+  let token: string;
+  let data: AssetsTestData;
+
+  let commands: CommandsTestClient;
+  const create = (body: Record<string, unknown>) => commands.create(body);
+  const ended = (uuid: string) => commands.ended(uuid);
+  const changeConfiguration = (controller: ControllerView, settings: unknown[]) =>
+    create({
+      type: 'change_configuration',
+      target_type: 'controller',
+      target_uuid: controller.uuid,
+      parameters: { settings },
+    });
+
+  /** A create refused with 422 and exactly one error, `errorKey` on `parameter`. */
+  const expectRefused = async (body: Record<string, unknown>, errorKey: string, parameter: string) => {
+    const response = await api.call('POST', COMMANDS_PATH, { token, body });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ errorKey, parameter })]);
+  };
+
+  const configuration = (controller: ControllerView, query = '', as = token) =>
+    api.call<ConfigurationPage>(
+      'GET',
+      `/api/v1/assets/controllers/${controller.uuid}/configuration${query}`,
+      {
+        token: as,
+      },
+    );
+
+  const configurationOnceIt = (
+    controller: ControllerView,
+    accept: (entries: ControllerConfigurationEntryView[]) => boolean,
+  ) => eventually(async () => (await configuration(controller, '?limit=50')).body.configuration, accept);
+
+  async function connectedChargePoint(
+    protocol: Protocol,
+  ): Promise<{ controller: ControllerView; plugs: PlugView[]; cp: ChargePoint }> {
+    const { controller, plugs } = await data.site(2);
+    const cp = ocppChargePoint({
+      ocppUrl: platform.ocppUrl,
+      tenantSlug: 'acme',
+      identity: controller.ocpp_identity,
+      password: OCPP_PASSWORD,
+      protocols: [protocol],
+    });
+    await cp.connect();
+    await eventually(
+      () => api.call('GET', `/api/v1/assets/controllers/${controller.uuid}`, { token }),
+      (response) => response.body.controller?.connection_status === 'online',
+    );
+    return { controller, plugs, cp };
+  }
+
+  beforeAll(async () => {
+    platform = await startPlatformUnderTest({ env: { OCPP_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS) } });
+    api = await ApiTestClient.connect(platform.apiUrl);
+    token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
+    data = new AssetsTestData(api, token);
+    commands = new CommandsTestClient(api, token);
+  }, 180_000);
+
+  afterAll(() => platform?.stop());
+
+  describe('ocpp1.6', () => {
+    let controller: ControllerView;
+    let plugs: PlugView[];
+    let cp: ChargePoint;
+
+    beforeAll(async () => {
+      ({ controller, plugs, cp } = await connectedChargePoint('ocpp1.6'));
+    });
+
+    afterAll(() => cp?.close({ force: true }));
+
+    it('refresh_configuration stores every key of the GetConfiguration answer, unknown keys too', async () => {
+      const answer = {
+        configurationKey: [
+          { key: 'HeartbeatInterval', readonly: false, value: '300' },
+          { key: 'NumberOfConnectors', readonly: true, value: '2' },
+          { key: 'GetConfigurationMaxKeys', readonly: true, value: '2' },
+          { key: 'AuthorizationKey', readonly: false },
+        ],
+        unknownKey: ['VendorSecretSauce'],
+      };
+      cp.handle('GetConfiguration', () => answer);
+      const command = await create({
+        type: 'refresh_configuration',
+        target_type: 'controller',
+        target_uuid: controller.uuid,
+      });
+      const done = await ended(command.command_uuid);
+      expect(done).toMatchObject({ status: 'accepted', result: { status: 'Accepted', response: answer } });
+      const entries = await configurationOnceIt(controller, (found) => found.length === 5);
+      const source = { source_message: 'GetConfiguration', source_command_uuid: command.command_uuid };
+      const key = (name: string, rest: Partial<ControllerConfigurationEntryView>) => ({
+        key: name,
+        component: null,
+        component_instance: null,
+        evse_id: null,
+        connector_id: null,
+        variable: name,
+        variable_instance: null,
+        attribute_type: null,
+        characteristics: null,
+        ...source,
+        reported_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        ...rest,
+      });
+      expect(entries).toEqual([
+        key('AuthorizationKey', { value: null, mutability: 'ReadWrite', status: 'Accepted' }),
+        key('GetConfigurationMaxKeys', { value: '2', mutability: 'ReadOnly', status: 'Accepted' }),
+        key('HeartbeatInterval', { value: '300', mutability: 'ReadWrite', status: 'Accepted' }),
+        key('NumberOfConnectors', { value: '2', mutability: 'ReadOnly', status: 'Accepted' }),
+        key('VendorSecretSauce', { value: null, mutability: null, status: 'UnknownKey' }),
+      ]);
+    });
+    it('change_configuration: one ChangeConfiguration per key in order; a reboot is still accepted; stored values follow', async () => {
+      const answers = [{ status: 'Accepted' }, { status: 'RebootRequired' }];
+      const received = recordCalls(
+        cp,
+        'ChangeConfiguration',
+        (n) => answers[n - 1] ?? { status: 'Rejected' },
+      );
+      const command = await changeConfiguration(controller, [
+        { key: 'HeartbeatInterval', value: '60' },
+        { key: 'AuthorizationKey', value: '0011aabb' },
+      ]);
+      const done = await ended(command.command_uuid);
+      expect(received).toEqual([
+        { key: 'HeartbeatInterval', value: '60' },
+        { key: 'AuthorizationKey', value: '0011aabb' },
+      ]);
+      expect(done.status).toBe('accepted');
+      expect(done.result).toEqual({
+        status: 'RebootRequired',
+        response: { responses: answers },
+        settings: [
+          { key: 'HeartbeatInterval', value: '60', status: 'Accepted' },
+          { key: 'AuthorizationKey', value: '0011aabb', status: 'RebootRequired' },
+        ],
+      });
+      const entries = await configurationOnceIt(controller, (found) =>
+        found.some((entry) => entry.key === 'AuthorizationKey' && entry.value === '0011aabb'),
+      );
+      expect(entries.find((entry) => entry.key === 'HeartbeatInterval')).toMatchObject({
+        value: '60',
+        mutability: 'ReadWrite',
+        status: 'Accepted',
+        source_message: 'ChangeConfiguration',
+        source_command_uuid: command.command_uuid,
+      });
+      expect(entries.find((entry) => entry.key === 'AuthorizationKey')).toMatchObject({
+        status: 'RebootRequired',
+      });
+    });
+
+    it('change_configuration: a refused key rejects the command and leaves its stored value', async () => {
+      cp.handle('ChangeConfiguration', () => ({ status: 'Rejected' }));
+      const command = await changeConfiguration(controller, [{ key: 'HeartbeatInterval', value: '5' }]);
+      const done = await ended(command.command_uuid);
+      expect([done.status, done.result?.status]).toEqual(['rejected', 'Rejected']);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const entries = (await configuration(controller, '?filter[key_prefix]=Heartbeat')).body.configuration;
+      expect(entries).toEqual([expect.objectContaining({ key: 'HeartbeatInterval', value: '60' })]);
+    });
+
+    it('change_configuration: at most GetConfigurationMaxKeys settings, and only keys on 1.6', async () => {
+      await expectRefused(
+        {
+          type: 'change_configuration',
+          target_type: 'controller',
+          target_uuid: controller.uuid,
+          parameters: {
+            settings: [
+              { key: 'A', value: '1' },
+              { key: 'B', value: '2' },
+              { key: 'C', value: '3' },
+            ],
+          },
+        },
+        'out_of_range',
+        'parameters.settings',
+      );
+      const variables = await changeConfiguration(controller, [
+        { component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: '60' },
+      ]);
+      expect(await ended(variables.command_uuid)).toMatchObject({
+        status: 'failed',
+        result: { error: 'invalid_parameters' },
+      });
+    });
+
+    it('trigger_message asks a connector for its status', async () => {
+      const received = recordCalls(cp, 'TriggerMessage', () => ({ status: 'Accepted' }));
+      const command = await create({
+        type: 'trigger_message',
+        target_type: 'connector',
+        target_uuid: plugs[1].uuid,
+        parameters: { message: 'status_notification' },
+      });
+      expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+      expect(received).toEqual([{ requestedMessage: 'StatusNotification', connectorId: 2 }]);
+      await expectRefused(
+        {
+          type: 'trigger_message',
+          target_type: 'connector',
+          target_uuid: plugs[1].uuid,
+          parameters: { message: 'heartbeat' },
+        },
+        'not_allowed',
+        'parameters.message',
+      );
+    });
+  });
+
+  describe('ocpp2.0.1', () => {
+    let controller: ControllerView;
+    let cp: ChargePoint;
+
+    beforeAll(async () => {
+      ({ controller, cp } = await connectedChargePoint('ocpp2.0.1'));
+    });
+
+    afterAll(() => cp?.close({ force: true }));
+
+    it('refresh_configuration assembles a NotifyReport sent in several parts, in any order, then stores it', async () => {
+      let requestId = 0;
+      cp.handle('GetBaseReport', ({ params }) => {
+        requestId = (params as { requestId: number }).requestId;
+        return { status: 'Accepted' };
+      });
+      const command = await create({
+        type: 'refresh_configuration',
+        target_type: 'controller',
+        target_uuid: controller.uuid,
+      });
+      expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+      const generatedAt = new Date().toISOString();
+      const part = (seqNo: number, tbc: boolean, reportData: unknown[]) =>
+        cp.call('NotifyReport', { requestId, generatedAt, seqNo, tbc, reportData });
+      await part(0, true, [
+        {
+          component: { name: 'OCPPCommCtrlr' },
+          variable: { name: 'HeartbeatInterval' },
+          variableAttribute: [{ type: 'Actual', value: '300', mutability: 'ReadWrite' }],
+          variableCharacteristics: { unit: 's', dataType: 'integer', minLimit: 1, supportsMonitoring: false },
+        },
+      ]);
+      await part(2, false, [
+        {
+          component: { name: 'DeviceDataCtrlr' },
+          variable: { name: 'ItemsPerMessage', instance: 'SetVariables' },
+          variableAttribute: [{ value: '2', mutability: 'ReadOnly' }],
+          variableCharacteristics: { dataType: 'integer', supportsMonitoring: false },
+        },
+      ]);
+      // Part 1 is missing: nothing is stored yet.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await configuration(controller)).body.configuration).toEqual([]);
+      await part(1, true, [
+        {
+          component: { name: 'EVSE', evse: { id: 1 } },
+          variable: { name: 'Power' },
+          variableAttribute: [
+            { type: 'Actual', value: '7200', mutability: 'ReadOnly' },
+            { type: 'MaxSet', value: '11000' },
+          ],
+          variableCharacteristics: { unit: 'W', dataType: 'decimal', supportsMonitoring: true },
+        },
+        {
+          component: { name: 'Connector', evse: { id: 1, connectorId: 1 } },
+          variable: { name: 'AvailabilityState' },
+          variableAttribute: [{ value: 'Available', mutability: 'ReadOnly' }],
+          variableCharacteristics: { dataType: 'OptionList', supportsMonitoring: true },
+        },
+      ]);
+      const entries = await configurationOnceIt(controller, (found) => found.length === 5);
+      expect(entries.map((entry) => entry.key)).toEqual([
+        'Connector@1/1.AvailabilityState',
+        'DeviceDataCtrlr.ItemsPerMessage[SetVariables]',
+        'EVSE@1.Power',
+        'EVSE@1.Power:MaxSet',
+        'OCPPCommCtrlr.HeartbeatInterval',
+      ]);
+      for (const entry of entries) {
+        expect(entry).toMatchObject({
+          source_message: 'NotifyReport',
+          source_command_uuid: command.command_uuid,
+          status: 'Accepted',
+        });
+      }
+      expect(entries[3]).toMatchObject({
+        component: 'EVSE',
+        evse_id: 1,
+        connector_id: null,
+        variable: 'Power',
+        attribute_type: 'MaxSet',
+        value: '11000',
+        mutability: 'ReadWrite',
+        characteristics: { unit: 'W', dataType: 'decimal', supportsMonitoring: true },
+      });
+      expect(entries[0]).toMatchObject({ component: 'Connector', evse_id: 1, connector_id: 1 });
+      expect(entries[1]).toMatchObject({
+        variable_instance: 'SetVariables',
+        value: '2',
+        mutability: 'ReadOnly',
+      });
+    });
+
+    it('refresh_configuration with keys stores the GetVariables results, keeping what they do not say', async () => {
+      cp.handle('GetVariables', () => ({
+        getVariableResult: [
+          {
+            attributeStatus: 'Accepted',
+            component: { name: 'OCPPCommCtrlr' },
+            variable: { name: 'HeartbeatInterval' },
+            attributeValue: '120',
+          },
+          { attributeStatus: 'UnknownComponent', component: { name: 'Foo' }, variable: { name: 'Bar' } },
+        ],
+      }));
+      const command = await create({
+        type: 'refresh_configuration',
+        target_type: 'controller',
+        target_uuid: controller.uuid,
+        parameters: { keys: ['OCPPCommCtrlr.HeartbeatInterval', 'Foo.Bar'] },
+      });
+      expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
+      const entries = await configurationOnceIt(controller, (found) => found.length === 6);
+      expect(entries.find((entry) => entry.key === 'OCPPCommCtrlr.HeartbeatInterval')).toMatchObject({
+        value: '120',
+        mutability: 'ReadWrite',
+        characteristics: { unit: 's' },
+        source_message: 'GetVariables',
+        source_command_uuid: command.command_uuid,
+      });
+      expect(entries.find((entry) => entry.key === 'Foo.Bar')).toMatchObject({
+        value: null,
+        status: 'UnknownComponent',
+      });
+    });
+
+    it('change_configuration: one SetVariables, per-setting results, at most ItemsPerMessageSetVariables', async () => {
+      const received = recordCalls(cp, 'SetVariables', () => ({
+        setVariableResult: [
+          {
+            attributeStatus: 'RebootRequired',
+            attributeType: 'MaxSet',
+            component: { name: 'EVSE', evse: { id: 1 } },
+            variable: { name: 'Power' },
+          },
+          {
+            attributeStatus: 'Accepted',
+            component: { name: 'OCPPCommCtrlr' },
+            variable: { name: 'HeartbeatInterval' },
+          },
+        ],
+      }));
+      const command = await changeConfiguration(controller, [
+        { component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: '90' },
+        { component: 'EVSE', evse_id: 1, variable: 'Power', attribute_type: 'MaxSet', value: '7400' },
+      ]);
+      const done = await ended(command.command_uuid);
+      expect(received).toEqual([
+        {
+          setVariableData: [
+            {
+              attributeValue: '90',
+              component: { name: 'OCPPCommCtrlr' },
+              variable: { name: 'HeartbeatInterval' },
+            },
+            {
+              attributeType: 'MaxSet',
+              attributeValue: '7400',
+              component: { name: 'EVSE', evse: { id: 1 } },
+              variable: { name: 'Power' },
+            },
+          ],
+        },
+      ]);
+      expect(done.status).toBe('accepted');
+      expect(done.result?.status).toBe('RebootRequired');
+      expect(done.result?.settings).toEqual([
+        {
+          component: 'OCPPCommCtrlr',
+          variable: 'HeartbeatInterval',
+          attribute_type: 'Actual',
+          value: '90',
+          status: 'Accepted',
+        },
+        {
+          component: 'EVSE',
+          evse_id: 1,
+          variable: 'Power',
+          attribute_type: 'MaxSet',
+          value: '7400',
+          status: 'RebootRequired',
+        },
+      ]);
+      const entries = await configurationOnceIt(controller, (found) =>
+        found.some((entry) => entry.key === 'EVSE@1.Power:MaxSet' && entry.value === '7400'),
+      );
+      expect(entries.find((entry) => entry.key === 'OCPPCommCtrlr.HeartbeatInterval')).toMatchObject({
+        value: '90',
+        source_message: 'SetVariables',
+        source_command_uuid: command.command_uuid,
+      });
+      await expectRefused(
+        {
+          type: 'change_configuration',
+          target_type: 'controller',
+          target_uuid: controller.uuid,
+          parameters: {
+            settings: ['A', 'B', 'C'].map((variable) => ({ component: 'X', variable, value: '1' })),
+          },
+        },
+        'out_of_range',
+        'parameters.settings',
+      );
+    });
+
+    it('trigger_message asks the station for a heartbeat; a refusal rejects the command', async () => {
+      const received = recordCalls(cp, 'TriggerMessage', () => ({ status: 'NotImplemented' }));
+      const command = await create({
+        type: 'trigger_message',
+        target_type: 'controller',
+        target_uuid: controller.uuid,
+        parameters: { message: 'heartbeat' },
+      });
+      const done = await ended(command.command_uuid);
+      expect(received).toEqual([{ requestedMessage: 'Heartbeat' }]);
+      expect(done).toMatchObject({ status: 'rejected', result: { status: 'NotImplemented' } });
+    });
+
+    it('pages and filters the list; another tenant and a caller without the permission get 404 and 403', async () => {
+      const first = await configuration(controller, '?limit=2');
+      expect(first.status).toBe(200);
+      expect(first.body.pagination).toEqual({ page: 1, total_pages: 3, page_size: 2, has_more: true });
+      const third = await configuration(controller, '?limit=2&page=3');
+      expect(third.body.configuration.map((entry) => entry.key)).toEqual([
+        'Foo.Bar',
+        'OCPPCommCtrlr.HeartbeatInterval',
+      ]);
+      expect(third.body.pagination).toMatchObject({ page: 3, has_more: false });
+      const evse = await configuration(controller, '?filter[component]=EVSE');
+      expect(evse.body.configuration.map((entry) => entry.key)).toEqual([
+        'EVSE@1.Power',
+        'EVSE@1.Power:MaxSet',
+      ]);
+      const prefix = await configuration(
+        controller,
+        `?filter[key_prefix]=${encodeURIComponent('EVSE@1.Power:')}`,
+      );
+      expect(prefix.body.configuration.map((entry) => entry.key)).toEqual(['EVSE@1.Power:MaxSet']);
+      const wildcard = await configuration(controller, `?filter[key_prefix]=${encodeURIComponent('%')}`);
+      expect(wildcard.body.configuration).toEqual([]);
+      const unknown = await configuration(controller, '?order_by=-key');
+      expect(unknown.status).toBe(422);
+
+      const other = await tenantWithUsers(platform, api, 'other', { operator: 'asset,control' });
+      const foreign = await configuration(controller, '', other.operator);
+      expect(foreign.status).toBe(404);
+      const { reader } = await tenantWithUsers(platform, api, 'third', { reader: 'control' });
+      expect((await configuration(controller, '', reader)).status).toBe(403);
+    });
+  });
+});
