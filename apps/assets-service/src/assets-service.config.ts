@@ -37,6 +37,8 @@ export interface AssetsServiceTuning {
   chargePointStatePullBatchSize: number;
   /** Handshake checks between two sweeps of expired failure counters, so the table holds only live windows. */
   handshakeFailureSweepEveryAttempts: number;
+  /** Age past which the parts of an id-token import never committed (its api-gateway stopped) are dropped. */
+  idTokenImportPartMaxAgeMs: number;
 }
 
 /** The tuning every instance runs with. */
@@ -49,6 +51,7 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   chargePointStateMaxAckPending: 1000,
   chargePointStatePullBatchSize: 256,
   handshakeFailureSweepEveryAttempts: 1000,
+  idTokenImportPartMaxAgeMs: 60 * 60_000,
 });
 
 /** Injection token of AssetsServiceTuning. */

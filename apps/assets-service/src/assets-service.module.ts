@@ -19,6 +19,8 @@ import { ChargePointStateConsumer } from './charge-points/charge-point-state.con
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
 import { assetsDataSourceOptions } from './data-source.js';
+import { IdTokensHandler } from './id-tokens/id-tokens.handler.js';
+import { IdTokensService } from './id-tokens/id-tokens.service.js';
 import { FacilityTypesService } from './locations/facility-types.service.js';
 import { LocationsHandler } from './locations/locations.handler.js';
 import { LocationsService } from './locations/locations.service.js';
@@ -30,7 +32,7 @@ import { SensorsService } from './sensors/sensors.service.js';
 /** The transactional outbox's table (its columns: see TransactionalOutboxOptions). */
 const ASSETS_OUTBOX_TABLE = 'assets.outbox_events';
 
-/** Locations, controllers, plugs and sensors, with the live state of controllers and plugs fed by gateway events. */
+/** Locations, controllers, plugs, sensors and drivers' id tokens, with the live state of controllers and plugs fed by gateway events. */
 @Module({})
 export class AssetsServiceModule {
   static register(config: AssetsServiceConfig): DynamicModule {
@@ -53,6 +55,7 @@ export class AssetsServiceModule {
         ControllersHandler,
         PlugsHandler,
         SensorsHandler,
+        IdTokensHandler,
         ChargePointAuthenticationHandler,
       ],
       providers: [
@@ -78,6 +81,7 @@ export class AssetsServiceModule {
         ControllersService,
         PlugsService,
         SensorsService,
+        IdTokensService,
         ChargePointStateConsumer,
       ],
     };

@@ -5,12 +5,14 @@ import { ASSETS_ENTITIES } from './entities/index.js';
 import { CreateAssetsSchema1763740800000 } from './migrations/1763740800000-create-assets-schema.js';
 import { AddControllerCredentialsVersion1795643100000 } from './migrations/1795643100000-add-controller-credentials-version.js';
 import { CreateChargePointHandshakeFailures1795643200000 } from './migrations/1795643200000-create-charge-point-handshake-failures.js';
+import { CreateIdTokens1795700000000 } from './migrations/1795700000000-create-id-tokens.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
   CreateAssetsSchema1763740800000,
   AddControllerCredentialsVersion1795643100000,
   CreateChargePointHandshakeFailures1795643200000,
+  CreateIdTokens1795700000000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -34,6 +34,14 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     update: 'updateSensor',
     delete: 'deleteSensor',
   },
+  IdTokensController: {
+    create: 'createIdToken',
+    list: 'listIdTokens',
+    get: 'getIdToken',
+    update: 'updateIdToken',
+    delete: 'deleteIdToken',
+  },
+  IdTokenImportController: { import: 'importIdTokens' },
   ChargingSessionsController: { list: 'listChargingSessions', get: 'getChargingSession' },
   CommandsController: { create: 'createCommand', list: 'listCommands', get: 'getCommand' },
 };

@@ -1,5 +1,6 @@
 import { ControllerEntity } from './controller.entity.js';
 import { FacilityTypeEntity, LocationFacilityTypeEntity } from './facility-type.entity.js';
+import { IdTokenEntity } from './id-token.entity.js';
 import { LocationEntity } from './location.entity.js';
 import { PlugEntity } from './plug.entity.js';
 import { SensorEntity } from './sensor.entity.js';
@@ -7,6 +8,7 @@ import { SensorEntity } from './sensor.entity.js';
 export {
   ControllerEntity,
   FacilityTypeEntity,
+  IdTokenEntity,
   LocationEntity,
   LocationFacilityTypeEntity,
   PlugEntity,
@@ -20,4 +22,5 @@ export const ASSETS_ENTITIES = [
   ControllerEntity,
   PlugEntity,
   SensorEntity,
+  IdTokenEntity,
 ];

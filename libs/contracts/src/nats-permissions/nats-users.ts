@@ -1,5 +1,6 @@
 import { AssetsSubjects } from '../assets/assets.subjects.js';
 import { AuthSubjects } from '../auth/auth.subjects.js';
+import { AUTHORIZATION_API_SUBJECTS } from '../authorization/authorization.subjects.js';
 import { ChargePointEventSubjects } from '../charge-points/charge-point-events.js';
 import { ChargingSessionSubjects } from '../control/charging-sessions.contract.js';
 import { CommandSubjects } from '../control/commands.contract.js';
@@ -64,6 +65,7 @@ export const NATS_USERS = {
       AuthSubjects.listSigningKeys,
       AuthSubjects.listRevocations,
       ...ASSET_API_SUBJECTS,
+      ...AUTHORIZATION_API_SUBJECTS,
       CommandSubjects.create,
       CommandSubjects.list,
       CommandSubjects.get,
@@ -88,7 +90,12 @@ export const NATS_USERS = {
   },
   'assets-service': {
     ...NOTHING,
-    answers: [AssetsSubjects.authenticateChargePoint, AssetsSubjects.controllersExist, ...ASSET_API_SUBJECTS],
+    answers: [
+      AssetsSubjects.authenticateChargePoint,
+      AssetsSubjects.controllersExist,
+      ...ASSET_API_SUBJECTS,
+      ...AUTHORIZATION_API_SUBJECTS,
+    ],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     durableConsumers: [{ name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' }],
   },

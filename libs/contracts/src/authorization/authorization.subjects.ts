@@ -1,0 +1,24 @@
+/**
+ * NATS subjects of drivers' authorization. assets-service owns id tokens; the request/reply subjects take a
+ * `TenantScopedRequest<payload>` (principal.ts), scoped by `principal.tenantUuid` (another tenant's token is
+ * not_found, as a missing one).
+ */
+export const AuthorizationSubjects = {
+  /** CreateIdTokenPayload → IdTokenView; validation_failed already_exists for a known value and type. */
+  createIdToken: 'assets.id-token.create.v1',
+  /** ListAssetsPayload<IdTokenFilter> → AssetPage<IdTokenView> */
+  listIdTokens: 'assets.id-token.list.v1',
+  /** AssetUuidPayload → IdTokenView */
+  getIdToken: 'assets.id-token.get.v1',
+  /** UpdateAssetPayload<UpdateIdTokenPayload> → IdTokenView */
+  updateIdToken: 'assets.id-token.update.v1',
+  /** AssetUuidPayload → {}; validation_failed has_dependents while other tokens name it as their group */
+  deleteIdToken: 'assets.id-token.delete.v1',
+  /** IdTokenImportPartPayload → {} (kept aside until the commit) */
+  importIdTokensPart: 'assets.id-token.import-part.v1',
+  /** IdTokenImportCommitPayload → IdTokenImportResult; validation_failed names each bad token `id_tokens[i].field` */
+  importIdTokensCommit: 'assets.id-token.import-commit.v1',
+} as const;
+
+/** The subjects the api-gateway forwards HTTP requests to. */
+export const AUTHORIZATION_API_SUBJECTS = Object.values(AuthorizationSubjects);

@@ -1,0 +1,2 @@
+export * from './authorization.subjects.js';
+export * from './id-token.contract.js';
