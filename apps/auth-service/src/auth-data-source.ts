@@ -4,6 +4,7 @@ import { CreateAuthSchema1763750000000 } from './migrations/1763750000000-create
 import { AddTenantSecurityProfile0Switch1795643000000 } from './migrations/1795643000000-add-tenant-security-profile-0-switch.js';
 import { CreateAccountRevocations1795643558000 } from './migrations/1795643558000-create-account-revocations.js';
 import { CreateTokenLimitCounters1795644772000 } from './migrations/1795644772000-create-token-limit-counters.js';
+import { AddTenantAuthorizationMode1795700100000 } from './migrations/1795700100000-add-tenant-authorization-mode.js';
 import { RoleEntity } from './roles/role.entity.js';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity.js';
 import { TenantEntity } from './tenants/tenant.entity.js';
@@ -20,6 +21,7 @@ export function authDataSourceOptions(url: string): ServiceDataSourceOptions {
       AddTenantSecurityProfile0Switch1795643000000,
       CreateAccountRevocations1795643558000,
       CreateTokenLimitCounters1795644772000,
+      AddTenantAuthorizationMode1795700100000,
     ],
   };
 }

@@ -85,7 +85,11 @@ export const NATS_USERS = {
       AuthSubjects.listRevocations,
     ],
     // The admin CLI (same user) announces key changes and revocations too.
-    broadcasts: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
+    broadcasts: [
+      AuthSubjects.signingKeysChanged,
+      AuthSubjects.accountsRevoked,
+      AuthSubjects.tenantSettingsChanged,
+    ],
     listens: [AuthSubjects.signingKeysChanged],
   },
   'assets-service': {
@@ -130,7 +134,7 @@ export const NATS_USERS = {
     answers: [OcppGatewaySubjects.call('*')],
     calls: [AuthSubjects.resolveTenant, AssetsSubjects.authenticateChargePoint],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
-    listens: [OcppGatewaySubjects.connectionOpened('*')],
+    listens: [OcppGatewaySubjects.connectionOpened('*'), AuthSubjects.tenantSettingsChanged],
     publishesEvents: [...Object.values(ChargePointEventSubjects), ...Object.values(OcppCallEventSubjects)],
     followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],
