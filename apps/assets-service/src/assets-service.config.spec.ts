@@ -18,6 +18,8 @@ describe('assets-service tuning', () => {
       chargePointStatePullBatchSize: 256,
       handshakeFailureSweepEveryAttempts: 1000,
       idTokenImportPartMaxAgeMs: 3_600_000,
+      idTokenSnapshotMaxPageSize: 2000,
+      idTokenChangeMaxTokens: 500,
     });
   });
 });

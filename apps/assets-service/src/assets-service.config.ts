@@ -39,6 +39,10 @@ export interface AssetsServiceTuning {
   handshakeFailureSweepEveryAttempts: number;
   /** Age past which the parts of an id-token import never committed (its api-gateway stopped) are dropped. */
   idTokenImportPartMaxAgeMs: number;
+  /** Most tokens one page of a gateway's cache load carries (far below NATS's 1 MiB message limit). */
+  idTokenSnapshotMaxPageSize: number;
+  /** Most tokens a change broadcast carries; a larger change (an import) tells the gateways to reload instead. */
+  idTokenChangeMaxTokens: number;
 }
 
 /** The tuning every instance runs with. */
@@ -52,6 +56,8 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   chargePointStatePullBatchSize: 256,
   handshakeFailureSweepEveryAttempts: 1000,
   idTokenImportPartMaxAgeMs: 60 * 60_000,
+  idTokenSnapshotMaxPageSize: 2000,
+  idTokenChangeMaxTokens: 500,
 });
 
 /** Injection token of AssetsServiceTuning. */

@@ -19,6 +19,7 @@ import { ChargePointStateConsumer } from './charge-points/charge-point-state.con
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
 import { assetsDataSourceOptions } from './data-source.js';
+import { IdTokenSnapshots } from './id-tokens/id-token-snapshots.js';
 import { IdTokensHandler } from './id-tokens/id-tokens.handler.js';
 import { IdTokensService } from './id-tokens/id-tokens.service.js';
 import { FacilityTypesService } from './locations/facility-types.service.js';
@@ -82,6 +83,7 @@ export class AssetsServiceModule {
         PlugsService,
         SensorsService,
         IdTokensService,
+        IdTokenSnapshots,
         ChargePointStateConsumer,
       ],
     };

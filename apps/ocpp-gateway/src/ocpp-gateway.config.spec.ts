@@ -15,6 +15,10 @@ describe('ocpp-gateway tuning', () => {
       unknownTenantTtlMs: 5000,
       maxCachedTenantSlugs: 10_000,
       credentialRevocationMarginMs: 60_000,
+      idTokenSyncIntervalMs: 250,
+      idTokenSnapshotPageSize: 2000,
+      idTokenLoadRetryMs: 1000,
+      idTokenLoadAttempts: 3,
     });
   });
 });

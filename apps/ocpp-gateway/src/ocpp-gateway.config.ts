@@ -36,6 +36,18 @@ export interface OcppGatewayTuning {
    * remembered, to cover the moment between the check and the socket opening.
    */
   credentialRevocationMarginMs: number;
+  /**
+   * How often the revisions of the cached tenants' id tokens are compared with assets-service's; a tenant behind at
+   * two checks in a row missed a change broadcast and is loaded again (the bound on a lost broadcast: twice this, plus
+   * a load).
+   */
+  idTokenSyncIntervalMs: number;
+  /** Tokens asked for per page when a tenant's tokens are loaded (assets-service caps it at 2,000). */
+  idTokenSnapshotPageSize: number;
+  /** After a failed load of a tenant's tokens, how long answers go without them before the next attempt. */
+  idTokenLoadRetryMs: number;
+  /** Loads of one tenant tried while its revision keeps moving between the first page and the last. */
+  idTokenLoadAttempts: number;
 }
 
 /** The tuning every instance runs with. */
@@ -46,6 +58,10 @@ export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
   unknownTenantTtlMs: 5000,
   maxCachedTenantSlugs: 10_000,
   credentialRevocationMarginMs: 60_000,
+  idTokenSyncIntervalMs: 250,
+  idTokenSnapshotPageSize: 2000,
+  idTokenLoadRetryMs: 1000,
+  idTokenLoadAttempts: 3,
 });
 
 export interface OcppGatewayConfig extends CommonServiceConfig {

@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
+import { IdTokenCache } from './authorization/id-token-cache.js';
+import { TenantAuthorizationModes } from './authorization/tenant-authorization-modes.js';
 import { ChargePointCallSender } from './calls/charge-point-call.sender.js';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
 import { OcppCallResponder } from './calls/ocpp-call.responder.js';
@@ -75,6 +77,7 @@ export class OcppGatewayModule {
       ],
       providers: [
         { provide: OCPP_GATEWAY_CONFIG, useValue: config },
+        TenantAuthorizationModes,
         TenantSlugResolver,
         ConcurrentHandshakesLimiter,
         ChargePointHandshakeAuthenticator,
@@ -89,6 +92,7 @@ export class OcppGatewayModule {
         PresenceUpkeep,
         ChargePointKeepAlive,
         ChargePointEventPublisher,
+        IdTokenCache,
         IdTokenAuthorizationPolicy,
         Ocpp16TransactionIdAllocator,
         ...MESSAGE_HANDLERS,

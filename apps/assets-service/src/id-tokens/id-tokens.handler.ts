@@ -9,6 +9,10 @@ import {
   type IdTokenImportCommitPayload,
   type IdTokenImportPartPayload,
   type IdTokenImportResult,
+  type IdTokenRevisionsRequest,
+  type IdTokenRevisionsResponse,
+  type IdTokenSnapshotPage,
+  type IdTokenSnapshotRequest,
   type IdTokenSortField,
   type IdTokenView,
   type ListAssetsPayload,
@@ -16,12 +20,16 @@ import {
   type UpdateAssetPayload,
   type UpdateIdTokenPayload,
 } from '@cpc/contracts';
+import { IdTokenSnapshots } from './id-token-snapshots.js';
 import { IdTokensService } from './id-tokens.service.js';
 
 /** NATS handlers for drivers' id tokens; the tenant always comes from the principal. */
 @Controller()
 export class IdTokensHandler {
-  constructor(private readonly tokens: IdTokensService) {}
+  constructor(
+    private readonly tokens: IdTokensService,
+    private readonly snapshots: IdTokenSnapshots,
+  ) {}
 
   @MessagePattern(AuthorizationSubjects.createIdToken)
   create(@Payload() request: TenantScopedRequest<CreateIdTokenPayload>): Promise<IdTokenView> {
@@ -59,6 +67,16 @@ export class IdTokensHandler {
   ): Promise<Record<string, never>> {
     await this.tokens.importPart(request.principal.tenantUuid, request.payload);
     return {};
+  }
+
+  @MessagePattern(AuthorizationSubjects.idTokenSnapshot)
+  snapshot(@Payload() request: IdTokenSnapshotRequest): Promise<IdTokenSnapshotPage> {
+    return this.snapshots.page(request);
+  }
+
+  @MessagePattern(AuthorizationSubjects.idTokenRevisions)
+  revisions(@Payload() request: IdTokenRevisionsRequest): Promise<IdTokenRevisionsResponse> {
+    return this.snapshots.revisions(request);
   }
 
   @MessagePattern(AuthorizationSubjects.importIdTokensCommit)

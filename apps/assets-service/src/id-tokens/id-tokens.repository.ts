@@ -117,3 +117,63 @@ export const deleteAbandonedImportParts = sqlStatement<{ before: Date }>({
   parameters: ['before'],
   sql: `DELETE FROM assets.id_token_import_parts WHERE created_at < :before`,
 });
+
+/** A token as the gateways' caches take it (AuthorizationToken), with its group's value and type. */
+export interface AuthorizationTokenRow {
+  uuid: string;
+  id_token: string;
+  type: IdTokenType;
+  status: IdTokenStatus;
+  expires_at: Date | null;
+  group_id_token: string | null;
+  group_type: IdTokenType | null;
+  allowed_location_uuids: string[];
+}
+
+const AUTHORIZATION_TOKEN_COLUMNS = `t.uuid, t.id_token, t.type, t.status, t.expires_at,
+  g.id_token AS group_id_token, g.type AS group_type, t.allowed_location_uuids`;
+
+/**
+ * One page of a tenant's tokens in uuid order, with the tenant's revision read in the same statement (one snapshot):
+ * a page always shows the tokens as they were at that revision. A tenant without tokens answers one row of nulls.
+ */
+export const idTokenSnapshotPage = sqlStatement<
+  { tenantUuid: string; afterUuid: string; limit: number },
+  { revision: string } & { [K in keyof AuthorizationTokenRow]: AuthorizationTokenRow[K] | null }
+>({
+  name: 'id-tokens.snapshot-page',
+  parameters: ['tenantUuid', 'afterUuid', 'limit'],
+  sql: `SELECT COALESCE(r.revision, 0) AS revision, page.*
+          FROM (SELECT 1) one
+          LEFT JOIN assets.id_token_revisions r ON r.tenant_uuid = :tenantUuid
+          LEFT JOIN LATERAL (
+            SELECT ${AUTHORIZATION_TOKEN_COLUMNS}
+              FROM assets.id_tokens t
+              LEFT JOIN assets.id_tokens g ON g.tenant_uuid = t.tenant_uuid AND g.uuid = t.group_uuid
+             WHERE t.tenant_uuid = :tenantUuid AND t.uuid > :afterUuid::uuid
+             ORDER BY t.uuid
+             LIMIT :limit) page ON true`,
+});
+
+/** The tokens of one change, as the gateways' caches take them. */
+export const authorizationTokensByUuid = sqlStatement<
+  { tenantUuid: string; uuids: string[] },
+  AuthorizationTokenRow
+>({
+  name: 'id-tokens.authorization-tokens',
+  parameters: ['tenantUuid', 'uuids'],
+  sql: `SELECT ${AUTHORIZATION_TOKEN_COLUMNS}
+          FROM assets.id_tokens t
+          LEFT JOIN assets.id_tokens g ON g.tenant_uuid = t.tenant_uuid AND g.uuid = t.group_uuid
+         WHERE t.tenant_uuid = :tenantUuid AND t.uuid = ANY(:uuids::uuid[])`,
+});
+
+/** The revisions of several tenants, in the order asked (0: never written). */
+export const idTokenRevisions = sqlStatement<{ tenantUuids: string[] }, { revision: string }>({
+  name: 'id-tokens.revisions',
+  parameters: ['tenantUuids'],
+  sql: `SELECT COALESCE(r.revision, 0) AS revision
+          FROM unnest(:tenantUuids::uuid[]) WITH ORDINALITY AS x(tenant_uuid, position)
+          LEFT JOIN assets.id_token_revisions r ON r.tenant_uuid = x.tenant_uuid
+         ORDER BY x.position`,
+});

@@ -36,6 +36,7 @@ export interface FakeController {
   securityProfile: number;
   /** Raise it (with a matching ControllerCredentialsChangedEvent) to test credential changes. */
   credentialsVersion: number;
+  locationUuid: string;
 }
 
 /**
@@ -114,6 +115,7 @@ export class FakeTenantsAndControllers {
       ocppIdentity: controller.identity,
       securityProfile: controller.securityProfile,
       credentialsVersion: controller.credentialsVersion,
+      locationUuid: controller.locationUuid,
     };
     return this.authenticationsHeldUntil ? this.authenticationsHeldUntil.then(() => answer) : answer;
   }
@@ -129,6 +131,7 @@ export class FakeTenantsAndControllers {
     identity: string;
     password?: string;
     securityProfile?: number;
+    locationUuid?: string;
   }): FakeController {
     const tenantUuid =
       this.tenants.get(options.tenantSlug.toLowerCase()) ?? this.addTenant(options.tenantSlug);
@@ -140,6 +143,7 @@ export class FakeTenantsAndControllers {
       password: options.password,
       securityProfile: options.securityProfile ?? 1,
       credentialsVersion: 1,
+      locationUuid: options.locationUuid ?? randomUUID(),
     };
     this.controllers.set(`${tenantUuid}/${options.identity.toLowerCase()}`, controller);
     return controller;

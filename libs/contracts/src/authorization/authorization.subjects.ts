@@ -18,7 +18,31 @@ export const AuthorizationSubjects = {
   importIdTokensPart: 'assets.id-token.import-part.v1',
   /** IdTokenImportCommitPayload → IdTokenImportResult; validation_failed names each bad token `id_tokens[i].field` */
   importIdTokensCommit: 'assets.id-token.import-commit.v1',
+
+  /**
+   * request/reply, not tenant-scoped by a principal: IdTokenSnapshotRequest → IdTokenSnapshotPage. The ocpp-gateway
+   * loads a tenant's tokens into its cache, page by page, on the tenant's first id token.
+   */
+  idTokenSnapshot: 'assets.id-token.snapshot.v1',
+  /**
+   * request/reply, not tenant-scoped by a principal: IdTokenRevisionsRequest → IdTokenRevisionsResponse. The gateway
+   * compares the revisions of its cached tenants with these periodically, which catches a missed idTokensChanged.
+   */
+  idTokenRevisions: 'assets.id-token.revisions.v1',
+  /**
+   * broadcast (core NATS, no queue group: every gateway instance hears it): IdTokensChangedBroadcast, after each
+   * committed change of a tenant's tokens.
+   */
+  idTokensChanged: 'assets.id-token.changed.v1',
 } as const;
 
 /** The subjects the api-gateway forwards HTTP requests to. */
-export const AUTHORIZATION_API_SUBJECTS = Object.values(AuthorizationSubjects);
+export const AUTHORIZATION_API_SUBJECTS = [
+  AuthorizationSubjects.createIdToken,
+  AuthorizationSubjects.listIdTokens,
+  AuthorizationSubjects.getIdToken,
+  AuthorizationSubjects.updateIdToken,
+  AuthorizationSubjects.deleteIdToken,
+  AuthorizationSubjects.importIdTokensPart,
+  AuthorizationSubjects.importIdTokensCommit,
+];

@@ -91,3 +91,64 @@ export interface IdTokenImportResult {
 
 export const ID_TOKEN_SORT_FIELDS = ['created_at', 'id_token'] as const;
 export type IdTokenSortField = (typeof ID_TOKEN_SORT_FIELDS)[number];
+
+/** A token as the ocpp-gateway's cache keeps it: what an answer to a charge point needs, nothing else. */
+export interface AuthorizationToken {
+  uuid: string;
+  idToken: string;
+  type: IdTokenType;
+  status: IdTokenStatus;
+  /** ISO 8601, or null: never. */
+  expiresAt: string | null;
+  group: { idToken: string; type: IdTokenType } | null;
+  /** Empty: everywhere. */
+  allowedLocationUuids: string[];
+}
+
+export interface IdTokenSnapshotRequest {
+  tenantUuid: string;
+  /** The page after this uuid (tokens come in uuid order); null: the first page. */
+  afterUuid: string | null;
+  limit: number;
+}
+
+export interface IdTokenSnapshotPage {
+  /** The tenant's revision when the page was read (0: never written). */
+  revision: number;
+  tokens: AuthorizationToken[];
+  /** The `afterUuid` of the next page; null: this was the last. */
+  nextAfterUuid: string | null;
+}
+
+export interface IdTokenRevisionsRequest {
+  tenantUuids: string[];
+}
+
+export interface IdTokenRevisionsResponse {
+  /** One per requested tenant, in order. */
+  revisions: number[];
+}
+
+/**
+ * One committed change of a tenant's tokens at `revision` (each change raises it by one): the tokens as they are now
+ * and the uuids of those deleted. A change of more tokens than one message should carry (an import) says `reload`
+ * instead: the gateways load the tenant again.
+ */
+export interface IdTokensChangedBroadcast {
+  tenantUuid: string;
+  revision: number;
+  changed: AuthorizationToken[];
+  deletedUuids: string[];
+  reload: boolean;
+}
+
+/** What the gateway decided for a token; each OCPP version words it in its own statuses (docs/authorization.md). */
+export const AUTHORIZATION_RESULTS = [
+  'accepted',
+  'blocked',
+  'expired',
+  'invalid',
+  'unknown',
+  'not_at_this_location',
+] as const;
+export type AuthorizationResult = (typeof AUTHORIZATION_RESULTS)[number];

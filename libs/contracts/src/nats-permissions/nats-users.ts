@@ -1,6 +1,9 @@
 import { AssetsSubjects } from '../assets/assets.subjects.js';
 import { AuthSubjects } from '../auth/auth.subjects.js';
-import { AUTHORIZATION_API_SUBJECTS } from '../authorization/authorization.subjects.js';
+import {
+  AUTHORIZATION_API_SUBJECTS,
+  AuthorizationSubjects,
+} from '../authorization/authorization.subjects.js';
 import { ChargePointEventSubjects } from '../charge-points/charge-point-events.js';
 import { ChargingSessionSubjects } from '../control/charging-sessions.contract.js';
 import { CommandSubjects } from '../control/commands.contract.js';
@@ -99,7 +102,10 @@ export const NATS_USERS = {
       AssetsSubjects.controllersExist,
       ...ASSET_API_SUBJECTS,
       ...AUTHORIZATION_API_SUBJECTS,
+      AuthorizationSubjects.idTokenSnapshot,
+      AuthorizationSubjects.idTokenRevisions,
     ],
+    broadcasts: [AuthorizationSubjects.idTokensChanged],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     durableConsumers: [{ name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' }],
   },
@@ -132,9 +138,18 @@ export const NATS_USERS = {
     ...NOTHING,
     // Only the gateway may take calls meant for charge points.
     answers: [OcppGatewaySubjects.call('*')],
-    calls: [AuthSubjects.resolveTenant, AssetsSubjects.authenticateChargePoint],
+    calls: [
+      AuthSubjects.resolveTenant,
+      AssetsSubjects.authenticateChargePoint,
+      AuthorizationSubjects.idTokenSnapshot,
+      AuthorizationSubjects.idTokenRevisions,
+    ],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
-    listens: [OcppGatewaySubjects.connectionOpened('*'), AuthSubjects.tenantSettingsChanged],
+    listens: [
+      OcppGatewaySubjects.connectionOpened('*'),
+      AuthSubjects.tenantSettingsChanged,
+      AuthorizationSubjects.idTokensChanged,
+    ],
     publishesEvents: [...Object.values(ChargePointEventSubjects), ...Object.values(OcppCallEventSubjects)],
     followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],
