@@ -20,6 +20,9 @@ describe('assets-service tuning', () => {
       idTokenImportPartMaxAgeMs: 3_600_000,
       idTokenSnapshotMaxPageSize: 2000,
       idTokenChangeMaxTokens: 500,
+      decisionsInFlight: 512,
+      decisionBatchSize: 256,
+      decisionInsertsInFlight: 2,
     });
   });
 });

@@ -43,6 +43,12 @@ export interface AssetsServiceTuning {
   idTokenSnapshotMaxPageSize: number;
   /** Most tokens a change broadcast carries; a larger change (an import) tells the gateways to reload instead. */
   idTokenChangeMaxTokens: number;
+  /** Decision events handled at once; those arriving together are stored by one INSERT. */
+  decisionsInFlight: number;
+  /** Most decisions one INSERT stores. */
+  decisionBatchSize: number;
+  /** INSERTs of decisions running at once. */
+  decisionInsertsInFlight: number;
 }
 
 /** The tuning every instance runs with. */
@@ -58,6 +64,9 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   idTokenImportPartMaxAgeMs: 60 * 60_000,
   idTokenSnapshotMaxPageSize: 2000,
   idTokenChangeMaxTokens: 500,
+  decisionsInFlight: 512,
+  decisionBatchSize: 256,
+  decisionInsertsInFlight: 2,
 });
 
 /** Injection token of AssetsServiceTuning. */

@@ -19,6 +19,8 @@ import { ChargePointStateConsumer } from './charge-points/charge-point-state.con
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
 import { assetsDataSourceOptions } from './data-source.js';
+import { AuthorizationDecisionsHandler } from './authorization-decisions/authorization-decisions.handler.js';
+import { AuthorizationDecisionsService } from './authorization-decisions/authorization-decisions.service.js';
 import { IdTokenSnapshots } from './id-tokens/id-token-snapshots.js';
 import { IdTokensHandler } from './id-tokens/id-tokens.handler.js';
 import { IdTokensService } from './id-tokens/id-tokens.service.js';
@@ -57,6 +59,7 @@ export class AssetsServiceModule {
         PlugsHandler,
         SensorsHandler,
         IdTokensHandler,
+        AuthorizationDecisionsHandler,
         ChargePointAuthenticationHandler,
       ],
       providers: [
@@ -84,6 +87,7 @@ export class AssetsServiceModule {
         SensorsService,
         IdTokensService,
         IdTokenSnapshots,
+        AuthorizationDecisionsService,
         ChargePointStateConsumer,
       ],
     };

@@ -6,6 +6,7 @@ import { CreateAssetsSchema1763740800000 } from './migrations/1763740800000-crea
 import { AddControllerCredentialsVersion1795643100000 } from './migrations/1795643100000-add-controller-credentials-version.js';
 import { CreateChargePointHandshakeFailures1795643200000 } from './migrations/1795643200000-create-charge-point-handshake-failures.js';
 import { CreateIdTokens1795700000000 } from './migrations/1795700000000-create-id-tokens.js';
+import { CreateAuthorizationDecisions1795700200000 } from './migrations/1795700200000-create-authorization-decisions.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -13,6 +14,7 @@ export const ASSETS_MIGRATIONS = [
   AddControllerCredentialsVersion1795643100000,
   CreateChargePointHandshakeFailures1795643200000,
   CreateIdTokens1795700000000,
+  CreateAuthorizationDecisions1795700200000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

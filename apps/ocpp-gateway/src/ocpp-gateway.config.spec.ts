@@ -19,6 +19,9 @@ describe('ocpp-gateway tuning', () => {
       idTokenSnapshotPageSize: 2000,
       idTokenLoadRetryMs: 1000,
       idTokenLoadAttempts: 3,
+      decisionQueueLimit: 100_000,
+      decisionPublishesInFlight: 64,
+      decisionRetryDelayMs: 1000,
     });
   });
 });

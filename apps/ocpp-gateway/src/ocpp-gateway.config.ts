@@ -48,6 +48,12 @@ export interface OcppGatewayTuning {
   idTokenLoadRetryMs: number;
   /** Loads of one tenant tried while its revision keeps moving between the first page and the last. */
   idTokenLoadAttempts: number;
+  /** Authorization decision events waiting for the event stream, at most; beyond, the oldest are dropped. */
+  decisionQueueLimit: number;
+  /** Decision events published at once, each waiting for JetStream's ack (room for thousands of answers a second). */
+  decisionPublishesInFlight: number;
+  /** After a failed publish of a decision event, how long until the queue is tried again. */
+  decisionRetryDelayMs: number;
 }
 
 /** The tuning every instance runs with. */
@@ -62,6 +68,9 @@ export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
   idTokenSnapshotPageSize: 2000,
   idTokenLoadRetryMs: 1000,
   idTokenLoadAttempts: 3,
+  decisionQueueLimit: 100_000,
+  decisionPublishesInFlight: 64,
+  decisionRetryDelayMs: 1000,
 });
 
 export interface OcppGatewayConfig extends CommonServiceConfig {

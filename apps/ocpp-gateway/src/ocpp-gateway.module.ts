@@ -15,6 +15,7 @@ import { ControllerChangesListener } from './connections/controller-changes.list
 import { ControllerCredentialRevocations } from './connections/controller-credential-revocations.js';
 import { PresenceUpkeep } from './connections/presence-upkeep.js';
 import { SecurityProfileTakeoverGuard } from './connections/security-profile-takeover.guard.js';
+import { AuthorizationDecisionPublisher } from './events/authorization-decision.publisher.js';
 import { ChargePointEventPublisher } from './events/charge-point-event.publisher.js';
 import { ChargePointHandshakeAuthenticator } from './handshake/charge-point-handshake.authenticator.js';
 import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
@@ -93,6 +94,7 @@ export class OcppGatewayModule {
         ChargePointKeepAlive,
         ChargePointEventPublisher,
         IdTokenCache,
+        AuthorizationDecisionPublisher,
         IdTokenAuthorizationPolicy,
         Ocpp16TransactionIdAllocator,
         ...MESSAGE_HANDLERS,

@@ -11,6 +11,7 @@ import {
   startPlatformUnderTest,
   tenantWithUsers,
   unique,
+  usersWithRoles,
 } from '@cpc/testing';
 
 /** The bound docs/authorization.md states for a change to reach every gateway instance. */
@@ -50,6 +51,13 @@ describe('drivers authorization at the ocpp-gateway', () => {
     protocol: Protocol,
     options: { ocppUrl?: string; tenant?: string; assets?: AssetsTestData; locationUuid?: string } = {},
   ): Promise<ChargePoint> {
+    return (await chargePointOf(protocol, options)).client;
+  }
+
+  async function chargePointOf(
+    protocol: Protocol,
+    options: { ocppUrl?: string; tenant?: string; assets?: AssetsTestData; locationUuid?: string } = {},
+  ): Promise<{ client: ChargePoint; controllerUuid: string }> {
     const assets = options.assets ?? data;
     const controller = await assets.controller(options.locationUuid ?? here.uuid);
     const client = ocppChargePoint({
@@ -61,7 +69,7 @@ describe('drivers authorization at the ocpp-gateway', () => {
     });
     await client.connect();
     clients.push(client);
-    return client;
+    return { client, controllerUuid: controller.uuid };
   }
 
   const authorize16 = async (client: ChargePoint, idTag: string) =>
@@ -356,6 +364,74 @@ describe('drivers authorization at the ocpp-gateway', () => {
         (info) => info.status === 'Unknown',
         { timeoutMs: CHANGE_BOUND_MS, intervalMs: 20 },
       );
+    });
+  });
+
+  describe('the decision log', () => {
+    it('keeps every decision, readable by token, controller, result and time, paged and per tenant', async () => {
+      const value = unique('LOG').slice(0, 20);
+      const token = await idToken({ id_token: value, status: 'blocked' });
+      const { client, controllerUuid } = await chargePointOf('ocpp2.0.1', { ocppUrl: secondOcppUrl });
+      const from = new Date(Date.now() - 1000).toISOString();
+      await authorize201(client, value);
+      await authorize201(client, value.toLowerCase());
+      await authorize201(client, `${value}-NOT`);
+      const byToken = await eventually(
+        () => tokenCall('GET', `decisions?filter[id_token]=${value}`),
+        (response) => response.status === 200 && response.body.decisions.length === 2,
+        { timeoutMs: 10_000, intervalMs: 100 },
+      );
+      expect(byToken.body.decisions[0]).toEqual({
+        uuid: expect.any(String),
+        id_token: value.toLowerCase(),
+        type: 'iso14443',
+        id_token_uuid: token.uuid,
+        controller_uuid: controllerUuid,
+        location_uuid: here.uuid,
+        result: 'blocked',
+        reason: 'token_status',
+        message_kind: 'authorize',
+        decided_at: expect.any(String),
+      });
+      const byController = await eventually(
+        () => tokenCall('GET', `decisions?filter[controller_uuid]=${controllerUuid}&limit=2`),
+        (response) => response.body.pagination?.total_pages === 2,
+        { timeoutMs: 10_000, intervalMs: 100 },
+      );
+      expect(byController.body.pagination).toEqual({ page: 1, total_pages: 2, page_size: 2, has_more: true });
+      const unknown = await tokenCall(
+        'GET',
+        `decisions?filter[controller_uuid]=${controllerUuid}&filter[result]=unknown`,
+      );
+      expect(unknown.body.decisions).toEqual([
+        expect.objectContaining({ id_token: `${value}-NOT`, id_token_uuid: null, reason: 'unknown_token' }),
+      ]);
+      const later = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
+      const inRange = await tokenCall(
+        'GET',
+        `decisions?filter[controller_uuid]=${controllerUuid}&filter[decided_from]=${encodeURIComponent(from)}` +
+          `&filter[decided_to]=${later}`,
+      );
+      expect(inRange.body.decisions).toHaveLength(3);
+      const afterwards = await tokenCall(
+        'GET',
+        `decisions?filter[controller_uuid]=${controllerUuid}&filter[decided_from]=${later}`,
+      );
+      expect(afterwards.body.decisions).toEqual([]);
+
+      const theirs = await tokenCall(
+        'GET',
+        `decisions?filter[controller_uuid]=${controllerUuid}`,
+        undefined,
+        rivalOps,
+      );
+      expect(theirs.status).toBe(200);
+      expect(theirs.body.decisions).toEqual([]);
+      const tokens = await usersWithRoles(platform, api, 'acme', {
+        'token-reader': 'authorization:id-tokens:list',
+      });
+      const refused = await tokenCall('GET', 'decisions', undefined, tokens['token-reader']);
+      expect(refused.status).toBe(403);
     });
   });
 });

@@ -42,6 +42,7 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     delete: 'deleteIdToken',
   },
   IdTokenImportController: { import: 'importIdTokens' },
+  AuthorizationDecisionsController: { list: 'listAuthorizationDecisions' },
   ChargingSessionsController: { list: 'listChargingSessions', get: 'getChargingSession' },
   CommandsController: { create: 'createCommand', list: 'listCommands', get: 'getCommand' },
 };

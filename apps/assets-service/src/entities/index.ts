@@ -1,3 +1,4 @@
+import { AuthorizationDecisionEntity } from './authorization-decision.entity.js';
 import { ControllerEntity } from './controller.entity.js';
 import { FacilityTypeEntity, LocationFacilityTypeEntity } from './facility-type.entity.js';
 import { IdTokenEntity } from './id-token.entity.js';
@@ -6,6 +7,7 @@ import { PlugEntity } from './plug.entity.js';
 import { SensorEntity } from './sensor.entity.js';
 
 export {
+  AuthorizationDecisionEntity,
   ControllerEntity,
   FacilityTypeEntity,
   IdTokenEntity,
@@ -23,4 +25,5 @@ export const ASSETS_ENTITIES = [
   PlugEntity,
   SensorEntity,
   IdTokenEntity,
+  AuthorizationDecisionEntity,
 ];

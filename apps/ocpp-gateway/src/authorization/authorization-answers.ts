@@ -1,4 +1,4 @@
-import type { AuthorizationMode, AuthorizationToken, IdTokenType } from '@cpc/contracts';
+import type { AuthorizationMode, AuthorizationReason, AuthorizationToken, IdTokenType } from '@cpc/contracts';
 import { AUTHORIZATION_RESULTS, type AuthorizationResult } from '@cpc/contracts';
 
 export { AUTHORIZATION_RESULTS, type AuthorizationResult };
@@ -18,6 +18,11 @@ const TYPE_OF_OCPP = new Map(
   Object.entries(OCPP_ID_TOKEN_TYPES).map(([type, ocpp]) => [ocpp, type as IdTokenType]),
 );
 
+/** The platform's type of an OCPP 2.0.1 IdTokenEnumType; null for none (1.6) or one OCPP does not define. */
+export function typeOfOcpp(ocppType: string | null): IdTokenType | null {
+  return ocppType === null ? null : (TYPE_OF_OCPP.get(ocppType) ?? null);
+}
+
 /** A 1.6 idTag has no type: when tokens of several types share its value, the first of these is taken. */
 const OCPP16_TYPE_PREFERENCE: readonly IdTokenType[] = [
   'iso14443',
@@ -29,16 +34,6 @@ const OCPP16_TYPE_PREFERENCE: readonly IdTokenType[] = [
   'mac_address',
   'no_authorization',
 ];
-
-/** Why the decision came out as it did. */
-export type AuthorizationReason =
-  | 'known_token'
-  | 'unknown_token'
-  | 'unknown_token_accepted'
-  | 'token_status'
-  | 'expiry_passed'
-  | 'location_not_allowed'
-  | 'tokens_unavailable';
 
 export interface AuthorizationDecision {
   result: AuthorizationResult;

@@ -34,6 +34,13 @@ export const AuthorizationSubjects = {
    * committed change of a tenant's tokens.
    */
   idTokensChanged: 'assets.id-token.changed.v1',
+  /**
+   * durable event: AuthorizationDecisionEvent, one per answer the ocpp-gateway gave about an id token (published
+   * without holding the answer back); assets-service stores them in batches.
+   */
+  decisionMade: 'events.authorization.decision-made.v1',
+  /** ListAssetsPayload<AuthorizationDecisionFilter, 'decided_at'> → AssetPage<AuthorizationDecisionView> */
+  listDecisions: 'assets.authorization-decision.list.v1',
 } as const;
 
 /** The subjects the api-gateway forwards HTTP requests to. */
@@ -45,4 +52,5 @@ export const AUTHORIZATION_API_SUBJECTS = [
   AuthorizationSubjects.deleteIdToken,
   AuthorizationSubjects.importIdTokensPart,
   AuthorizationSubjects.importIdTokensCommit,
+  AuthorizationSubjects.listDecisions,
 ];

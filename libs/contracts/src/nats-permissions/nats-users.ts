@@ -107,7 +107,13 @@ export const NATS_USERS = {
     ],
     broadcasts: [AuthorizationSubjects.idTokensChanged],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
-    durableConsumers: [{ name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' }],
+    durableConsumers: [
+      { name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' },
+      {
+        name: 'assets-service_authorization-decisions',
+        filterSubject: AuthorizationSubjects.decisionMade,
+      },
+    ],
   },
   'command-service': {
     ...NOTHING,
@@ -150,7 +156,11 @@ export const NATS_USERS = {
       AuthSubjects.tenantSettingsChanged,
       AuthorizationSubjects.idTokensChanged,
     ],
-    publishesEvents: [...Object.values(ChargePointEventSubjects), ...Object.values(OcppCallEventSubjects)],
+    publishesEvents: [
+      ...Object.values(ChargePointEventSubjects),
+      ...Object.values(OcppCallEventSubjects),
+      AuthorizationSubjects.decisionMade,
+    ],
     followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],
   },
