@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
 /** Idle last: closing its thousands of sockets keeps the gateway and assets-service busy for a while afterwards. */
-export const PHASES = ['location', 'commands-list', 'commands', 'idle'] as const;
+export const PHASES = ['location', 'commands-list', 'commands', 'authorize', 'idle'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -18,11 +18,15 @@ export interface BenchOptions {
   commandChargePoints: number;
   commandRates: number[];
   commandSeconds: number;
+  authorizeChargePoints: number;
+  authorizeTokens: number;
+  authorizeRate: number;
+  authorizeSeconds: number;
   out: string;
 }
 
 export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<NAME> in the environment)
-  --phases location,commands-list,commands,idle   which phases, in this order (default: all)
+  --phases location,commands-list,commands,authorize,idle   which phases, in this order (default: all)
   --api-url, --ocpp-url, --database-url, --nats-url   measure a running platform instead of starting one
   --idle-count 20000         idle charge points for one gateway (capped by its open-file limit)
   --heartbeat-seconds 30     their Heartbeat interval
@@ -34,6 +38,11 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --command-charge-points 200   OCPP-J charge points (half 1.6, half 2.0.1) answering the commands
   --command-rates 500,1000   commands per second, one step each
   --command-seconds 20       duration of each step
+  --authorize-charge-points 400  OCPP-J charge points (half 1.6, half 2.0.1) sending Authorize (5/s each at
+                             2,000/s, within the gateway's per-charge-point call budget)
+  --authorize-tokens 10000   id tokens imported for the tenant first
+  --authorize-rate 2000      Authorize calls per second, in all
+  --authorize-seconds 15     duration of the Authorize load
   --out <file>               JSON results (default bench-results/bench-<time>.json)`;
 
 export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
@@ -56,6 +65,10 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'command-charge-points',
         'command-rates',
         'command-seconds',
+        'authorize-charge-points',
+        'authorize-tokens',
+        'authorize-rate',
+        'authorize-seconds',
         'out',
       ].map((name) => [name, { type: 'string' as const }]),
     ),
@@ -92,6 +105,10 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     commandChargePoints: number('command-charge-points', 200),
     commandRates: (value('command-rates') ?? '500,1000').split(',').map(Number),
     commandSeconds: number('command-seconds', 20),
+    authorizeChargePoints: number('authorize-charge-points', 400),
+    authorizeTokens: number('authorize-tokens', 10_000),
+    authorizeRate: number('authorize-rate', 2000),
+    authorizeSeconds: number('authorize-seconds', 15),
     out: value('out') ?? `bench-results/bench-${new Date().toISOString().replaceAll(':', '-')}.json`,
   };
 }

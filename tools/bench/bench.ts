@@ -8,6 +8,7 @@ import { parseBenchOptions, USAGE, type BenchOptions, type Phase } from './bench
 import { startBenchPlatform } from './bench-platform.js';
 import { apiCall, type BenchTarget, type BenchTenant, createBenchTenant } from './bench-setup.js';
 import { repositoryRoot } from './bench-platform.js';
+import { runAuthorizePhase } from './authorize-phase.js';
 import { CommandsBench } from './commands-phase.js';
 import { seedCommands } from './commands-seed.js';
 import { httpLoad } from './http-load.js';
@@ -105,6 +106,18 @@ async function runPhase(
       );
       return { seededCommands: options.commandsSeed, seedSeconds: seeded.seconds, paths, ...load };
     }
+    case 'authorize':
+      return runAuthorizePhase(
+        target,
+        tenant,
+        {
+          chargePoints: options.authorizeChargePoints,
+          tokens: options.authorizeTokens,
+          rate: options.authorizeRate,
+          seconds: options.authorizeSeconds,
+        },
+        progress,
+      );
     case 'commands': {
       progress.update(`commands: connecting ${options.commandChargePoints} charge points`);
       const bench = await CommandsBench.start(target, tenant, options.commandChargePoints);
@@ -140,6 +153,18 @@ function printTable(reports: PhaseReport[]): void {
         `${(r.heapPerConnectionKiB as number | null) ?? 'n/a'} KiB`,
       ]);
       rows.push([phase, 'heartbeats answered', String(r.heartbeatsAnswered)]);
+    } else if (phase === 'authorize') {
+      const latency = r.roundTripMs as Record<string, number>;
+      rows.push([
+        `${phase} @${String(r.targetPerSecond)}/s`,
+        'answered/s (by status), failed, skipped',
+        `${String(r.answeredPerSecond)} ${JSON.stringify(r.byStatus)}, ${String(r.failed)}, ${String(r.skipped)}`,
+      ]);
+      rows.push([
+        `${phase} @${String(r.targetPerSecond)}/s`,
+        'round trip p50/p95/p99',
+        `${latency.p50}/${latency.p95}/${latency.p99} ms`,
+      ]);
     } else if (phase === 'location' || phase === 'commands-list') {
       const latency = r.latencyMs as Record<string, number>;
       rows.push([phase, 'requests/s', `${String(r.requestsPerSecond)} (${String(r.non2xx)} non-2xx)`]);

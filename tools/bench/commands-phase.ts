@@ -61,14 +61,15 @@ interface RemoteStartParams {
   idToken?: { idToken?: string };
 }
 
-async function seedFleet(target: BenchTarget, tenant: BenchTenant, count: number) {
+/** `count` controllers of security profile 0 at a new location, written straight into assets.controllers. */
+export async function seedFleet(target: BenchTarget, tenant: BenchTenant, count: number, prefix = 'CMD') {
   const location = await apiCall<{ location: { uuid: string } }>(
     target,
     tenant,
     'POST',
     '/assets/locations',
     {
-      name: 'Bench command fleet',
+      name: `Bench fleet ${prefix}`,
     },
   );
   const client = new pg.Client({ connectionString: target.databaseUrl });
@@ -76,9 +77,9 @@ async function seedFleet(target: BenchTarget, tenant: BenchTenant, count: number
   try {
     const rows = await client.query<{ uuid: string; ocpp_identity: string }>(
       `INSERT INTO assets.controllers (uuid, tenant_uuid, location_uuid, name, ocpp_identity, security_profile)
-       SELECT gen_random_uuid(), $1, $2, 'Command ' || i, 'CMD-' || i, 0 FROM generate_series(1, $3) AS i
+       SELECT gen_random_uuid(), $1, $2, $4 || ' ' || i, $4 || '-' || i, 0 FROM generate_series(1, $3) AS i
        RETURNING uuid, ocpp_identity`,
-      [tenant.uuid, location.location.uuid, count],
+      [tenant.uuid, location.location.uuid, count, prefix],
     );
     return rows.rows;
   } finally {

@@ -23,6 +23,8 @@ describe('platformBanner', () => {
     // No password on a command line, where ps shows it to every user of the machine.
     expect(banner).not.toMatch(/--password /);
     expect(banner).toContain(`curl -s http://127.0.0.1:3000/api/v1/oauth/token`);
+    expect(banner).toContain('New tenants authorize drivers strictly');
+    expect(banner).toContain('tenant:set-authorization-mode --slug acme --mode accept_unknown');
   });
 
   it('says where the passwords of the NATS it started are kept, never the passwords', () => {

@@ -26,6 +26,9 @@ export function platformBanner(summary: PlatformSummary): string {
     `  printf '%s' "$PASSWORD" | curl -s ${api}/api/v1/oauth/token \\`,
     '    --data-urlencode username=admin@acme.example --data-urlencode tenant=acme --data-urlencode password@-',
     '',
+    'New tenants authorize drivers strictly: only their id tokens (POST /api/v1/authorization/id-tokens) may',
+    'charge; `npm run admin -- tenant:set-authorization-mode --slug acme --mode accept_unknown` accepts any.',
+    '',
     '`npm run admin` alone lists every admin command. Ctrl-C stops everything started here.',
     '',
   ].join('\n');

@@ -61,6 +61,8 @@ export interface ApiGatewayConfig extends CommonServiceConfig {
   jwtIssuer: string;
   jwtAudience: string;
   bodyLimitBytes: number;
+  /** Largest body of an id-token import (up to 10,000 tokens), which is larger than other requests. */
+  importBodyLimitBytes: number;
   /**
    * Addresses/CIDRs of proxies (the ingress) whose X-Forwarded-For is believed, so rate limits see the client; empty:
    * forwarded headers are ignored and the TCP peer is the client.
@@ -97,6 +99,11 @@ export function loadApiGatewayConfig(env: NodeJS.ProcessEnv = process.env): ApiG
         default: 1024 * 1024,
         min: 1024,
         max: 50 * 1024 * 1024,
+      }),
+      importBodyLimitBytes: reader.int('API_IMPORT_BODY_LIMIT_BYTES', {
+        default: 16 * 1024 * 1024,
+        min: 1024,
+        max: 64 * 1024 * 1024,
       }),
       trustedProxies: readTrustedProxies(reader),
       rateLimitWindowSeconds: reader.int('RATE_LIMIT_WINDOW_SECONDS', { default: 60, min: 1, max: 3600 }),

@@ -14,6 +14,7 @@ import {
 import { AdminRoutesModule } from './admin/admin-routes.module.js';
 import { API_GATEWAY_CONFIG, type ApiGatewayConfig } from './api-gateway.config.js';
 import { AssetsRoutesModule } from './assets/assets-routes.module.js';
+import { AuthorizationRoutesModule } from './authorization/authorization-routes.module.js';
 import { AccessTokenGuard } from './authentication/access-token.guard.js';
 import { AccessTokenStrategy } from './authentication/access-token.strategy.js';
 import { PermissionGuard } from './authentication/permission.guard.js';
@@ -57,6 +58,7 @@ export class ApiGatewayModule {
         // Its own port (HEALTH_PORT), so /metrics is never part of the public API.
         MetricsModule.register({ on: 'own-port', port: config.healthPort }),
         AssetsRoutesModule,
+        AuthorizationRoutesModule,
         ChargingSessionsRoutesModule,
         CommandsRoutesModule,
         AdminRoutesModule,

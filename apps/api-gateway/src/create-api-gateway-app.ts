@@ -9,6 +9,7 @@ import qs from 'qs';
 import type { ApiGatewayConfig } from './api-gateway.config.js';
 import { ApiGatewayModule } from './api-gateway.module.js';
 import { serveConsole } from './console/serve-console.js';
+import { acceptIdTokenImports } from './authorization/id-token-import.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { answerClientError } from './http-pipeline/client-error-handler.js';
 import { lingerOnEarlyClose } from './http-pipeline/lingering-close.js';
@@ -53,8 +54,9 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
       void reply.code(error.statusCode ?? 400).send({ error: message });
     },
   });
-  // JSON and form bodies only (Nest registers both); anything else is a 415.
+  // JSON and form bodies only (Nest registers both), and NDJSON for the id-token import; anything else is a 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  acceptIdTokenImports(adapter.getInstance(), config.importBodyLimitBytes);
   // A refused body (413, 400) is answered before it is read; the close lingers so that the client gets the answer.
   lingerOnEarlyClose(adapter.getInstance().server, {
     idleMs: config.tuning.lingerIdleMs,

@@ -18,6 +18,12 @@ describe('assets-service tuning', () => {
       chargePointStatePullBatchSize: 256,
       handshakeFailureSweepEveryAttempts: 1000,
       incompleteReportTtlMs: 3600_000,
+      idTokenImportPartMaxAgeMs: 3_600_000,
+      idTokenSnapshotMaxPageSize: 2000,
+      idTokenChangeMaxTokens: 500,
+      decisionsInFlight: 512,
+      decisionBatchSize: 256,
+      decisionInsertsInFlight: 2,
     });
   });
 });

@@ -42,6 +42,18 @@ export interface AssetsServiceTuning {
    * arrives), so a charge point that never finishes its reports cannot fill the table.
    */
   incompleteReportTtlMs: number;
+  /** Age past which the parts of an id-token import never committed (its api-gateway stopped) are dropped. */
+  idTokenImportPartMaxAgeMs: number;
+  /** Most tokens one page of a gateway's cache load carries (far below NATS's 1 MiB message limit). */
+  idTokenSnapshotMaxPageSize: number;
+  /** Most tokens a change broadcast carries; a larger change (an import) tells the gateways to reload instead. */
+  idTokenChangeMaxTokens: number;
+  /** Decision events handled at once; those arriving together are stored by one INSERT. */
+  decisionsInFlight: number;
+  /** Most decisions one INSERT stores. */
+  decisionBatchSize: number;
+  /** INSERTs of decisions running at once. */
+  decisionInsertsInFlight: number;
 }
 
 /** The tuning every instance runs with. */
@@ -55,6 +67,12 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   chargePointStatePullBatchSize: 256,
   handshakeFailureSweepEveryAttempts: 1000,
   incompleteReportTtlMs: 3600_000,
+  idTokenImportPartMaxAgeMs: 60 * 60_000,
+  idTokenSnapshotMaxPageSize: 2000,
+  idTokenChangeMaxTokens: 500,
+  decisionsInFlight: 512,
+  decisionBatchSize: 256,
+  decisionInsertsInFlight: 2,
 });
 
 /** Injection token of AssetsServiceTuning. */

@@ -25,6 +25,11 @@ import { ControllerConfigurationService } from './controller-configuration/contr
 import { ControllersHandler } from './controllers/controllers.handler.js';
 import { ControllersService } from './controllers/controllers.service.js';
 import { assetsDataSourceOptions } from './data-source.js';
+import { AuthorizationDecisionsHandler } from './authorization-decisions/authorization-decisions.handler.js';
+import { AuthorizationDecisionsService } from './authorization-decisions/authorization-decisions.service.js';
+import { IdTokenSnapshots } from './id-tokens/id-token-snapshots.js';
+import { IdTokensHandler } from './id-tokens/id-tokens.handler.js';
+import { IdTokensService } from './id-tokens/id-tokens.service.js';
 import { FacilityTypesService } from './locations/facility-types.service.js';
 import { LocationsHandler } from './locations/locations.handler.js';
 import { LocationsService } from './locations/locations.service.js';
@@ -36,7 +41,7 @@ import { SensorsService } from './sensors/sensors.service.js';
 /** The transactional outbox's table (its columns: see TransactionalOutboxOptions). */
 const ASSETS_OUTBOX_TABLE = 'assets.outbox_events';
 
-/** Locations, controllers, plugs and sensors, with the live state of controllers and plugs fed by gateway events. */
+/** Locations, controllers, plugs, sensors and drivers' id tokens, with the live state of controllers and plugs fed by gateway events. */
 @Module({})
 export class AssetsServiceModule {
   static register(config: AssetsServiceConfig): DynamicModule {
@@ -61,6 +66,8 @@ export class AssetsServiceModule {
         ControllerConfigurationHandler,
         PlugsHandler,
         SensorsHandler,
+        IdTokensHandler,
+        AuthorizationDecisionsHandler,
         ChargePointAuthenticationHandler,
       ],
       providers: [
@@ -88,6 +95,9 @@ export class AssetsServiceModule {
         ControllerConfigurationConsumer,
         PlugsService,
         SensorsService,
+        IdTokensService,
+        IdTokenSnapshots,
+        AuthorizationDecisionsService,
         ChargePointStateConsumer,
         ControllerEventsService,
         ControllerEventLogConsumer,

@@ -7,6 +7,8 @@ import { AddControllerCredentialsVersion1795643100000 } from './migrations/17956
 import { CreateChargePointHandshakeFailures1795643200000 } from './migrations/1795643200000-create-charge-point-handshake-failures.js';
 import { CreateControllerEvents1795643900000 } from './migrations/1795643900000-create-controller-events.js';
 import { CreateControllerConfiguration1795644000000 } from './migrations/1795644000000-create-controller-configuration.js';
+import { CreateIdTokens1795700000000 } from './migrations/1795700000000-create-id-tokens.js';
+import { CreateAuthorizationDecisions1795700200000 } from './migrations/1795700200000-create-authorization-decisions.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -15,6 +17,8 @@ export const ASSETS_MIGRATIONS = [
   CreateChargePointHandshakeFailures1795643200000,
   CreateControllerEvents1795643900000,
   CreateControllerConfiguration1795644000000,
+  CreateIdTokens1795700000000,
+  CreateAuthorizationDecisions1795700200000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

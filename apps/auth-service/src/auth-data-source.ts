@@ -5,6 +5,7 @@ import { AddTenantSecurityProfile0Switch1795643000000 } from './migrations/17956
 import { CreateAccountRevocations1795643558000 } from './migrations/1795643558000-create-account-revocations.js';
 import { CreateTokenLimitCounters1795644772000 } from './migrations/1795644772000-create-token-limit-counters.js';
 import { CreateAuditEvents1795700000000 } from './migrations/1795700000000-create-audit-events.js';
+import { AddTenantAuthorizationMode1795700100000 } from './migrations/1795700100000-add-tenant-authorization-mode.js';
 import { RoleEntity } from './roles/role.entity.js';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity.js';
 import { TenantEntity } from './tenants/tenant.entity.js';
@@ -22,6 +23,7 @@ export function authDataSourceOptions(url: string): ServiceDataSourceOptions {
       CreateAccountRevocations1795643558000,
       CreateTokenLimitCounters1795644772000,
       CreateAuditEvents1795700000000,
+      AddTenantAuthorizationMode1795700100000,
     ],
   };
 }

@@ -15,6 +15,13 @@ describe('ocpp-gateway tuning', () => {
       unknownTenantTtlMs: 5000,
       maxCachedTenantSlugs: 10_000,
       credentialRevocationMarginMs: 60_000,
+      idTokenSyncIntervalMs: 250,
+      idTokenSnapshotPageSize: 2000,
+      idTokenLoadRetryMs: 1000,
+      idTokenLoadAttempts: 3,
+      decisionQueueLimit: 100_000,
+      decisionPublishesInFlight: 64,
+      decisionRetryDelayMs: 1000,
     });
   });
 });

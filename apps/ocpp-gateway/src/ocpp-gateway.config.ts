@@ -36,6 +36,24 @@ export interface OcppGatewayTuning {
    * remembered, to cover the moment between the check and the socket opening.
    */
   credentialRevocationMarginMs: number;
+  /**
+   * How often the revisions of the cached tenants' id tokens are compared with assets-service's; a tenant behind at
+   * two checks in a row missed a change broadcast and is loaded again (the bound on a lost broadcast: twice this, plus
+   * a load).
+   */
+  idTokenSyncIntervalMs: number;
+  /** Tokens asked for per page when a tenant's tokens are loaded (assets-service caps it at 2,000). */
+  idTokenSnapshotPageSize: number;
+  /** After a failed load of a tenant's tokens, how long answers go without them before the next attempt. */
+  idTokenLoadRetryMs: number;
+  /** Loads of one tenant tried while its revision keeps moving between the first page and the last. */
+  idTokenLoadAttempts: number;
+  /** Authorization decision events waiting for the event stream, at most; beyond, the oldest are dropped. */
+  decisionQueueLimit: number;
+  /** Decision events published at once, each waiting for JetStream's ack (room for thousands of answers a second). */
+  decisionPublishesInFlight: number;
+  /** After a failed publish of a decision event, how long until the queue is tried again. */
+  decisionRetryDelayMs: number;
 }
 
 /** The tuning every instance runs with. */
@@ -46,6 +64,13 @@ export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
   unknownTenantTtlMs: 5000,
   maxCachedTenantSlugs: 10_000,
   credentialRevocationMarginMs: 60_000,
+  idTokenSyncIntervalMs: 250,
+  idTokenSnapshotPageSize: 2000,
+  idTokenLoadRetryMs: 1000,
+  idTokenLoadAttempts: 3,
+  decisionQueueLimit: 100_000,
+  decisionPublishesInFlight: 64,
+  decisionRetryDelayMs: 1000,
 });
 
 export interface OcppGatewayConfig extends CommonServiceConfig {

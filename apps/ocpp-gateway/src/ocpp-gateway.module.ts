@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
+import { IdTokenCache } from './authorization/id-token-cache.js';
+import { TenantAuthorizationModes } from './authorization/tenant-authorization-modes.js';
 import { ChargePointCallSender } from './calls/charge-point-call.sender.js';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
 import { OcppCallResponder } from './calls/ocpp-call.responder.js';
@@ -13,6 +15,7 @@ import { ControllerChangesListener } from './connections/controller-changes.list
 import { ControllerCredentialRevocations } from './connections/controller-credential-revocations.js';
 import { PresenceUpkeep } from './connections/presence-upkeep.js';
 import { SecurityProfileTakeoverGuard } from './connections/security-profile-takeover.guard.js';
+import { AuthorizationDecisionPublisher } from './events/authorization-decision.publisher.js';
 import { ChargePointEventPublisher } from './events/charge-point-event.publisher.js';
 import { MeterValuesPublisher } from './events/meter-values.publisher.js';
 import { ChargePointHandshakeAuthenticator } from './handshake/charge-point-handshake.authenticator.js';
@@ -78,6 +81,7 @@ export class OcppGatewayModule {
       ],
       providers: [
         { provide: OCPP_GATEWAY_CONFIG, useValue: config },
+        TenantAuthorizationModes,
         TenantSlugResolver,
         ConcurrentHandshakesLimiter,
         ChargePointHandshakeAuthenticator,
@@ -93,6 +97,8 @@ export class OcppGatewayModule {
         ChargePointKeepAlive,
         ChargePointEventPublisher,
         MeterValuesPublisher,
+        IdTokenCache,
+        AuthorizationDecisionPublisher,
         IdTokenAuthorizationPolicy,
         Ocpp16TransactionIdAllocator,
         ...MESSAGE_HANDLERS,

@@ -1,19 +1,17 @@
-import { fileURLToPath } from 'node:url';
-import { ServiceProcess } from '@cpc/platform-launcher';
+import type { ServiceProcess } from '@cpc/platform-launcher';
 import {
   ApiTestClient,
   AssetsTestData,
-  findFreePort,
   OCPP_PASSWORD,
   ocppChargePoint,
   type PlatformUnderTest,
+  startAnotherOcppGateway,
   startPlatformUnderTest,
   tenantWithUsers,
   upgradeStatus,
 } from '@cpc/testing';
 
 const MAX_FAILURES = 10;
-const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The status of one upgrade to `ocppUrl` from `localAddress`: 101 when a socket opened, else the refusal's. */
 async function handshakeStatus(
@@ -54,20 +52,7 @@ describe('charge point handshake limits on the real gateway and assets-service',
       services: ['auth-service', 'assets-service', 'api-gateway', 'ocpp-gateway'],
       env,
     });
-    const [ocppPort, healthPort] = [await findFreePort(), await findFreePort()];
-    secondGateway = new ServiceProcess({
-      rootDir: repositoryRoot,
-      service: 'ocpp-gateway',
-      env: {
-        ...process.env,
-        ...platform.env,
-        ...platform.natsLogin('ocpp-gateway'),
-        OCPP_PORT: String(ocppPort),
-        HEALTH_PORT: String(healthPort),
-      },
-    });
-    await secondGateway.start();
-    secondOcppUrl = `ws://127.0.0.1:${ocppPort}`;
+    ({ gateway: secondGateway, ocppUrl: secondOcppUrl } = await startAnotherOcppGateway(platform));
 
     const api = await ApiTestClient.connect(platform.apiUrl);
     const { operator } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' });

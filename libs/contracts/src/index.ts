@@ -10,6 +10,7 @@ export * from './events/event-stream.js';
 export * from './charge-points/charge-point-events.js';
 export * from './charge-points/meter-values-events.js';
 export * from './assets/index.js';
+export * from './authorization/index.js';
 export * from './ocpp-gateway/index.js';
 export * from './control/charging-sessions.contract.js';
 export * from './control/commands.contract.js';

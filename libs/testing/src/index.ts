@@ -13,3 +13,4 @@ export * from './ocpp-upgrade.js';
 export * from './tenant-builder.js';
 export * from './assets-builder.js';
 export * from './commands-builder.js';
+export * from './second-ocpp-gateway.js';

@@ -36,6 +36,15 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     update: 'updateSensor',
     delete: 'deleteSensor',
   },
+  IdTokensController: {
+    create: 'createIdToken',
+    list: 'listIdTokens',
+    get: 'getIdToken',
+    update: 'updateIdToken',
+    delete: 'deleteIdToken',
+  },
+  IdTokenImportController: { import: 'importIdTokens' },
+  AuthorizationDecisionsController: { list: 'listAuthorizationDecisions' },
   ChargingSessionsController: {
     list: 'listChargingSessions',
     get: 'getChargingSession',

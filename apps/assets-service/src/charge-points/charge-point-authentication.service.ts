@@ -123,6 +123,7 @@ export class ChargePointAuthenticationService {
       ocppIdentity: controller.ocppIdentity,
       securityProfile: controller.securityProfile,
       credentialsVersion: controller.credentialsVersion,
+      locationUuid: controller.locationUuid,
     };
   }
 

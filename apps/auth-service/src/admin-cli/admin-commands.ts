@@ -1,10 +1,14 @@
-import type { INestApplicationContext } from '@nestjs/common';
+import { type INestApplicationContext, Logger } from '@nestjs/common';
+import { AuthSubjects } from '@cpc/contracts';
 import { MAX_PAGE_SIZE } from '@cpc/pagination';
+import { AUTH_CONFIG } from '../auth-config.token.js';
+import type { AuthServiceConfig } from '../auth-service.config.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import { RolesService, toRoleView } from '../roles/roles.service.js';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.js';
-import { TenantsService, toTenantView } from '../tenants/tenants.service.js';
+import type { TenantEntity } from '../tenants/tenant.entity.js';
+import { TenantsService, toResolvedTenant, toTenantView } from '../tenants/tenants.service.js';
 import { UsersService } from '../users/users.service.js';
 import {
   type AdminArguments,
@@ -14,6 +18,7 @@ import {
   requiredFlag,
 } from './admin-arguments.js';
 import { PASSWORD_USAGE } from './admin-password-input.js';
+import { announceOverNats } from './cli-nats-announcement.js';
 
 /** What a command reads besides its flags; secrets never come from the flags alone (admin-password-input). */
 export interface AdminInput {
@@ -24,6 +29,18 @@ type AdminCommand = {
   usage: string;
   run: (app: INestApplicationContext, args: AdminArguments, input: AdminInput) => Promise<object>;
 };
+
+/** Tells every ocpp-gateway at once what it resolves of the tenant now; their tenant cache expiry otherwise. */
+async function announceTenantSettings(app: INestApplicationContext, tenant: TenantEntity): Promise<object> {
+  await announceOverNats(
+    app.get<AuthServiceConfig>(AUTH_CONFIG),
+    AuthSubjects.tenantSettingsChanged,
+    toResolvedTenant(tenant),
+    new Logger('admin'),
+    'ocpp-gateways see it when their tenant cache expires (OCPP_TENANT_CACHE_TTL_MS)',
+  );
+  return toTenantView(tenant);
+}
 
 const list = (value: string) => value.split(',').map((item) => item.trim());
 
@@ -55,13 +72,29 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     run: async (app, args) =>
       toTenantView(await app.get(TenantsService).setDisabled(requiredFlag(args, 'slug'), false)),
   },
+  'tenant:show': {
+    usage: '--slug <slug>',
+    run: async (app, args) =>
+      toTenantView(await app.get(TenantsService).getBySlug(requiredFlag(args, 'slug'))),
+  },
   'tenant:set-profile-0': {
     usage: '--slug <slug> --allowed <true|false>',
     run: async (app, args) =>
-      toTenantView(
+      announceTenantSettings(
+        app,
         await app
           .get(TenantsService)
           .setSecurityProfile0Allowed(requiredFlag(args, 'slug'), booleanFlag(args, 'allowed')),
+      ),
+  },
+  'tenant:set-authorization-mode': {
+    usage: '--slug <slug> --mode <strict|accept_unknown>',
+    run: async (app, args) =>
+      announceTenantSettings(
+        app,
+        await app
+          .get(TenantsService)
+          .setAuthorizationMode(requiredFlag(args, 'slug'), requiredFlag(args, 'mode')),
       ),
   },
   'role:create': {

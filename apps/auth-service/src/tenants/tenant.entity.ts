@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { EntityType } from '@cpc/contracts';
+import type { AuthorizationMode, EntityType } from '@cpc/contracts';
 
 @Entity({ name: 'tenants' })
 export class TenantEntity {
@@ -19,6 +19,10 @@ export class TenantEntity {
   /** Whether charge points of security profile 0 (no credentials) may connect; off unless an operator allows it. */
   @Column({ name: 'allows_security_profile_0', type: 'boolean', default: false })
   allowsSecurityProfile0: boolean;
+
+  /** How the ocpp-gateway answers drivers' id tokens (strict unless an operator chose accept_unknown). */
+  @Column({ name: 'authorization_mode', type: 'varchar', length: 16, default: 'strict' })
+  authorizationMode: AuthorizationMode;
 
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt: Date | null;

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AuthSubjects, type ResolveTenantRequest, type ResolveTenantResponse } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
-import { TenantsService } from './tenants.service.js';
+import { TenantsService, toResolvedTenant } from './tenants.service.js';
 
 @Controller()
 export class TenantsController {
@@ -14,6 +14,6 @@ export class TenantsController {
     const tenant =
       typeof request?.slug === 'string' ? await this.tenants.findActiveBySlug(request.slug) : null;
     if (!tenant) throw new NotFoundError('tenant');
-    return { uuid: tenant.uuid, slug: tenant.slug, allowsSecurityProfile0: tenant.allowsSecurityProfile0 };
+    return toResolvedTenant(tenant);
   }
 }

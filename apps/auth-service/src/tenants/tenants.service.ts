@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { ENTITY_TYPES, type EntityType } from '@cpc/contracts';
+import {
+  AUTHORIZATION_MODES,
+  type AuthorizationMode,
+  ENTITY_TYPES,
+  type EntityType,
+  type ResolveTenantResponse,
+} from '@cpc/contracts';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { EntityManager, Repository } from 'typeorm';
 import { cliScope } from '../admin/admin-scope.js';
@@ -24,6 +30,17 @@ export interface TenantView {
   default_context: EntityType;
   disabled: boolean;
   allows_security_profile_0: boolean;
+  authorization_mode: AuthorizationMode;
+}
+
+/** What the ocpp-gateway knows of a tenant (auth.tenant.resolve.v1 and the settings-changed broadcast). */
+export function toResolvedTenant(tenant: TenantEntity): ResolveTenantResponse {
+  return {
+    uuid: tenant.uuid,
+    slug: tenant.slug,
+    allowsSecurityProfile0: tenant.allowsSecurityProfile0,
+    authorizationMode: tenant.authorizationMode,
+  };
 }
 
 export function toTenantView(tenant: TenantEntity): TenantView {
@@ -34,6 +51,7 @@ export function toTenantView(tenant: TenantEntity): TenantView {
     default_context: tenant.defaultContext,
     disabled: tenant.disabledAt !== null,
     allows_security_profile_0: tenant.allowsSecurityProfile0,
+    authorization_mode: tenant.authorizationMode,
   };
 }
 
@@ -93,6 +111,7 @@ export class TenantsService {
       name: input.name ?? input.slug,
       defaultContext: defaultContext as EntityType,
       allowsSecurityProfile0: false,
+      authorizationMode: 'strict',
       disabledAt: null,
     });
     try {
@@ -144,5 +163,19 @@ export class TenantsService {
     const before = toTenantView(tenant);
     tenant.allowsSecurityProfile0 = allowed;
     return this.change(before, tenant, ['allows_security_profile_0']);
+  }
+
+  /** How the ocpp-gateway answers the tenant's drivers (see docs/authorization.md). */
+  async setAuthorizationMode(slug: string, mode: string): Promise<TenantEntity> {
+    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode)) {
+      throw ValidationFailedError.single(
+        'mode',
+        'invalid_value',
+        `mode must be one of ${AUTHORIZATION_MODES.join(', ')}`,
+      );
+    }
+    const tenant = await this.getBySlug(slug);
+    tenant.authorizationMode = mode as AuthorizationMode;
+    return this.tenants.save(tenant);
   }
 }

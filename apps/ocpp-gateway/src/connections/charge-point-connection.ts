@@ -17,6 +17,8 @@ export interface AuthenticatedChargePoint {
   securityProfile: number;
   /** The controller's credentials version the handshake was answered with (see ControllerCredentialsChangedEvent). */
   credentialsVersion: number;
+  /** The controller's location when the socket opened (id tokens may be restricted to locations). */
+  locationUuid: string;
 }
 
 /** Why the gateway itself closed a socket; a socket the charge point closed (or that died) has none. */

@@ -108,6 +108,7 @@ export class ChargePointHandshakeAuthenticator {
       ocppIdentity: controller.ocppIdentity,
       securityProfile: controller.securityProfile,
       credentialsVersion: controller.credentialsVersion,
+      locationUuid: controller.locationUuid,
     };
   }
 

@@ -9,6 +9,7 @@ import { DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
+import { TenantAuthorizationModes } from '../authorization/tenant-authorization-modes.js';
 
 interface CachedTenant {
   tenant: Promise<ResolveTenantResponse | null>;
@@ -27,7 +28,16 @@ export class TenantSlugResolver {
   constructor(
     private readonly services: ServiceClient,
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
-  ) {}
+    private readonly modes: TenantAuthorizationModes,
+  ) {
+    // An announced change replaces the cached answer at once.
+    modes.onChange((tenant) => {
+      const key = tenant.slug?.toLowerCase();
+      if (!key || this.config.tenantCacheTtlMs <= 0) return;
+      const cached = this.cache.get(key);
+      if (cached) cached.tenant = Promise.resolve(tenant);
+    });
+  }
 
   /** null when no (enabled) tenant has this slug; throws when auth-service cannot be asked. */
   resolve(slug: string): Promise<ResolveTenantResponse | null> {
@@ -54,10 +64,12 @@ export class TenantSlugResolver {
 
   private async lookUp(slug: string): Promise<ResolveTenantResponse | null> {
     try {
-      return await this.services.request<ResolveTenantResponse, ResolveTenantRequest>(
+      const tenant = await this.services.request<ResolveTenantResponse, ResolveTenantRequest>(
         AuthSubjects.resolveTenant,
         { slug },
       );
+      this.modes.heard(tenant);
+      return tenant;
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.NotFound) return null;
       throw error;

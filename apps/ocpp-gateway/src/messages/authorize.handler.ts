@@ -20,12 +20,9 @@ export class AuthorizeHandler implements ChargePointMessageHandler {
   async handle(connection: ChargePointConnection, _action: string, payload: unknown): Promise<object> {
     if (connection.protocol === 'ocpp1.6') {
       const { idTag } = payload as Authorize16;
-      return {
-        idTagInfo: { status: await this.policy.authorize(connection, { idToken: idTag, type: null }) },
-      };
+      return { idTagInfo: await this.policy.idTagInfo(connection, idTag, 'authorize') };
     }
     const { idToken } = payload as Authorize201;
-    const status = await this.policy.authorize(connection, { idToken: idToken.idToken, type: idToken.type });
-    return { idTokenInfo: { status } };
+    return { idTokenInfo: await this.policy.idTokenInfo(connection, idToken, 'authorize') };
   }
 }

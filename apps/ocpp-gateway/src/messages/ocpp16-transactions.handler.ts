@@ -79,8 +79,10 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
       },
       { eventId: eventIdFrom(connection.controllerUuid, 'started', transactionId) },
     );
-    const status = await this.policy.authorize(connection, { idToken: start.idTag, type: null });
-    return { transactionId, idTagInfo: { status } };
+    return {
+      transactionId,
+      idTagInfo: await this.policy.idTagInfo(connection, start.idTag, 'start_transaction'),
+    };
   }
 
   private async stop(connection: ChargePointConnection, stop: StopTransaction16): Promise<object> {
@@ -102,9 +104,7 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
       { eventId: eventIdFrom(connection.controllerUuid, 'ended', stop.transactionId) },
     );
     if (stop.idTag === undefined) return {};
-    return {
-      idTagInfo: { status: await this.policy.authorize(connection, { idToken: stop.idTag, type: null }) },
-    };
+    return { idTagInfo: await this.policy.idTagInfo(connection, stop.idTag, 'stop_transaction') };
   }
 
   /**

@@ -105,10 +105,8 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
         break;
     }
     if (!event.idToken) return {};
-    const status = await this.policy.authorize(connection, {
-      idToken: event.idToken.idToken,
-      type: event.idToken.type,
-    });
-    return { idTokenInfo: { status } };
+    return {
+      idTokenInfo: await this.policy.idTokenInfo(connection, event.idToken, 'transaction_event'),
+    };
   }
 }

@@ -9,6 +9,7 @@ import {
   AssetsSubjects,
   type AuthenticateChargePointRequest,
   AuthSubjects,
+  type AuthorizationMode,
   ErrorCode,
   type OcppProtocol,
   type ResolveTenantRequest,
@@ -35,6 +36,7 @@ export interface FakeController {
   securityProfile: number;
   /** Raise it (with a matching ControllerCredentialsChangedEvent) to test credential changes. */
   credentialsVersion: number;
+  locationUuid: string;
 }
 
 /**
@@ -45,6 +47,11 @@ export class FakeTenantsAndControllers {
   private readonly tenants = new Map<string, string>();
   /** Slugs (lower case) of tenants that allow security profile 0. */
   readonly tenantsAllowingProfile0 = new Set<string>();
+  /**
+   * Authorization mode by slug (lower case); unset: accept_unknown, so that tests of other messages get their id tags
+   * accepted without an assets-service to load tokens from.
+   */
+  readonly authorizationModes = new Map<string, AuthorizationMode>();
   private readonly controllers = new Map<string, FakeController>();
   private readonly subscriptions: Subscription[] = [];
   tenantLookups = 0;
@@ -72,7 +79,12 @@ export class FakeTenantsAndControllers {
       fake.tenantLookups += 1;
       const uuid = fake.tenants.get(slug.toLowerCase());
       return uuid
-        ? { uuid, slug, allowsSecurityProfile0: fake.tenantsAllowingProfile0.has(slug.toLowerCase()) }
+        ? {
+            uuid,
+            slug,
+            allowsSecurityProfile0: fake.tenantsAllowingProfile0.has(slug.toLowerCase()),
+            authorizationMode: fake.authorizationModes.get(slug.toLowerCase()) ?? 'accept_unknown',
+          }
         : { error: { code: ErrorCode.NotFound, message: 'tenant not found' } };
     });
     fake.answer<AuthenticateChargePointRequest>(AssetsSubjects.authenticateChargePoint, (request) => {
@@ -103,6 +115,7 @@ export class FakeTenantsAndControllers {
       ocppIdentity: controller.identity,
       securityProfile: controller.securityProfile,
       credentialsVersion: controller.credentialsVersion,
+      locationUuid: controller.locationUuid,
     };
     return this.authenticationsHeldUntil ? this.authenticationsHeldUntil.then(() => answer) : answer;
   }
@@ -118,6 +131,7 @@ export class FakeTenantsAndControllers {
     identity: string;
     password?: string;
     securityProfile?: number;
+    locationUuid?: string;
   }): FakeController {
     const tenantUuid =
       this.tenants.get(options.tenantSlug.toLowerCase()) ?? this.addTenant(options.tenantSlug);
@@ -129,6 +143,7 @@ export class FakeTenantsAndControllers {
       password: options.password,
       securityProfile: options.securityProfile ?? 1,
       credentialsVersion: 1,
+      locationUuid: options.locationUuid ?? randomUUID(),
     };
     this.controllers.set(`${tenantUuid}/${options.identity.toLowerCase()}`, controller);
     return controller;

@@ -113,6 +113,8 @@ export interface AuthenticateChargePointResponse {
    * was answered before the change committed and opened after the event arrived.
    */
   credentialsVersion: number;
+  /** The controller's location: id tokens restricted to other locations are not accepted at this charge point. */
+  locationUuid: string;
 }
 
 /** Each lookup names its tenant: the caller took it from the principal of the request it serves. */

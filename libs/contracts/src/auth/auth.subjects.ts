@@ -12,6 +12,11 @@ export const AuthSubjects = {
   signingKeysChanged: 'auth.signing-keys.changed.v1',
   /** broadcast (no queue group): AccountsRevokedEvent, after a credential change (api-gateway applies it at once) */
   accountsRevoked: 'auth.accounts.revoked.v1',
+  /**
+   * broadcast (no queue group): TenantSettingsChangedEvent, after the admin CLI changed what the ocpp-gateway resolves
+   * of a tenant (security profile 0, authorization mode); gateways apply it at once (their cache expiry otherwise).
+   */
+  tenantSettingsChanged: 'auth.tenant.settings-changed.v1',
   /** request/reply: ListRevocationsRequest → RevocationPage (api-gateway polls it, so a missed broadcast is caught) */
   listRevocations: 'auth.revocations.list.v1',
 } as const;
@@ -29,4 +34,16 @@ export interface ResolveTenantResponse {
    * turned it on (admin CLI `tenant:set-profile-0`).
    */
   allowsSecurityProfile0: boolean;
+  /** How the gateway answers the tenant's drivers' id tokens (admin CLI `tenant:set-authorization-mode`). */
+  authorizationMode: AuthorizationMode;
 }
+
+/**
+ * `strict`: only known tokens with status accepted, not expired, allowed at the charge point's location;
+ * `accept_unknown`: unknown tokens accepted, known ones answered from their record. New tenants are strict.
+ */
+export const AUTHORIZATION_MODES = ['strict', 'accept_unknown'] as const;
+export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
+
+/** The tenant as auth.tenant.resolve.v1 answers it after the change. */
+export type TenantSettingsChangedEvent = ResolveTenantResponse;

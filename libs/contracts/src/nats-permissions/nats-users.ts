@@ -1,6 +1,10 @@
 import { AssetsSubjects } from '../assets/assets.subjects.js';
 import { AuthAdminSubjects } from '../auth/admin.contract.js';
 import { AuthSubjects } from '../auth/auth.subjects.js';
+import {
+  AUTHORIZATION_API_SUBJECTS,
+  AuthorizationSubjects,
+} from '../authorization/authorization.subjects.js';
 import { ChargePointEventSubjects } from '../charge-points/charge-point-events.js';
 import { TelemetryEventSubjects } from '../charge-points/meter-values-events.js';
 import { ChargingSessionSubjects } from '../control/charging-sessions.contract.js';
@@ -68,6 +72,7 @@ export const NATS_USERS = {
       AuthSubjects.listRevocations,
       ...Object.values(AuthAdminSubjects),
       ...ASSET_API_SUBJECTS,
+      ...AUTHORIZATION_API_SUBJECTS,
       CommandSubjects.create,
       CommandSubjects.list,
       CommandSubjects.get,
@@ -87,7 +92,11 @@ export const NATS_USERS = {
       ...Object.values(AuthAdminSubjects),
     ],
     // The admin CLI (same user) announces key changes and revocations too.
-    broadcasts: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
+    broadcasts: [
+      AuthSubjects.signingKeysChanged,
+      AuthSubjects.accountsRevoked,
+      AuthSubjects.tenantSettingsChanged,
+    ],
     listens: [AuthSubjects.signingKeysChanged],
   },
   'assets-service': {
@@ -97,7 +106,11 @@ export const NATS_USERS = {
       AssetsSubjects.controllersExist,
       AssetsSubjects.controllerSettingLimits,
       ...ASSET_API_SUBJECTS,
+      ...AUTHORIZATION_API_SUBJECTS,
+      AuthorizationSubjects.idTokenSnapshot,
+      AuthorizationSubjects.idTokenRevisions,
     ],
+    broadcasts: [AuthorizationSubjects.idTokensChanged],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     durableConsumers: [
       { name: 'assets-service_charge-point-state', filterSubject: 'events.charge-point.>' },
@@ -105,6 +118,10 @@ export const NATS_USERS = {
       // Configuration: the answers to configuration commands and the parts of 2.0.1 reports.
       { name: 'assets-service_ocpp-call-answers', filterSubject: OcppCallEventSubjects.completed },
       { name: 'assets-service_charge-point-reports', filterSubject: ChargePointEventSubjects.report },
+      {
+        name: 'assets-service_authorization-decisions',
+        filterSubject: AuthorizationSubjects.decisionMade,
+      },
     ],
   },
   'command-service': {
@@ -137,13 +154,23 @@ export const NATS_USERS = {
     ...NOTHING,
     // Only the gateway may take calls meant for charge points.
     answers: [OcppGatewaySubjects.call('*')],
-    calls: [AuthSubjects.resolveTenant, AssetsSubjects.authenticateChargePoint],
+    calls: [
+      AuthSubjects.resolveTenant,
+      AssetsSubjects.authenticateChargePoint,
+      AuthorizationSubjects.idTokenSnapshot,
+      AuthorizationSubjects.idTokenRevisions,
+    ],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
-    listens: [OcppGatewaySubjects.connectionOpened('*')],
+    listens: [
+      OcppGatewaySubjects.connectionOpened('*'),
+      AuthSubjects.tenantSettingsChanged,
+      AuthorizationSubjects.idTokensChanged,
+    ],
     publishesEvents: [
       ...Object.values(ChargePointEventSubjects),
       ...Object.values(OcppCallEventSubjects),
       ...Object.values(TelemetryEventSubjects),
+      AuthorizationSubjects.decisionMade,
     ],
     followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],

@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
+import {
+  type AssetPage,
+  type AuthorizationDecisionEvent,
+  type AuthorizationDecisionFilter,
+  type AuthorizationDecisionSortField,
+  type AuthorizationDecisionView,
+  AuthorizationSubjects,
+  type EventEnvelope,
+  isUuid,
+  type ListAssetsPayload,
+} from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
+import { JetStreamEventBus } from '@cpc/nats';
+import { DataSource } from 'typeorm';
+import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
+import { AuthorizationDecisionEntity } from '../entities/index.js';
+import { listPage } from '../shared/asset-listing.js';
+import { toIsoSeconds } from '../shared/time-format.js';
+import { insertAuthorizationDecisions } from './authorization-decisions.repository.js';
+
+/** Durable names cannot hold dots. */
+export const AUTHORIZATION_DECISIONS_CONSUMER = 'assets-service_authorization-decisions';
+
+const SORT_COLUMNS: Record<AuthorizationDecisionSortField, string> = { decided_at: 'decision.decidedAt' };
+
+type DecisionRow = Record<string, unknown>;
+
+function toView(decision: AuthorizationDecisionEntity): AuthorizationDecisionView {
+  return {
+    uuid: decision.uuid,
+    id_token: decision.idToken,
+    type: decision.type,
+    id_token_uuid: decision.idTokenUuid,
+    controller_uuid: decision.controllerUuid,
+    location_uuid: decision.locationUuid,
+    result: decision.result,
+    reason: decision.reason,
+    message_kind: decision.messageKind,
+    decided_at: toIsoSeconds(decision.decidedAt),
+  };
+}
+
+/**
+ * The log of every answer the ocpp-gateways gave about an id token: one durable consumer takes the decision events
+ * many at a time, and those arriving together share one INSERT; each event is acknowledged once its INSERT committed.
+ */
+@Injectable()
+export class AuthorizationDecisionsService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(AuthorizationDecisionsService.name);
+  private readonly inserts: GroupedCalls<DecisionRow, void>;
+
+  constructor(
+    private readonly eventBus: JetStreamEventBus,
+    private readonly dataSource: DataSource,
+    @Inject(ASSETS_SERVICE_TUNING_TOKEN) private readonly tuning: AssetsServiceTuning,
+  ) {
+    this.inserts = new GroupedCalls<DecisionRow, void>((group) => this.insert(group), {
+      maxInFlight: tuning.decisionInsertsInFlight,
+      maxGroup: tuning.decisionBatchSize,
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.eventBus.consume(
+      {
+        durableName: AUTHORIZATION_DECISIONS_CONSUMER,
+        filterSubject: AuthorizationSubjects.decisionMade,
+        concurrency: this.tuning.decisionsInFlight,
+        maxAckPending: this.tuning.decisionsInFlight * 2,
+        pullBatchSize: this.tuning.decisionsInFlight,
+      },
+      (_subject, event) => this.store(event),
+    );
+  }
+
+  /** Stores one decision event (idempotent: its event id is the row's key). */
+  store(event: EventEnvelope<unknown>): Promise<void> {
+    const data = (event.data ?? {}) as Partial<AuthorizationDecisionEvent['data']>;
+    if (
+      !isUuid(event.eventId) ||
+      !isUuid(event.tenantUuid) ||
+      !isUuid(data.controllerUuid) ||
+      !isUuid(data.locationUuid) ||
+      typeof data.idToken !== 'string' ||
+      Number.isNaN(Date.parse(event.occurredAt))
+    ) {
+      this.logger.warn(`ignoring malformed authorization decision ${String(event.eventId)}`);
+      return Promise.resolve();
+    }
+    return this.inserts.call({
+      uuid: event.eventId,
+      tenant_uuid: event.tenantUuid,
+      id_token: data.idToken.slice(0, 36),
+      type: data.type ?? null,
+      id_token_uuid: isUuid(data.tokenUuid) ? data.tokenUuid : null,
+      controller_uuid: data.controllerUuid,
+      location_uuid: data.locationUuid,
+      result: data.result,
+      reason: data.reason,
+      message_kind: data.messageKind,
+      decided_at: event.occurredAt,
+    });
+  }
+
+  list(
+    tenantUuid: string,
+    request: ListAssetsPayload<AuthorizationDecisionFilter, AuthorizationDecisionSortField>,
+  ): Promise<AssetPage<AuthorizationDecisionView>> {
+    const { filter } = request;
+    const query = this.dataSource
+      .getRepository(AuthorizationDecisionEntity)
+      .createQueryBuilder('decision')
+      .where('decision.tenantUuid = :tenantUuid', { tenantUuid });
+    if (filter.id_token !== undefined)
+      query.andWhere('lower(decision.idToken) = lower(:idToken)', { idToken: filter.id_token });
+    if (filter.controller_uuid !== undefined)
+      query.andWhere('decision.controllerUuid = :controllerUuid', { controllerUuid: filter.controller_uuid });
+    if (filter.result !== undefined) query.andWhere('decision.result = :result', { result: filter.result });
+    if (filter.decided_from !== undefined)
+      query.andWhere('decision.decidedAt >= :decidedFrom', { decidedFrom: filter.decided_from });
+    if (filter.decided_to !== undefined)
+      query.andWhere('decision.decidedAt < :decidedTo', { decidedTo: filter.decided_to });
+    const orderBy =
+      request.orderBy.length > 0
+        ? request.orderBy
+        : [{ field: 'decided_at' as const, direction: 'desc' as const }];
+    return listPage(query, { ...request, orderBy }, SORT_COLUMNS, (rows) => rows.map(toView));
+  }
+
+  private async insert(group: GroupedCall<DecisionRow, void>[]): Promise<void> {
+    await runStatement(this.dataSource, insertAuthorizationDecisions, {
+      decisions: JSON.stringify(group.map((call) => call.item)),
+    });
+    for (const call of group) call.resolve();
+  }
+}

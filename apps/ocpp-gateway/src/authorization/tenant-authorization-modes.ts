@@ -1,0 +1,48 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AuthSubjects, type AuthorizationMode, type ResolveTenantResponse } from '@cpc/contracts';
+import { describeError } from '@cpc/errors';
+import { NATS_CONNECTION } from '@cpc/nats';
+
+/**
+ * Each tenant's authorization mode as this instance last heard it: from every resolution of the tenant (each
+ * handshake's, within OCPP_TENANT_CACHE_TTL_MS) and at once from the admin CLI's auth.tenant.settings-changed.v1.
+ * A tenant not heard of yet is strict.
+ */
+@Injectable()
+export class TenantAuthorizationModes implements OnModuleInit {
+  private readonly logger = new Logger(TenantAuthorizationModes.name);
+  private readonly modes = new Map<string, AuthorizationMode>();
+  private readonly listeners: ((tenant: ResolveTenantResponse) => void)[] = [];
+
+  constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
+
+  onModuleInit(): void {
+    this.nats.subscribe(AuthSubjects.tenantSettingsChanged, {
+      callback: (error, message) => {
+        if (error) return;
+        try {
+          this.heard(message.json<ResolveTenantResponse>());
+        } catch (parseError) {
+          this.logger.warn(`ignoring malformed tenant settings: ${describeError(parseError)}`);
+        }
+      },
+    });
+  }
+
+  /** Also told to whoever caches resolved tenants (the slug resolver keeps the profile-0 switch with them). */
+  onChange(listener: (tenant: ResolveTenantResponse) => void): void {
+    this.listeners.push(listener);
+  }
+
+  modeOf(tenantUuid: string): AuthorizationMode {
+    return this.modes.get(tenantUuid) ?? 'strict';
+  }
+
+  /** A resolution or an announcement of the tenant. */
+  heard(tenant: ResolveTenantResponse): void {
+    if (typeof tenant?.uuid !== 'string') return;
+    this.modes.set(tenant.uuid, tenant.authorizationMode === 'accept_unknown' ? 'accept_unknown' : 'strict');
+    for (const listener of this.listeners) listener(tenant);
+  }
+}

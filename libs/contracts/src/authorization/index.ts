@@ -1,0 +1,3 @@
+export * from './authorization.subjects.js';
+export * from './id-token.contract.js';
+export * from './authorization-decision.contract.js';
