@@ -29,7 +29,8 @@ describe('command-service tuning', () => {
       meterValuePartitionsAhead: 2,
       meterValuePartitionCheckMs: 21_600_000,
       meterValueEventsConcurrency: 256,
-      meterValueBatchMaxSamples: 5000,
+      meterValueBatchMaxEvents: 256,
+      meterValueInsertsInFlight: 2,
     });
   });
 });

@@ -63,10 +63,15 @@ export interface CommandServiceTuning {
   meterValuePartitionsAhead: number;
   /** How often an instance checks the meter-value partitions (creating months ahead, dropping expired ones). */
   meterValuePartitionCheckMs: number;
-  /** Meter-value events handled at once; their samples are written together, in one statement per batch. */
+  /** Meter-value events handled at once; their samples are written together, in one statement per group. */
   meterValueEventsConcurrency: number;
-  /** Most samples one meter-value insert writes, so one statement's arrays stay small. */
-  meterValueBatchMaxSamples: number;
+  /** Most events one meter-value insert writes (a message carries a handful of samples), so its arrays stay small. */
+  meterValueBatchMaxEvents: number;
+  /**
+   * Meter-value inserts running at once. Two let one group be written while the next collects; their sessions'
+   * summaries are upserted in one key order, so they never wait on each other in a cycle.
+   */
+  meterValueInsertsInFlight: number;
 }
 
 /** The tuning every instance runs with. */
@@ -91,7 +96,8 @@ export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.fre
   meterValuePartitionsAhead: 2,
   meterValuePartitionCheckMs: 6 * 3600_000,
   meterValueEventsConcurrency: 256,
-  meterValueBatchMaxSamples: 5000,
+  meterValueBatchMaxEvents: 256,
+  meterValueInsertsInFlight: 2,
 });
 
 export interface CommandServiceConfig extends CommonServiceConfig {

@@ -33,7 +33,7 @@ describe("a controller's event log", () => {
   const eventsOf = (controllerUuid: string, query = '', bearer = token) =>
     api.call('GET', `/api/v1/assets/controllers/${controllerUuid}/events${query}`, { token: bearer });
 
-  it('keeps connection, boot, status and firmware events, newest first, with the close code', async () => {
+  it('keeps connection, boot, status, firmware and authorization-refusal events, newest first, with the close code', async () => {
     const location = await data.location();
     const controller = await data.controller(location.uuid);
     const cp = ocppChargePoint({
@@ -51,6 +51,14 @@ describe("a controller's event log", () => {
     });
     await cp.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Charging' });
     await cp.call('FirmwareStatusNotification', { status: 'Downloading' });
+    // The tenant authorizes strictly: a card it does not know is refused, and the refusal is logged.
+    expect(await cp.call('Authorize', { idTag: 'UNKNOWN-CARD' })).toEqual({
+      idTagInfo: { status: 'Invalid' },
+    });
+    await eventually(
+      () => eventsOf(controller.uuid, '?filter[kind]=authorization_refused'),
+      (response) => response.body.events?.length === 1,
+    );
     await cp.close({ code: 4000, reason: 'maintenance' });
 
     const all = await eventually(
@@ -60,6 +68,7 @@ describe("a controller's event log", () => {
     expect(all.status).toBe(200);
     const kinds = all.body.events.map((event: { kind: string }) => event.kind);
     expect([...kinds].sort()).toEqual([
+      'authorization_refused',
       'booted',
       'connected',
       'disconnected',
@@ -79,6 +88,11 @@ describe("a controller's event log", () => {
     });
     expect(byKind.firmware_status).toMatchObject({ status: 'Downloading' });
     expect(byKind.disconnected).toMatchObject({ close_code: 4000 });
+    expect(byKind.authorization_refused).toMatchObject({
+      id_token: 'UNKNOWN-CARD',
+      result: expect.not.stringMatching(/^accepted$/),
+      message_kind: expect.any(String),
+    });
     expect(byKind.disconnected.reason).toContain('maintenance');
 
     const read = await api.call('GET', `/api/v1/assets/controllers/${controller.uuid}`, { token });

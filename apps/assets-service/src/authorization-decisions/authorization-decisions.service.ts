@@ -18,7 +18,10 @@ import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets
 import { AuthorizationDecisionEntity } from '../entities/index.js';
 import { listPage } from '../shared/asset-listing.js';
 import { toIsoSeconds } from '../shared/time-format.js';
-import { insertAuthorizationDecisions } from './authorization-decisions.repository.js';
+import {
+  insertAuthorizationDecisions,
+  logAuthorizationRefusals,
+} from './authorization-decisions.repository.js';
 
 /** Durable names cannot hold dots. */
 export const AUTHORIZATION_DECISIONS_CONSUMER = 'assets-service_authorization-decisions';
@@ -129,9 +132,12 @@ export class AuthorizationDecisionsService implements OnApplicationBootstrap {
     return listPage(query, { ...request, orderBy }, SORT_COLUMNS, (rows) => rows.map(toView));
   }
 
+  /** The decisions, and the refusals among them in their controllers' event logs, in one transaction. */
   private async insert(group: GroupedCall<DecisionRow, void>[]): Promise<void> {
-    await runStatement(this.dataSource, insertAuthorizationDecisions, {
-      decisions: JSON.stringify(group.map((call) => call.item)),
+    const decisions = JSON.stringify(group.map((call) => call.item));
+    await this.dataSource.transaction(async (manager) => {
+      await runStatement(manager, insertAuthorizationDecisions, { decisions });
+      await runStatement(manager, logAuthorizationRefusals, { decisions });
     });
     for (const call of group) call.resolve();
   }

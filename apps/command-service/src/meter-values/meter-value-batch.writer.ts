@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import type { MeterValuesEvent } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { insertMeterSamples, recordSessionMeterSummaries } from '../repositories/meter-values.repository.js';
-
-interface Waiting {
-  event: MeterValuesEvent;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
 
 interface SessionSummary {
   tenantUuid: string;
@@ -25,55 +20,31 @@ const POWER = 'Power.Active.Import';
 const POWER_FACTOR: Record<string, number> = { W: 1, kW: 1000 };
 
 /**
- * Writes meter-value events in batches: while one batch is being written, the events that arrive wait and go
+ * Writes meter-value events in groups (GroupedCalls): the events that arrive while a group is being written go
  * together in the next, one statement for all their samples and one for their sessions' summaries, in one
- * transaction. Each event's promise settles with its batch, so it is acknowledged only once stored.
+ * transaction. Each event's promise settles with its group, so it is acknowledged only once stored.
  */
 @Injectable()
 export class MeterValueBatchWriter {
-  private waiting: Waiting[] = [];
-  private writing = false;
+  private readonly groups: GroupedCalls<MeterValuesEvent, void>;
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
-  ) {}
-
-  write(event: MeterValuesEvent): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ event, resolve, reject });
-      void this.drain();
+    @Inject(COMMAND_SERVICE_CONFIG) config: CommandServiceConfig,
+  ) {
+    this.groups = new GroupedCalls<MeterValuesEvent, void>((group) => this.storeGroup(group), {
+      maxInFlight: config.tuning.meterValueInsertsInFlight,
+      maxGroup: config.tuning.meterValueBatchMaxEvents,
     });
   }
 
-  private async drain(): Promise<void> {
-    if (this.writing) return;
-    this.writing = true;
-    try {
-      while (this.waiting.length > 0) {
-        const batch = this.takeBatch();
-        try {
-          await this.store(batch.map((entry) => entry.event));
-          batch.forEach((entry) => entry.resolve());
-        } catch (error) {
-          batch.forEach((entry) => entry.reject(error));
-        }
-      }
-    } finally {
-      this.writing = false;
-    }
+  write(event: MeterValuesEvent): Promise<void> {
+    return this.groups.call(event);
   }
 
-  /** Whole events, up to the batch's sample limit (at least one event). */
-  private takeBatch(): Waiting[] {
-    let samples = 0;
-    let count = 0;
-    while (count < this.waiting.length) {
-      samples += this.waiting[count].event.data.samples.length;
-      if (count > 0 && samples > this.config.tuning.meterValueBatchMaxSamples) break;
-      count++;
-    }
-    return this.waiting.splice(0, count);
+  private async storeGroup(group: GroupedCall<MeterValuesEvent, void>[]): Promise<void> {
+    await this.store(group.map((call) => call.item));
+    for (const call of group) call.resolve();
   }
 
   private async store(events: MeterValuesEvent[]): Promise<void> {

@@ -10,6 +10,7 @@ export const CONTROLLER_EVENT_KINDS = [
   'firmware_status',
   'diagnostics_status',
   'security_event',
+  'authorization_refused',
 ] as const;
 export type ControllerEventKind = (typeof CONTROLLER_EVENT_KINDS)[number];
 
