@@ -12,3 +12,4 @@ export * from './ocpp-test-client.js';
 export * from './ocpp-upgrade.js';
 export * from './tenant-builder.js';
 export * from './assets-builder.js';
+export * from './webhook-receiver.js';
