@@ -33,7 +33,9 @@ export class WebhookReceiver {
     const { port } = server.address() as AddressInfo;
     const shownHost = host.includes(':') ? `[${host}]` : host;
     const receiver = new WebhookReceiver(server, `http://${shownHost}:${port}/hooks`, answer);
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => receiver.take(request, response));
+    server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+      receiver.take(request, response),
+    );
     return receiver;
   }
 

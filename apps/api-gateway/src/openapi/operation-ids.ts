@@ -36,6 +36,17 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
   },
   ChargingSessionsController: { list: 'listChargingSessions', get: 'getChargingSession' },
   CommandsController: { create: 'createCommand', list: 'listCommands', get: 'getCommand' },
+  WebhooksController: {
+    create: 'createWebhook',
+    list: 'listWebhooks',
+    get: 'getWebhook',
+    update: 'updateWebhook',
+    delete: 'deleteWebhook',
+    rotateSecret: 'rotateWebhookSecret',
+    test: 'testWebhook',
+    listDeliveries: 'listWebhookDeliveries',
+    retryDelivery: 'retryWebhookDelivery',
+  },
 };
 
 export function operationIdFor(controllerKey: string, methodKey: string): string {
