@@ -109,6 +109,27 @@ function deliveries(subscriptionUuid: string, tenantUuid = tenantA): Promise<Web
   return call(WebhookSubjects.listDeliveries, { uuid: subscriptionUuid, page: 1, limit: 50 }, tenantUuid);
 }
 
+function serviceConfig(natsUrl: string, databaseUrl: string) {
+  return {
+    ...loadWebhookServiceConfig({
+      NATS_URL: natsUrl,
+      DATABASE_URL: databaseUrl,
+      HEALTH_PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
+      WEBHOOK_RESPONSE_TIMEOUT_MS: '500',
+    }),
+    tuning: {
+      ...WEBHOOK_SERVICE_TUNING,
+      firstRetryDelayMs: 200,
+      maxRetryDelayMs: 400,
+      failingDisableAfterMs: 3000,
+      idlePollIntervalMs: 50,
+    },
+  };
+}
+
 beforeAll(async () => {
   rig = await ServiceTestRig.start({
     migrate: (databaseUrl) => migrateServiceSchema(createWebhooksDataSource(databaseUrl)),
@@ -118,25 +139,7 @@ beforeAll(async () => {
         return location ? { uuid: payload.uuid, location_uuid: location } : undefined;
       });
     },
-    start: ({ natsUrl, databaseUrl }) =>
-      startWebhookService({
-        ...loadWebhookServiceConfig({
-          NATS_URL: natsUrl,
-          DATABASE_URL: databaseUrl,
-          HEALTH_PORT: '0',
-          LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-          WEBHOOK_ALLOW_HTTP: 'true',
-          WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
-          WEBHOOK_RESPONSE_TIMEOUT_MS: '500',
-        }),
-        tuning: {
-          ...WEBHOOK_SERVICE_TUNING,
-          firstRetryDelayMs: 200,
-          maxRetryDelayMs: 400,
-          failingDisableAfterMs: 3000,
-          idlePollIntervalMs: 50,
-        },
-      }),
+    start: ({ natsUrl, databaseUrl }) => startWebhookService(serviceConfig(natsUrl, databaseUrl)),
   });
   database = new pg.Client({ connectionString: rig.database.url });
   await database.connect();
@@ -438,5 +441,36 @@ describe('deliveries', () => {
     expect(
       bodies.filter((body) => body.type === 'charging_session.updated').map((body) => body.data.meter_wh),
     ).toEqual([10, 75]);
+  });
+});
+
+describe('several replicas', () => {
+  it('keeps each command in order while two replicas share the consumers and the delivery rows', async () => {
+    const second = await startWebhookService(serviceConfig(rig.nats.url, rig.database.url));
+    try {
+      const target = await receiver((_webhook, index) => (index % 7 === 3 ? 500 : 200));
+      await subscribe(target.url);
+      const commands = [randomUUID(), randomUUID(), randomUUID()];
+      const statuses = ['pending', 'sent', 'accepted', 'succeeded', 'expired', 'failed'];
+      for (const status of statuses) {
+        await Promise.all(commands.map((command) => commandStatus(command, status)));
+      }
+      const deliveredOf = (command: string) =>
+        target
+          .bodies()
+          .filter((body) => (body.data.command as { command_uuid: string }).command_uuid === command)
+          .map((body) => (body.data.command as { status: string }).status);
+      await eventually(
+        () => commands.map((command) => new Set(deliveredOf(command)).size),
+        (counts) => counts.every((count) => count === statuses.length),
+      );
+      for (const command of commands) {
+        // Retried ones repeat, but no status arrives before an earlier one did.
+        const firsts = [...new Set(deliveredOf(command))];
+        expect(firsts).toEqual(statuses);
+      }
+    } finally {
+      await second.app.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { runStatement } from '@cpc/database';
 import { describeError } from '@cpc/errors';
+import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 import {
   type ClaimedDelivery,
@@ -18,6 +19,8 @@ import {
 } from '../repositories/deliveries.repository.js';
 import { SecretBox } from '../signing/secret-box.js';
 import { signWebhook } from '../signing/webhook-signature.js';
+import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from '../events/consumer-names.js';
+import { WebhookEventsConsumer } from '../events/webhook-events.consumer.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { DeliverySignal } from './delivery-signal.js';
@@ -52,6 +55,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly sender: WebhookSender,
     private readonly secrets: SecretBox,
     private readonly signal: DeliverySignal,
+    private readonly eventBus: JetStreamEventBus,
+    private readonly consumers: WebhookEventsConsumer,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
 
@@ -69,6 +74,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async run(): Promise<void> {
     const { tuning } = this.config;
+    await this.consumers.started;
     while (this.running) {
       const free = tuning.maxRequestsInFlight - this.inFlight.size;
       if (free <= 0) {
@@ -77,7 +83,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
       let claimed: ClaimedDelivery[];
       try {
+        const [commandAckFloor, chargePointAckFloor] = await Promise.all([
+          this.eventBus.ackFloor(COMMAND_STATUS_CONSUMER),
+          this.eventBus.ackFloor(CHARGE_POINT_EVENTS_CONSUMER),
+        ]);
         claimed = await runStatement(this.dataSource, claimDueDeliveries, {
+          commandAckFloor,
+          chargePointAckFloor,
           limit: Math.min(free, tuning.claimBatchSize),
           leaseMs: tuning.claimLeaseMs,
           busySubscriptions: [...this.inFlightPerSubscription]

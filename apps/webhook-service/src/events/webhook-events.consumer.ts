@@ -1,29 +1,29 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandSubjects, type EventEnvelope, isUuid } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
-import { JetStreamEventBus } from '@cpc/nats';
+import { type EventPosition, JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { claimSessionUpdate, fanOutEvent, forgetSession } from '../repositories/deliveries.repository.js';
 import { hasLocationFilter } from '../repositories/subscriptions.repository.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
+import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './consumer-names.js';
 import { ControllerLocations } from './controller-locations.js';
 import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
 
-/** Durable names cannot hold dots; both are listed in NATS_USERS. */
-export const CHARGE_POINT_EVENTS_CONSUMER = 'webhook-service_charge-point-events';
-export const COMMAND_STATUS_CONSUMER = 'webhook-service_command-status';
-
 /**
  * Turns platform events into delivery rows: one per matching subscription, written before the event is acknowledged
- * (a crash in between redelivers it, and the unique (event, subscription) keeps it at one row). Each consumer handles
- * its events one after the other, in stream order, so the rows of one controller or command are numbered (seq) in
- * the order the events happened.
+ * (a crash in between redelivers it, and the unique (event, subscription) keeps it at one row). Each row keeps its
+ * event's stream sequence: the order of one controller's or one command's events, whichever replica wrote them (the
+ * delivery worker waits for the consumer's ack floor, see claimDueDeliveries).
  */
 @Injectable()
 export class WebhookEventsConsumer implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhookEventsConsumer.name);
+  private markStarted!: () => void;
+  /** Resolves once both durable consumers exist (their ack floors can be read). */
+  readonly started = new Promise<void>((resolve) => (this.markStarted = resolve));
 
   constructor(
     private readonly eventBus: JetStreamEventBus,
@@ -40,7 +40,8 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
       maxAckPending: tuning.eventMaxAckPending,
       pullBatchSize: tuning.eventPullBatchSize,
     };
-    const handler = (subject: string, event: EventEnvelope<unknown>) => this.handle(subject, event);
+    const handler = (subject: string, event: EventEnvelope<unknown>, position: EventPosition) =>
+      this.handle(subject, event, position);
     await this.eventBus.consume(
       { ...common, durableName: CHARGE_POINT_EVENTS_CONSUMER, filterSubject: 'events.charge-point.>' },
       handler,
@@ -49,9 +50,10 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
       { ...common, durableName: COMMAND_STATUS_CONSUMER, filterSubject: CommandSubjects.statusChanged },
       handler,
     );
+    this.markStarted();
   }
 
-  async handle(subject: string, event: EventEnvelope<unknown>): Promise<void> {
+  async handle(subject: string, event: EventEnvelope<unknown>, position: EventPosition): Promise<void> {
     const webhookEvent = toWebhookEvent(subject, event);
     if (webhookEvent === null) return;
     if (
@@ -94,6 +96,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         eventId: event.eventId,
         eventType: webhookEvent.type,
         orderingKey: webhookEvent.orderingKey,
+        streamSeq: position.streamSequence,
         body: webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data),
         controllerUuid: webhookEvent.controllerUuid,
         locationUuid,

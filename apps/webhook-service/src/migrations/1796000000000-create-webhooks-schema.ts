@@ -38,6 +38,8 @@ export class CreateWebhooksSchema1796000000000 implements MigrationInterface {
         event_id varchar(100) NOT NULL,
         event_type varchar(100) NOT NULL,
         ordering_key varchar(200) NOT NULL,
+        -- The event's place in the JetStream stream (null for a ping): the order within an ordering key.
+        stream_seq bigint,
         body text NOT NULL,
         status varchar(20) NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
         attempts integer NOT NULL DEFAULT 0,
@@ -54,7 +56,7 @@ export class CreateWebhooksSchema1796000000000 implements MigrationInterface {
       `CREATE INDEX deliveries_pending_due_idx ON webhooks.deliveries (next_attempt_at) WHERE status = 'pending'`,
     );
     await queryRunner.query(
-      `CREATE INDEX deliveries_pending_lane_idx ON webhooks.deliveries (subscription_uuid, ordering_key, seq)
+      `CREATE INDEX deliveries_pending_lane_idx ON webhooks.deliveries (subscription_uuid, ordering_key, stream_seq)
         WHERE status = 'pending'`,
     );
     await queryRunner.query(

@@ -2,8 +2,10 @@ import { sqlStatement } from '@cpc/database';
 
 /**
  * The statements of webhooks.deliveries. Rows of one subscription and one ordering key (a controller, a command) form
- * a queue: only its oldest pending row (by seq) can be claimed, and a claimed row stays pending (its next attempt
- * pushed out by the lease) until its attempt is recorded, so the next row waits for it on every replica.
+ * a queue in stream order: only its first pending row can be claimed, and a claimed row stays pending (its next
+ * attempt pushed out by the lease) until its attempt is recorded, so the next row waits for it on every replica. A row
+ * is claimable once its consumer's ack floor has reached it: then every earlier event of the stream has its rows
+ * written, whichever replica handled it, so no earlier row of its queue can still appear.
  */
 
 export interface DeliveryRow {
@@ -29,6 +31,7 @@ export const fanOutEvent = sqlStatement<
     eventId: string;
     eventType: string;
     orderingKey: string;
+    streamSeq: number;
     body: string;
     controllerUuid: string | null;
     locationUuid: string | null;
@@ -36,10 +39,21 @@ export const fanOutEvent = sqlStatement<
   { id: string }
 >({
   name: 'deliveries.fan-out',
-  parameters: ['tenantUuid', 'eventId', 'eventType', 'orderingKey', 'body', 'controllerUuid', 'locationUuid'],
+  parameters: [
+    'tenantUuid',
+    'eventId',
+    'eventType',
+    'orderingKey',
+    'streamSeq',
+    'body',
+    'controllerUuid',
+    'locationUuid',
+  ],
   sql: `INSERT INTO webhooks.deliveries
-              (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, body, next_attempt_at)
-       SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, :eventId, :eventType::varchar, :orderingKey, :body, now()
+              (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
+               next_attempt_at)
+       SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, :eventId, :eventType::varchar, :orderingKey, :streamSeq,
+              :body, now()
          FROM webhooks.subscriptions s
         WHERE s.tenant_uuid = :tenantUuid AND s.enabled AND :eventType::varchar = ANY (s.event_types)
           AND (s.controller_uuid IS NULL OR s.controller_uuid = :controllerUuid::uuid)
@@ -81,22 +95,33 @@ export interface ClaimedDelivery {
 
 /**
  * Takes due heads of queues of enabled subscriptions (not those in `busySubscriptions`, which have enough requests
- * in flight here), counts the attempt and hides them from other replicas for the lease.
+ * in flight here) that their consumer's ack floor has reached (commands: `commandAckFloor`, charge point events:
+ * `chargePointAckFloor`; pings have no stream place), counts the attempt and hides them from other replicas for the
+ * lease.
  */
 export const claimDueDeliveries = sqlStatement<
-  { limit: number; leaseMs: number; busySubscriptions: string[] },
+  {
+    limit: number;
+    leaseMs: number;
+    busySubscriptions: string[];
+    commandAckFloor: number;
+    chargePointAckFloor: number;
+  },
   ClaimedDelivery
 >({
   name: 'deliveries.claim',
-  parameters: ['limit', 'leaseMs', 'busySubscriptions'],
+  parameters: ['limit', 'leaseMs', 'busySubscriptions', 'commandAckFloor', 'chargePointAckFloor'],
   sql: `WITH heads AS (
           SELECT d.id FROM webhooks.deliveries d
             JOIN webhooks.subscriptions s ON s.uuid = d.subscription_uuid AND s.enabled
            WHERE d.status = 'pending' AND d.next_attempt_at <= now()
              AND d.subscription_uuid <> ALL (:busySubscriptions::uuid[])
+             AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
+                                                             THEN :commandAckFloor::bigint
+                                                             ELSE :chargePointAckFloor::bigint END)
              AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
                               WHERE e.status = 'pending' AND e.subscription_uuid = d.subscription_uuid
-                                AND e.ordering_key = d.ordering_key AND e.seq < d.seq)
+                                AND e.ordering_key = d.ordering_key AND e.stream_seq < d.stream_seq)
            ORDER BY d.next_attempt_at
            LIMIT :limit
            FOR UPDATE OF d SKIP LOCKED)
