@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { type CommandStatusChangedEvent, CommandSubjects } from '@cpc/contracts';
+import { CommandSubjects } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import {
   ApiTestClient,
+  commandStatusChangedEvent,
   eventually,
   type PlatformUnderTest,
   startPlatformUnderTest,
@@ -69,25 +70,12 @@ describe('webhooks under faults', () => {
       published += 1;
       const status = `s${String(published).padStart(3, '0')}`;
       for (const commandUuid of commands) {
-        const event: CommandStatusChangedEvent = {
-          eventId: randomUUID(),
-          occurredAt: new Date().toISOString(),
+        const event = commandStatusChangedEvent({
           tenantUuid,
-          data: {
-            command: {
-              command_uuid: commandUuid,
-              target_type: 'controller',
-              target_uuid: commandUuid,
-              type: 'reset',
-              status,
-              result: null,
-              created_at: '2026-01-01T00:00:00Z',
-              completed_at: null,
-            },
-            previousStatus: null,
-            controllerUuid: commandUuid,
-          },
-        };
+          commandUuid,
+          status,
+          controllerUuid: commandUuid,
+        });
         await bus.publish(CommandSubjects.statusChanged, event);
       }
     }

@@ -5,7 +5,6 @@ import { Webhook } from 'standardwebhooks';
 import {
   AssetsSubjects,
   ChargePointEventSubjects,
-  type CommandStatusChangedEvent,
   CommandSubjects,
   type CreatedWebhookSubscription,
   ErrorCode,
@@ -18,7 +17,13 @@ import {
 } from '@cpc/contracts';
 import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
-import { eventually, serveAsNestService, ServiceTestRig, WebhookReceiver } from '@cpc/testing';
+import {
+  commandStatusChangedEvent,
+  eventually,
+  serveAsNestService,
+  ServiceTestRig,
+  WebhookReceiver,
+} from '@cpc/testing';
 import pg from 'pg';
 import { createWebhooksDataSource } from './data-source.js';
 import { startWebhookService } from './start-webhook-service.js';
@@ -74,25 +79,8 @@ async function commandStatus(
   tenantUuid = tenantA,
 ): Promise<void> {
   commandClock += 1000;
-  const event: CommandStatusChangedEvent = {
-    eventId: randomUUID(),
-    occurredAt: new Date(commandClock).toISOString(),
-    tenantUuid,
-    data: {
-      command: {
-        command_uuid: commandUuid,
-        target_type: 'controller',
-        target_uuid: controllerUuid,
-        type: 'reset',
-        status,
-        result: null,
-        created_at: '2026-01-01T00:00:00Z',
-        completed_at: null,
-      },
-      previousStatus: null,
-      controllerUuid,
-    },
-  };
+  const occurredAt = new Date(commandClock).toISOString();
+  const event = commandStatusChangedEvent({ tenantUuid, commandUuid, status, controllerUuid, occurredAt });
   await rig.eventBus.publish(CommandSubjects.statusChanged, event);
 }
 

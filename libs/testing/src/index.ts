@@ -13,3 +13,4 @@ export * from './ocpp-upgrade.js';
 export * from './tenant-builder.js';
 export * from './assets-builder.js';
 export * from './webhook-receiver.js';
+export * from './command-events.js';
