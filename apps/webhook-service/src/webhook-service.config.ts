@@ -15,6 +15,17 @@ export interface WebhookServiceTuning {
   eventMaxAckPending: number;
   /** Events one pull fetches and buffers, so a backlog is read in few round trips. */
   eventPullBatchSize: number;
+  /**
+   * Command status events fanned out at once: their order does not matter here (rows are ordered by stream sequence
+   * and claimed behind the ack floor), so handling overlaps its database round trips. Charge point events go one at a
+   * time: the once-a-minute limit of session updates and its reset at the session's end depend on their order.
+   */
+  commandEventConcurrency: number;
+  /**
+   * Pause between writing an event's rows and waking the delivery loop: the event is acknowledged when its handler
+   * returns, and its rows become claimable once the consumer's ack floor has moved past it.
+   */
+  wakeAfterFanOutMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
   claimBatchSize: number;
   /** HTTP requests to receivers in flight at once in one replica. */
@@ -47,11 +58,13 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   eventRetryDelayMs: 1000,
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
+  commandEventConcurrency: 8,
+  wakeAfterFanOutMs: 5,
   claimBatchSize: 100,
   maxRequestsInFlight: 200,
   maxRequestsInFlightPerSubscription: 20,
   claimLeaseMs: 60_000,
-  idlePollIntervalMs: 250,
+  idlePollIntervalMs: 100,
   responseBodyLimitBytes: 4096,
   firstRetryDelayMs: 5000,
   maxRetryDelayMs: 3_600_000,

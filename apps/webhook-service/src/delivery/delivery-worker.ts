@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
+  claimNextInQueue,
   disableSubscription,
   recordDelivered,
   recordFailedAttempt,
@@ -48,6 +49,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inFlightPerSubscription = new Map<string, number>();
   private running = false;
+  /** The consumers' ack floors as last read (they only grow, so an older reading only holds rows back). */
+  private ackFloors = { commandAckFloor: 0, chargePointAckFloor: 0 };
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -87,9 +90,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           this.eventBus.ackFloor(COMMAND_STATUS_CONSUMER),
           this.eventBus.ackFloor(CHARGE_POINT_EVENTS_CONSUMER),
         ]);
+        this.ackFloors = { commandAckFloor, chargePointAckFloor };
         claimed = await runStatement(this.dataSource, claimDueDeliveries, {
-          commandAckFloor,
-          chargePointAckFloor,
+          ...this.ackFloors,
           limit: Math.min(free, tuning.claimBatchSize),
           leaseMs: tuning.claimLeaseMs,
           busySubscriptions: [...this.inFlightPerSubscription]
@@ -109,6 +112,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const subscription = delivery.subscription_uuid;
     this.inFlightPerSubscription.set(subscription, (this.inFlightPerSubscription.get(subscription) ?? 0) + 1);
     const attempt = this.attempt(delivery)
+      .then(async (delivered) => {
+        if (!delivered || !this.running) return;
+        const [next] = await runStatement(this.dataSource, claimNextInQueue, {
+          subscriptionUuid: subscription,
+          orderingKey: delivery.ordering_key,
+          leaseMs: this.config.tuning.claimLeaseMs,
+          ...this.ackFloors,
+        });
+        if (next) this.start(next);
+      })
       .catch((error: unknown) => {
         // The outcome could not be recorded: the row comes back when its lease ends (same webhook-id).
         this.logger.warn(`delivery ${delivery.id}: recording the attempt failed: ${describeError(error)}`);
@@ -124,14 +137,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.inFlight.add(attempt);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** One attempt and its outcome recorded; true when it was delivered. */
+  private async attempt(delivery: ClaimedDelivery): Promise<boolean> {
     const result = await this.send(delivery);
     if (result.statusCode !== null && result.error === null) {
       await runStatement(this.dataSource, recordDelivered, {
         id: delivery.id,
         statusCode: result.statusCode,
       });
-      return;
+      return true;
     }
     const error = result.error ?? 'failed';
     if (result.statusCode === HTTP_GONE) {
@@ -142,7 +156,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           reason: 'the receiver answered 410 Gone',
         });
       });
-      return;
+      return false;
     }
     const nextAttemptAt = new Date(Date.now() + retryDelayMs(delivery.attempts, this.config.tuning));
     const [streak] = await runStatement(this.dataSource, recordFailedAttempt, {
@@ -160,6 +174,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         reason: `deliveries failing since ${new Date(streak.failing_since).toISOString()}; last: ${error}`,
       });
     }
+    return false;
   }
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {

@@ -135,12 +135,3 @@ export const rotateSubscriptionSecret = sqlStatement<
         WHERE tenant_uuid = :tenantUuid AND uuid = :uuid
         RETURNING ${COLUMNS}`,
 });
-
-/** Whether an enabled subscription of the tenant for this event type filters by location (then it is looked up). */
-export const hasLocationFilter = sqlStatement<{ tenantUuid: string; eventType: string }, { found: boolean }>({
-  name: 'subscriptions.has-location-filter',
-  parameters: ['tenantUuid', 'eventType'],
-  sql: `SELECT EXISTS (SELECT 1 FROM webhooks.subscriptions
-                        WHERE tenant_uuid = :tenantUuid AND enabled AND location_uuid IS NOT NULL
-                          AND :eventType = ANY (event_types)) AS found`,
-});
