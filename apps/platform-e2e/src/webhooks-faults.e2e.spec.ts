@@ -112,7 +112,7 @@ describe('webhooks under faults', () => {
     await eventually(
       () => new Set(receiver.received.map((webhook) => webhook.body)).size,
       (unique) => unique === expected,
-      { timeoutMs: 90_000, intervalMs: 500 },
+      { timeoutMs: 150_000, intervalMs: 500 },
     );
     const idsOf = new Map<string, Set<string>>();
     for (const webhook of receiver.received) {
@@ -135,5 +135,5 @@ describe('webhooks under faults', () => {
       expect(firsts).toEqual([...firsts].sort());
       expect(firsts).toHaveLength(published);
     }
-  }, 180_000);
+  }, 240_000);
 });

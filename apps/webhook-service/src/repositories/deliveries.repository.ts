@@ -147,8 +147,9 @@ export const claimDueDeliveries = sqlStatement<
 });
 
 /**
- * Right after a delivery: the next row of the same queue, claimed as claimDueDeliveries would (due, behind the ack
- * floor, the subscription enabled), so a busy queue moves on without waiting for the next claim round.
+ * Right after a delivery: the next row of the same queue, claimed as claimDueDeliveries would (the queue's head, due,
+ * behind the ack floor, the subscription enabled), so a busy queue moves on without waiting for the next claim round.
+ * A head locked by another claim is skipped, and then nothing is claimed: never the row behind it.
  */
 export const claimNextInQueue = sqlStatement<
   {
@@ -169,7 +170,10 @@ export const claimNextInQueue = sqlStatement<
          WHERE d.id = (SELECT e.id FROM webhooks.deliveries e
                         WHERE e.status = 'pending' AND e.subscription_uuid = :subscriptionUuid
                           AND e.ordering_key = :orderingKey
-                        ORDER BY e.stream_seq LIMIT 1
+                          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries f
+                                           WHERE f.status = 'pending' AND f.subscription_uuid = e.subscription_uuid
+                                             AND f.ordering_key = e.ordering_key AND f.stream_seq < e.stream_seq)
+                        LIMIT 1
                         FOR UPDATE SKIP LOCKED)
            AND d.next_attempt_at <= now()
            AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
