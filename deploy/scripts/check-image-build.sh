@@ -41,10 +41,10 @@ expect_config_error() {
     failed=1
   fi
 }
-for service in api-gateway auth-service assets-service command-service ocpp-gateway; do
+for service in api-gateway auth-service assets-service command-service webhook-service ocpp-gateway; do
   expect_config_error "$service" deploy/docker/entrypoint.sh "$service"
 done
-for service in auth-service assets-service command-service; do
+for service in auth-service assets-service command-service webhook-service; do
   expect_config_error "migrate $service" node "dist/apps/$service/src/migrate.js"
 done
 # The admin CLI: its command list needs nothing but its own modules.

@@ -25,10 +25,10 @@ const require = createRequire(import.meta.url);
 const problems = [];
 const problem = (where, message) => problems.push(`${where}: ${message}`);
 
-const STATELESS = ['api-gateway', 'auth-service', 'assets-service', 'command-service'];
+const STATELESS = ['api-gateway', 'auth-service', 'assets-service', 'command-service', 'webhook-service'];
 const SERVICES = [...STATELESS, 'ocpp-gateway'];
 /** Secrets the operator creates (README); the manifests may only refer to these. */
-const KNOWN_SECRETS = new Set(['cpc-postgres-app', 'cpc-auth', 'cpc-nats']);
+const KNOWN_SECRETS = new Set(['cpc-postgres-app', 'cpc-auth', 'cpc-nats', 'cpc-webhooks']);
 /** The environment variable of a service's NATS password (natsPasswordVariable in @cpc/contracts). */
 const natsPasswordVariable = (service) => `NATS_PASSWORD_${service.toUpperCase().replaceAll('-', '_')}`;
 

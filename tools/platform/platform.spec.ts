@@ -52,6 +52,7 @@ describe('Platform (npm start) with stand-in services', () => {
         AUTH_SERVICE_HEALTH_PORT: String(await findFreePort()),
         ASSETS_SERVICE_HEALTH_PORT: String(await findFreePort()),
         COMMAND_SERVICE_HEALTH_PORT: String(await findFreePort()),
+        WEBHOOK_SERVICE_HEALTH_PORT: String(await findFreePort()),
         OCPP_GATEWAY_HEALTH_PORT: String(await findFreePort()),
         API_GATEWAY_HEALTH_PORT: String(await findFreePort()),
         ...env,
@@ -61,7 +62,7 @@ describe('Platform (npm start) with stand-in services', () => {
     };
   }
 
-  it('uses the servers that answer, migrates, starts the five services, and stops them in reverse order', async () => {
+  it('uses the servers that answer, migrates, starts the six services, and stops them in reverse order', async () => {
     const settings = await options({ OCPP_PORT: '9555' });
     const platform = new Platform(settings);
     const summary = await platform.start();
@@ -78,7 +79,8 @@ describe('Platform (npm start) with stand-in services', () => {
         'migrating auth-service',
         'migrating assets-service',
         'migrating command-service',
-        'starting auth-service, assets-service, command-service, ocpp-gateway, api-gateway',
+        'migrating webhook-service',
+        'starting auth-service, assets-service, command-service, webhook-service, ocpp-gateway, api-gateway',
       ]);
       expect((await fetch(`http://127.0.0.1:${summary.apiPort}/health/ready`)).status).toBe(200);
       expect(lines).toContainEqual(['ocpp-gateway', 'ocpp-gateway warns: this is a fake', 'stderr']);
@@ -95,8 +97,10 @@ describe('Platform (npm start) with stand-in services', () => {
         'migrate auth-service',
         'migrate assets-service',
         'migrate command-service',
+        'migrate webhook-service',
         'stop api-gateway',
         'stop ocpp-gateway',
+        'stop webhook-service',
         'stop command-service',
         'stop assets-service',
         'stop auth-service',
@@ -123,6 +127,7 @@ describe('Platform (npm start) with stand-in services', () => {
     const reverseStartOrder = [
       'stop api-gateway',
       'stop ocpp-gateway',
+      'stop webhook-service',
       'stop command-service',
       'stop assets-service',
       'stop auth-service',

@@ -31,6 +31,7 @@ import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.j
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { OAuthTokenController } from './oauth/oauth-token.controller.js';
 import { SubjectRateLimitGuard } from './rate-limiting/subject-rate-limit.guard.js';
+import { WebhooksRoutesModule } from './webhooks/webhooks-routes.module.js';
 
 /**
  * The request pipeline, declared once: request id → bearer token (deny by default, @Public opts out) → permission →
@@ -62,6 +63,7 @@ export class ApiGatewayModule {
         ChargingSessionsRoutesModule,
         CommandsRoutesModule,
         AdminRoutesModule,
+        WebhooksRoutesModule,
       ],
       controllers: [OAuthTokenController],
       providers: [

@@ -34,7 +34,16 @@ export interface DurableConsumerOptions {
   pullBatchSize?: number;
 }
 
-export type EventHandler = (subject: string, event: EventEnvelope<unknown>) => Promise<void>;
+/** Where an event stands in the stream: its sequence number there. */
+export interface EventPosition {
+  streamSequence: number;
+}
+
+export type EventHandler = (
+  subject: string,
+  event: EventEnvelope<unknown>,
+  position: EventPosition,
+) => Promise<void>;
 
 /**
  * Publishes and consumes the platform's durable events (JetStream, stream EVENT_STREAM). Publishing waits for the
@@ -116,7 +125,9 @@ export class JetStreamEventBus implements OnApplicationShutdown {
         return;
       }
       try {
-        await runWithRequestId(event.eventId, () => handler(message.subject, event));
+        await runWithRequestId(event.eventId, () =>
+          handler(message.subject, event, { streamSequence: message.seq }),
+        );
         message.ack();
       } catch (error) {
         this.logger.error(
@@ -142,6 +153,16 @@ export class JetStreamEventBus implements OnApplicationShutdown {
         this.logger.error(`consumer ${options.durableName} stopped: ${describeError(error)}`);
       }
     })();
+  }
+
+  /**
+   * The stream sequence up to which a durable consumer has every event acknowledged (its ack floor): whatever its
+   * handlers write for those events is written, on every instance.
+   */
+  async ackFloor(durableName: string): Promise<number> {
+    const manager = await jetstreamManager(this.connection, { checkAPI: false });
+    const info = await manager.consumers.info(EVENT_STREAM.name, durableName);
+    return info.ack_floor.stream_seq;
   }
 
   /**

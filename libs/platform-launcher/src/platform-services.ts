@@ -9,6 +9,7 @@ export const PLATFORM_SERVICES = [
   'auth-service',
   'assets-service',
   'command-service',
+  'webhook-service',
   'ocpp-gateway',
   'api-gateway',
 ] as const;
@@ -19,6 +20,7 @@ export const SERVICES_WITH_MIGRATIONS: readonly ServiceName[] = [
   'auth-service',
   'assets-service',
   'command-service',
+  'webhook-service',
 ];
 
 export const DEFAULT_API_PORT = 3000;
@@ -29,6 +31,7 @@ export const DEFAULT_HEALTH_PORTS: Readonly<Record<ServiceName, number>> = {
   'assets-service': 3102,
   'command-service': 3103,
   'ocpp-gateway': 3104,
+  'webhook-service': 3105,
   'api-gateway': 3100,
 };
 

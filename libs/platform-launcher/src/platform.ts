@@ -63,7 +63,7 @@ interface Started {
 
 /**
  * The whole platform on one machine: PostgreSQL and NATS (started here when none answers on this machine), the
- * database, migrations, then the five services. `stop()` ends everything it started, in reverse order.
+ * database, migrations, then the six services. `stop()` ends everything it started, in reverse order.
  */
 export class Platform {
   private readonly started: Started[] = [];
@@ -221,7 +221,7 @@ export function configuredNatsLogin(env: NodeJS.ProcessEnv, service: ServiceName
 
 /**
  * Each service's HEALTH_PORT comes from its own variable (`AUTH_SERVICE_HEALTH_PORT`, ...), because one shared
- * HEALTH_PORT cannot serve five processes on one machine.
+ * HEALTH_PORT cannot serve six processes on one machine.
  */
 export function healthPortVariable(service: ServiceName): string {
   return `${service.toUpperCase().replaceAll('-', '_')}_HEALTH_PORT`;

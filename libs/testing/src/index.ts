@@ -14,3 +14,5 @@ export * from './tenant-builder.js';
 export * from './assets-builder.js';
 export * from './commands-builder.js';
 export * from './second-ocpp-gateway.js';
+export * from './webhook-receiver.js';
+export * from './command-events.js';

@@ -9,8 +9,10 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, unknown> };
 }
 
+/** The template matching `pathname`; of several (`{uuid}` and `{uuid}:test`), the one with the most literal text. */
 function matchPathTemplate(document: OpenApiDocument, pathname: string): string | undefined {
-  return Object.keys(document.paths).find((template) => {
+  const literalLength = (template: string) => template.replace(/\{[^}]+\}/g, '').length;
+  const matching = Object.keys(document.paths).filter((template) => {
     const pattern = new RegExp(
       `^${template
         .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
@@ -19,6 +21,7 @@ function matchPathTemplate(document: OpenApiDocument, pathname: string): string 
     );
     return pattern.test(pathname);
   });
+  return matching.sort((a, b) => literalLength(b) - literalLength(a))[0];
 }
 
 /**

@@ -66,9 +66,9 @@ describe('startPlatformUnderTest with stand-in services', () => {
     rmSync(rootDir, { recursive: true, force: true });
   });
 
-  it('migrates the services that own a schema, then starts all five, each ready on its own port', async () => {
+  it('migrates the services that own a schema, then starts all six, each ready on its own port', async () => {
     expect(readFileSync(journal, 'utf8')).toBe(
-      'migrate auth-service\nmigrate assets-service\nmigrate command-service\n',
+      'migrate auth-service\nmigrate assets-service\nmigrate command-service\nmigrate webhook-service\n',
     );
     expect(platform.apiUrl).toBe(`http://127.0.0.1:${platform.env.API_PORT}`);
     expect(platform.ocppUrl).toBe(`ws://127.0.0.1:${platform.env.OCPP_PORT}`);
@@ -78,7 +78,13 @@ describe('startPlatformUnderTest with stand-in services', () => {
       service: 'api-gateway',
       env: { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: platform.databaseUrl },
     });
-    for (const service of ['auth-service', 'assets-service', 'command-service', 'ocpp-gateway'] as const) {
+    for (const service of [
+      'auth-service',
+      'assets-service',
+      'command-service',
+      'webhook-service',
+      'ocpp-gateway',
+    ] as const) {
       expect(platform.service(service).output()).toMatch(new RegExp(`^${service} listening on \\d+$`, 'm'));
     }
   });

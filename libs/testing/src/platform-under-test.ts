@@ -20,7 +20,7 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
 export type { ServiceName } from '@cpc/platform-launcher';
 
 export interface PlatformUnderTestOptions {
-  /** Which services to run (default: all five). Migrations run for those among them that own a schema. */
+  /** Which services to run (default: all six). Migrations run for those among them that own a schema. */
   services?: ServiceName[];
   /** Extra environment for every service and the admin CLI; wins over the harness's own values. */
   env?: Record<string, string>;

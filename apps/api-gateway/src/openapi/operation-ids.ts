@@ -73,6 +73,17 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     delete: 'revokeApiKey',
   },
   AuditEventsController: { list: 'listAuditEvents' },
+  WebhooksController: {
+    create: 'createWebhook',
+    list: 'listWebhooks',
+    get: 'getWebhook',
+    update: 'updateWebhook',
+    delete: 'deleteWebhook',
+    rotateSecret: 'rotateWebhookSecret',
+    test: 'testWebhook',
+    listDeliveries: 'listWebhookDeliveries',
+    retryDelivery: 'retryWebhookDelivery',
+  },
 };
 
 export function operationIdFor(controllerKey: string, methodKey: string): string {

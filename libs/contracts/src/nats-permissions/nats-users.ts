@@ -12,6 +12,7 @@ import { CommandSubjects } from '../control/commands.contract.js';
 import { CHARGE_POINT_PRESENCE_BUCKET } from '../ocpp-gateway/charge-point-presence.contract.js';
 import { OcppCallEventSubjects } from '../ocpp-gateway/ocpp-call.contract.js';
 import { OcppGatewaySubjects } from '../ocpp-gateway/ocpp-gateway.subjects.js';
+import { WebhookSubjects } from '../webhooks/webhooks.contract.js';
 
 /**
  * What each NATS user may do, as the broker enforces it (nats-server's `authorization` block is generated from this,
@@ -77,6 +78,7 @@ export const NATS_USERS = {
       CommandSubjects.list,
       CommandSubjects.get,
       ...Object.values(ChargingSessionSubjects),
+      ...Object.values(WebhookSubjects),
     ],
     listens: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
   },
@@ -175,6 +177,16 @@ export const NATS_USERS = {
     followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
     kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],
   },
+  'webhook-service': {
+    ...NOTHING,
+    answers: Object.values(WebhookSubjects),
+    // The location of a controller, for subscriptions filtered by location.
+    calls: [AssetsSubjects.getController],
+    durableConsumers: [
+      { name: 'webhook-service_charge-point-events', filterSubject: 'events.charge-point.>' },
+      { name: 'webhook-service_command-status', filterSubject: CommandSubjects.statusChanged },
+    ],
+  },
   /** `npm run bench`: watches command status events as they are published, nothing else. */
   bench: { ...NOTHING, listens: [CommandSubjects.statusChanged] },
 } as const satisfies Record<string, NatsUserGrants>;
@@ -189,6 +201,7 @@ export const NATS_SERVICE_USERS = [
   'assets-service',
   'command-service',
   'ocpp-gateway',
+  'webhook-service',
 ] as const satisfies readonly NatsUserName[];
 
 /**

@@ -1,0 +1,16 @@
+import { createServiceDataSource, type ServiceDataSourceOptions } from '@cpc/database';
+import type { DataSource } from 'typeorm';
+import { WEBHOOKS_SCHEMA } from './webhook-service.config.js';
+import { CreateWebhooksSchema1796000000000 } from './migrations/1796000000000-create-webhooks-schema.js';
+
+/** Every migration of the webhooks schema, in order; listed explicitly, never globbed. */
+export const WEBHOOKS_MIGRATIONS = [CreateWebhooksSchema1796000000000];
+
+/** No entities: every statement is written out in src/repositories. */
+export function webhooksDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {
+  return { url: databaseUrl, schema: WEBHOOKS_SCHEMA, entities: [], migrations: WEBHOOKS_MIGRATIONS };
+}
+
+export function createWebhooksDataSource(databaseUrl: string): DataSource {
+  return createServiceDataSource(webhooksDataSourceOptions(databaseUrl));
+}

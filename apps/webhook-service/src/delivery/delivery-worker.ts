@@ -1,0 +1,200 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { runStatement } from '@cpc/database';
+import { describeError } from '@cpc/errors';
+import { JetStreamEventBus } from '@cpc/nats';
+import { DataSource } from 'typeorm';
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  claimNextInQueue,
+  disableSubscription,
+  recordDelivered,
+  recordFailedAttempt,
+  recordGone,
+} from '../repositories/deliveries.repository.js';
+import { SecretBox } from '../signing/secret-box.js';
+import { signWebhook } from '../signing/webhook-signature.js';
+import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from '../events/consumer-names.js';
+import { WebhookEventsConsumer } from '../events/webhook-events.consumer.js';
+import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
+import type { WebhookServiceConfig } from '../webhook-service.config.js';
+import { DeliverySignal } from './delivery-signal.js';
+import { retryDelayMs } from './retry-schedule.js';
+import type { AttemptResult } from './webhook-sender.js';
+import { WebhookSender } from './webhook-sender.js';
+
+const HTTP_GONE = 410;
+
+/** The `webhook-id` of a delivery: the same on every attempt. */
+export function webhookIdOf(deliveryId: string): string {
+  return `msg_${deliveryId}`;
+}
+
+/**
+ * Sends due deliveries: claims the heads of the (subscription, subject) queues, at most maxRequestsInFlight requests
+ * at once and maxRequestsInFlightPerSubscription per subscription, so a slow or failing receiver holds only its own
+ * share. 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried
+ * with exponential backoff and jitter, and a subscription failing for failingDisableAfterMs is disabled with the
+ * reason.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(DeliveryWorker.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightPerSubscription = new Map<string, number>();
+  private running = false;
+  /** The consumers' ack floors as last read (they only grow, so an older reading only holds rows back). */
+  private ackFloors = { commandAckFloor: 0, chargePointAckFloor: 0 };
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sender: WebhookSender,
+    private readonly secrets: SecretBox,
+    private readonly signal: DeliverySignal,
+    private readonly eventBus: JetStreamEventBus,
+    private readonly consumers: WebhookEventsConsumer,
+    @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    this.signal.wake();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    const { tuning } = this.config;
+    await this.consumers.started;
+    while (this.running) {
+      const free = tuning.maxRequestsInFlight - this.inFlight.size;
+      if (free <= 0) {
+        await Promise.race(this.inFlight);
+        continue;
+      }
+      let claimed: ClaimedDelivery[];
+      try {
+        const [commandAckFloor, chargePointAckFloor] = await Promise.all([
+          this.eventBus.ackFloor(COMMAND_STATUS_CONSUMER),
+          this.eventBus.ackFloor(CHARGE_POINT_EVENTS_CONSUMER),
+        ]);
+        this.ackFloors = { commandAckFloor, chargePointAckFloor };
+        claimed = await runStatement(this.dataSource, claimDueDeliveries, {
+          ...this.ackFloors,
+          limit: Math.min(free, tuning.claimBatchSize),
+          leaseMs: tuning.claimLeaseMs,
+          busySubscriptions: [...this.inFlightPerSubscription]
+            .filter(([, count]) => count >= tuning.maxRequestsInFlightPerSubscription)
+            .map(([uuid]) => uuid),
+        });
+      } catch (error) {
+        this.logger.warn(`claiming deliveries failed, trying again: ${describeError(error)}`);
+        claimed = [];
+      }
+      for (const delivery of claimed) this.start(delivery);
+      if (claimed.length === 0 && this.running) await this.signal.wait(tuning.idlePollIntervalMs);
+    }
+  }
+
+  private start(delivery: ClaimedDelivery): void {
+    const subscription = delivery.subscription_uuid;
+    this.inFlightPerSubscription.set(subscription, (this.inFlightPerSubscription.get(subscription) ?? 0) + 1);
+    const attempt = this.attempt(delivery)
+      .then(async (delivered) => {
+        if (!delivered || !this.running) return;
+        const [next] = await runStatement(this.dataSource, claimNextInQueue, {
+          subscriptionUuid: subscription,
+          orderingKey: delivery.ordering_key,
+          leaseMs: this.config.tuning.claimLeaseMs,
+          ...this.ackFloors,
+        });
+        if (next) this.start(next);
+      })
+      .catch((error: unknown) => {
+        // The outcome could not be recorded: the row comes back when its lease ends (same webhook-id).
+        this.logger.warn(`delivery ${delivery.id}: recording the attempt failed: ${describeError(error)}`);
+      })
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        const left = (this.inFlightPerSubscription.get(subscription) ?? 1) - 1;
+        if (left > 0) this.inFlightPerSubscription.set(subscription, left);
+        else this.inFlightPerSubscription.delete(subscription);
+        // The next event of the same queue may be due now.
+        this.signal.wake();
+      });
+    this.inFlight.add(attempt);
+  }
+
+  /** One attempt and its outcome recorded; true when it was delivered. */
+  private async attempt(delivery: ClaimedDelivery): Promise<boolean> {
+    const result = await this.send(delivery);
+    if (result.statusCode !== null && result.error === null) {
+      await runStatement(this.dataSource, recordDelivered, {
+        id: delivery.id,
+        statusCode: result.statusCode,
+      });
+      return true;
+    }
+    const error = result.error ?? 'failed';
+    if (result.statusCode === HTTP_GONE) {
+      await this.dataSource.transaction(async (manager) => {
+        await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
+        await runStatement(manager, disableSubscription, {
+          subscriptionUuid: delivery.subscription_uuid,
+          reason: 'the receiver answered 410 Gone',
+        });
+      });
+      return false;
+    }
+    const nextAttemptAt = new Date(Date.now() + retryDelayMs(delivery.attempts, this.config.tuning));
+    const [streak] = await runStatement(this.dataSource, recordFailedAttempt, {
+      id: delivery.id,
+      statusCode: result.statusCode,
+      error,
+      nextAttemptAt,
+    });
+    if (
+      streak &&
+      Date.now() - new Date(streak.failing_since).getTime() >= this.config.tuning.failingDisableAfterMs
+    ) {
+      await runStatement(this.dataSource, disableSubscription, {
+        subscriptionUuid: delivery.subscription_uuid,
+        reason: `deliveries failing since ${new Date(streak.failing_since).toISOString()}; last: ${error}`,
+      });
+    }
+    return false;
+  }
+
+  private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
+    if (!this.config.allowHttpTargets && !delivery.url.startsWith('https://')) {
+      return { statusCode: null, error: 'refused: only https receivers are allowed' };
+    }
+    const secrets = [this.secrets.open(delivery.secret_ciphertext, delivery.subscription_uuid)];
+    if (delivery.previous_secret_ciphertext !== null) {
+      secrets.push(this.secrets.open(delivery.previous_secret_ciphertext, delivery.subscription_uuid));
+    }
+    const headers = signWebhook(
+      secrets,
+      webhookIdOf(delivery.id),
+      Math.floor(Date.now() / 1000),
+      delivery.body,
+    );
+    try {
+      return await this.sender.send(delivery.url, { ...headers }, delivery.body);
+    } catch (error) {
+      return { statusCode: null, error: describeError(error) };
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { CommandSubjects, type EventEnvelope, isUuid } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
+import { type EventPosition, JetStreamEventBus } from '@cpc/nats';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DeliverySignal } from '../delivery/delivery-signal.js';
+import { claimSessionUpdate, fanOutEvent, forgetSession } from '../repositories/deliveries.repository.js';
+import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
+import type { WebhookServiceConfig } from '../webhook-service.config.js';
+import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './consumer-names.js';
+import { ControllerLocations } from './controller-locations.js';
+import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
+
+/**
+ * Turns platform events into delivery rows: one per matching subscription, written before the event is acknowledged
+ * (a crash in between redelivers it, and the unique (event, subscription) keeps it at one row). Each row keeps its
+ * event's stream sequence: the order of one controller's or one command's events, whichever replica wrote them (the
+ * delivery worker waits for the consumer's ack floor, see claimDueDeliveries), so command events are handled several
+ * at a time.
+ */
+@Injectable()
+export class WebhookEventsConsumer implements OnApplicationBootstrap {
+  private readonly logger = new Logger(WebhookEventsConsumer.name);
+  private markStarted!: () => void;
+  /** Resolves once both durable consumers exist (their ack floors can be read). */
+  readonly started = new Promise<void>((resolve) => (this.markStarted = resolve));
+
+  constructor(
+    private readonly eventBus: JetStreamEventBus,
+    private readonly dataSource: DataSource,
+    private readonly locations: ControllerLocations,
+    private readonly signal: DeliverySignal,
+    @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { tuning } = this.config;
+    const common = {
+      retryDelayMs: tuning.eventRetryDelayMs,
+      maxAckPending: tuning.eventMaxAckPending,
+      pullBatchSize: tuning.eventPullBatchSize,
+    };
+    const handler = (subject: string, event: EventEnvelope<unknown>, position: EventPosition) =>
+      this.handle(subject, event, position);
+    await this.eventBus.consume(
+      { ...common, durableName: CHARGE_POINT_EVENTS_CONSUMER, filterSubject: 'events.charge-point.>' },
+      handler,
+    );
+    await this.eventBus.consume(
+      {
+        ...common,
+        durableName: COMMAND_STATUS_CONSUMER,
+        filterSubject: CommandSubjects.statusChanged,
+        concurrency: tuning.commandEventConcurrency,
+      },
+      handler,
+    );
+    this.markStarted();
+  }
+
+  async handle(subject: string, event: EventEnvelope<unknown>, position: EventPosition): Promise<void> {
+    const webhookEvent = toWebhookEvent(subject, event);
+    if (webhookEvent === null) return;
+    if (
+      !isUuid(event.tenantUuid) ||
+      typeof event.eventId !== 'string' ||
+      typeof event.occurredAt !== 'string'
+    ) {
+      this.logger.warn(`ignoring malformed event ${String(event.eventId)} on ${subject}`);
+      return;
+    }
+    const { tenantUuid } = event;
+    const fanOut = (runner: DataSource | EntityManager, locationUuid: string | null) =>
+      runStatement(runner, fanOutEvent, {
+        tenantUuid,
+        eventId: event.eventId,
+        eventType: webhookEvent.type,
+        orderingKey: webhookEvent.orderingKey,
+        streamSeq: position.streamSequence,
+        body: webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data),
+        controllerUuid: webhookEvent.controllerUuid,
+        locationUuid,
+      }).then(([result]) => result);
+    /** Unfiltered and controller-filtered subscriptions first; location-filtered ones once the location is known. */
+    const fanOutAll = async (runner: DataSource | EntityManager): Promise<number> => {
+      const first = await fanOut(runner, null);
+      if (!first.location_filtered) return first.inserted;
+      const locationUuid = await this.locations.locationOf(tenantUuid, webhookEvent.controllerUuid);
+      return first.inserted + (locationUuid === null ? 0 : (await fanOut(runner, locationUuid)).inserted);
+    };
+    const session = webhookEvent.session;
+    // Most events: one statement, atomic on its own. Session events: with their once-a-minute mark.
+    const inserted = session
+      ? await this.dataSource.transaction(async (manager) => {
+          const key = {
+            tenantUuid,
+            controllerUuid: webhookEvent.controllerUuid,
+            transactionId: session.transactionId,
+          };
+          if (session.ended) {
+            await runStatement(manager, forgetSession, key);
+          } else {
+            const claimed = await runStatement(manager, claimSessionUpdate, {
+              ...key,
+              at: new Date(event.occurredAt),
+              intervalMs: this.config.tuning.sessionUpdateIntervalMs,
+            });
+            if (claimed.length === 0) return 0;
+          }
+          return fanOutAll(manager);
+        })
+      : await fanOutAll(this.dataSource);
+    if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
+  }
+}

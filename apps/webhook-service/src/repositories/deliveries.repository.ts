@@ -1,0 +1,298 @@
+import { sqlStatement } from '@cpc/database';
+
+/**
+ * The statements of webhooks.deliveries. Rows of one subscription and one ordering key (a controller, a command) form
+ * a queue in stream order: only its first pending row can be claimed, and a claimed row stays pending (its next
+ * attempt pushed out by the lease) until its attempt is recorded, so the next row waits for it on every replica. A row
+ * is claimable once its consumer's ack floor has reached it: then every earlier event of the stream has its rows
+ * written, whichever replica handled it, so no earlier row of its queue can still appear.
+ */
+
+export interface DeliveryRow {
+  id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  last_response_code: number | null;
+  last_error: string | null;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+const COLUMNS = `id, event_type, status, attempts, last_response_code, last_error, last_attempt_at,
+       CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at, created_at, delivered_at`;
+
+/**
+ * One row per enabled, matching subscription of the tenant; a redelivered event adds nothing. Also says whether a
+ * subscription for this event type filters by location: then the event is fanned out again with the controller's
+ * location (`locationUuid` null matches no location filter), which adds only the rows the first run left out.
+ */
+export const fanOutEvent = sqlStatement<
+  {
+    tenantUuid: string;
+    eventId: string;
+    eventType: string;
+    orderingKey: string;
+    streamSeq: number;
+    body: string;
+    controllerUuid: string | null;
+    locationUuid: string | null;
+  },
+  { inserted: number; location_filtered: boolean }
+>({
+  name: 'deliveries.fan-out',
+  parameters: [
+    'tenantUuid',
+    'eventId',
+    'eventType',
+    'orderingKey',
+    'streamSeq',
+    'body',
+    'controllerUuid',
+    'locationUuid',
+  ],
+  sql: `WITH inserted AS (
+          INSERT INTO webhooks.deliveries
+                 (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
+                  next_attempt_at)
+          SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, :eventId, :eventType::varchar, :orderingKey, :streamSeq,
+                 :body, now()
+            FROM webhooks.subscriptions s
+           WHERE s.tenant_uuid = :tenantUuid AND s.enabled AND :eventType::varchar = ANY (s.event_types)
+             AND (s.controller_uuid IS NULL OR s.controller_uuid = :controllerUuid::uuid)
+             AND (s.location_uuid IS NULL OR s.location_uuid = :locationUuid::uuid)
+          ON CONFLICT (event_id, subscription_uuid) DO NOTHING
+          RETURNING id)
+        SELECT (SELECT count(*) FROM inserted)::int AS inserted,
+               EXISTS (SELECT 1 FROM webhooks.subscriptions
+                        WHERE tenant_uuid = :tenantUuid AND enabled AND location_uuid IS NOT NULL
+                          AND :eventType::varchar = ANY (event_types)) AS location_filtered`,
+});
+
+/** A ping for one subscription (`:test`), in a queue of its own. */
+export const insertPing = sqlStatement<
+  {
+    id: string;
+    tenantUuid: string;
+    subscriptionUuid: string;
+    eventId: string;
+    orderingKey: string;
+    body: string;
+  },
+  DeliveryRow
+>({
+  name: 'deliveries.insert-ping',
+  parameters: ['id', 'tenantUuid', 'subscriptionUuid', 'eventId', 'orderingKey', 'body'],
+  sql: `INSERT INTO webhooks.deliveries
+              (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, body, next_attempt_at)
+       VALUES (:id, :tenantUuid, :subscriptionUuid, :eventId, 'ping', :orderingKey, :body, now())
+       RETURNING ${COLUMNS}`,
+});
+
+export interface ClaimedDelivery {
+  id: string;
+  subscription_uuid: string;
+  ordering_key: string;
+  body: string;
+  attempts: number;
+  created_at: Date;
+  url: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+}
+
+/**
+ * Takes due heads of queues of enabled subscriptions (not those in `busySubscriptions`, which have enough requests
+ * in flight here) that their consumer's ack floor has reached (commands: `commandAckFloor`, charge point events:
+ * `chargePointAckFloor`; pings have no stream place), counts the attempt and hides them from other replicas for the
+ * lease.
+ */
+export const claimDueDeliveries = sqlStatement<
+  {
+    limit: number;
+    leaseMs: number;
+    busySubscriptions: string[];
+    commandAckFloor: number;
+    chargePointAckFloor: number;
+  },
+  ClaimedDelivery
+>({
+  name: 'deliveries.claim',
+  parameters: ['limit', 'leaseMs', 'busySubscriptions', 'commandAckFloor', 'chargePointAckFloor'],
+  sql: `WITH heads AS (
+          SELECT d.id FROM webhooks.deliveries d
+            JOIN webhooks.subscriptions s ON s.uuid = d.subscription_uuid AND s.enabled
+           WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+             AND d.subscription_uuid <> ALL (:busySubscriptions::uuid[])
+             AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
+                                                             THEN :commandAckFloor::bigint
+                                                             ELSE :chargePointAckFloor::bigint END)
+             AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
+                              WHERE e.status = 'pending' AND e.subscription_uuid = d.subscription_uuid
+                                AND e.ordering_key = d.ordering_key AND e.stream_seq < d.stream_seq)
+           ORDER BY d.next_attempt_at
+           LIMIT :limit
+           FOR UPDATE OF d SKIP LOCKED)
+        UPDATE webhooks.deliveries d
+           SET attempts = d.attempts + 1, last_attempt_at = now(),
+               next_attempt_at = now() + :leaseMs * interval '1 millisecond'
+          FROM heads, webhooks.subscriptions s
+         WHERE d.id = heads.id AND s.uuid = d.subscription_uuid
+        RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
+                  s.secret_ciphertext,
+                  CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END
+                    AS previous_secret_ciphertext`,
+});
+
+/**
+ * Right after a delivery: the next row of the same queue, claimed as claimDueDeliveries would (the queue's head, due,
+ * behind the ack floor, the subscription enabled), so a busy queue moves on without waiting for the next claim round.
+ * A head locked by another claim is skipped, and then nothing is claimed: never the row behind it.
+ */
+export const claimNextInQueue = sqlStatement<
+  {
+    subscriptionUuid: string;
+    orderingKey: string;
+    leaseMs: number;
+    commandAckFloor: number;
+    chargePointAckFloor: number;
+  },
+  ClaimedDelivery
+>({
+  name: 'deliveries.claim-next-in-queue',
+  parameters: ['subscriptionUuid', 'orderingKey', 'leaseMs', 'commandAckFloor', 'chargePointAckFloor'],
+  sql: `UPDATE webhooks.deliveries d
+           SET attempts = d.attempts + 1, last_attempt_at = now(),
+               next_attempt_at = now() + :leaseMs * interval '1 millisecond'
+          FROM webhooks.subscriptions s
+         WHERE d.id = (SELECT e.id FROM webhooks.deliveries e
+                        WHERE e.status = 'pending' AND e.subscription_uuid = :subscriptionUuid
+                          AND e.ordering_key = :orderingKey
+                          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries f
+                                           WHERE f.status = 'pending' AND f.subscription_uuid = e.subscription_uuid
+                                             AND f.ordering_key = e.ordering_key AND f.stream_seq < e.stream_seq)
+                        LIMIT 1
+                        FOR UPDATE SKIP LOCKED)
+           AND d.next_attempt_at <= now()
+           AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
+                                                          THEN :commandAckFloor::bigint
+                                                          ELSE :chargePointAckFloor::bigint END)
+           AND s.uuid = d.subscription_uuid AND s.enabled
+        RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
+                  s.secret_ciphertext,
+                  CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END
+                    AS previous_secret_ciphertext`,
+});
+
+export const recordDelivered = sqlStatement<{ id: string; statusCode: number }>({
+  name: 'deliveries.record-delivered',
+  parameters: ['id', 'statusCode'],
+  sql: `WITH delivered AS (
+          UPDATE webhooks.deliveries SET status = 'delivered', delivered_at = now(), next_attempt_at = NULL,
+                 last_response_code = :statusCode, last_error = NULL
+           WHERE id = :id RETURNING subscription_uuid)
+        UPDATE webhooks.subscriptions SET failing_since = NULL
+         WHERE uuid = (SELECT subscription_uuid FROM delivered) AND failing_since IS NOT NULL`,
+});
+
+/** A failed attempt: retried at `nextAttemptAt`; the subscription's failing streak starts unless it runs already. */
+export const recordFailedAttempt = sqlStatement<
+  { id: string; statusCode: number | null; error: string; nextAttemptAt: Date },
+  { failing_since: Date }
+>({
+  name: 'deliveries.record-failed-attempt',
+  parameters: ['id', 'statusCode', 'error', 'nextAttemptAt'],
+  sql: `WITH failed AS (
+          UPDATE webhooks.deliveries SET next_attempt_at = :nextAttemptAt, last_response_code = :statusCode,
+                 last_error = left(:error, 1000)
+           WHERE id = :id AND status = 'pending' RETURNING subscription_uuid)
+        UPDATE webhooks.subscriptions SET failing_since = COALESCE(failing_since, now())
+         WHERE uuid = (SELECT subscription_uuid FROM failed)
+        RETURNING failing_since`,
+});
+
+/** Disables a subscription (410, or failing too long) and ends its pending deliveries as failed, with the reason. */
+export const disableSubscription = sqlStatement<{ subscriptionUuid: string; reason: string }>({
+  name: 'deliveries.disable-subscription',
+  parameters: ['subscriptionUuid', 'reason'],
+  sql: `WITH disabled AS (
+          UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
+           WHERE uuid = :subscriptionUuid RETURNING uuid)
+        UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL,
+               last_error = COALESCE(last_error, left(:reason, 1000))
+         WHERE subscription_uuid = (SELECT uuid FROM disabled) AND status = 'pending'`,
+});
+
+export const recordGone = sqlStatement<{ id: string; statusCode: number; error: string }>({
+  name: 'deliveries.record-gone',
+  parameters: ['id', 'statusCode', 'error'],
+  sql: `UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL, last_response_code = :statusCode,
+               last_error = left(:error, 1000)
+         WHERE id = :id`,
+});
+
+export const listDeliveries = sqlStatement<
+  { tenantUuid: string; subscriptionUuid: string; status: string | null; limit: number; offset: number },
+  DeliveryRow & { total: string }
+>({
+  name: 'deliveries.list',
+  parameters: ['tenantUuid', 'subscriptionUuid', 'status', 'limit', 'offset'],
+  sql: `SELECT ${COLUMNS}, count(*) OVER () AS total FROM webhooks.deliveries
+         WHERE tenant_uuid = :tenantUuid AND subscription_uuid = :subscriptionUuid
+           AND (:status::varchar IS NULL OR status = :status::varchar)
+         ORDER BY seq DESC LIMIT :limit OFFSET :offset`,
+});
+
+export const countDeliveries = sqlStatement<
+  { tenantUuid: string; subscriptionUuid: string; status: string | null },
+  { total: string }
+>({
+  name: 'deliveries.count',
+  parameters: ['tenantUuid', 'subscriptionUuid', 'status'],
+  sql: `SELECT count(*) AS total FROM webhooks.deliveries
+         WHERE tenant_uuid = :tenantUuid AND subscription_uuid = :subscriptionUuid
+           AND (:status::varchar IS NULL OR status = :status::varchar)`,
+});
+
+/** Sends a delivery again now (a failed one is pending again; a delivered one is sent once more). */
+export const retryDelivery = sqlStatement<
+  { tenantUuid: string; subscriptionUuid: string; id: string },
+  DeliveryRow
+>({
+  name: 'deliveries.retry',
+  parameters: ['tenantUuid', 'subscriptionUuid', 'id'],
+  sql: `UPDATE webhooks.deliveries SET status = 'pending', next_attempt_at = now(), delivered_at = NULL
+         WHERE tenant_uuid = :tenantUuid AND subscription_uuid = :subscriptionUuid AND id = :id
+        RETURNING ${COLUMNS}`,
+});
+
+/**
+ * At most one `charging_session.updated` per session per interval: true when this update is the first of its
+ * interval (and then it is the session's last sent one).
+ */
+export const claimSessionUpdate = sqlStatement<
+  { tenantUuid: string; controllerUuid: string; transactionId: string; at: Date; intervalMs: number },
+  { claimed: boolean }
+>({
+  name: 'deliveries.claim-session-update',
+  parameters: ['tenantUuid', 'controllerUuid', 'transactionId', 'at', 'intervalMs'],
+  sql: `INSERT INTO webhooks.session_updates AS u (tenant_uuid, controller_uuid, transaction_id, last_sent_at)
+        VALUES (:tenantUuid, :controllerUuid, :transactionId, :at)
+        ON CONFLICT (tenant_uuid, controller_uuid, transaction_id) DO UPDATE SET last_sent_at = EXCLUDED.last_sent_at
+         WHERE u.last_sent_at <= EXCLUDED.last_sent_at - :intervalMs * interval '1 millisecond'
+        RETURNING true AS claimed`,
+});
+
+/** A session that ended needs no throttle row any more. */
+export const forgetSession = sqlStatement<{
+  tenantUuid: string;
+  controllerUuid: string;
+  transactionId: string;
+}>({
+  name: 'deliveries.forget-session',
+  parameters: ['tenantUuid', 'controllerUuid', 'transactionId'],
+  sql: `DELETE FROM webhooks.session_updates
+         WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid AND transaction_id = :transactionId`,
+});

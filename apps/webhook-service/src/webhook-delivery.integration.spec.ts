@@ -1,0 +1,464 @@
+import 'reflect-metadata';
+import { jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import {
+  AssetsSubjects,
+  ChargePointEventSubjects,
+  CommandSubjects,
+  type CreatedWebhookSubscription,
+  ErrorCode,
+  type EventEnvelope,
+  type WebhookDeliveryPage,
+  type WebhookDeliveryView,
+  WebhookSubjects,
+  type WebhookSubscriptionPage,
+  type WebhookSubscriptionView,
+} from '@cpc/contracts';
+import { migrateServiceSchema } from '@cpc/database';
+import { DomainError } from '@cpc/errors';
+import {
+  commandStatusChangedEvent,
+  eventually,
+  serveAsNestService,
+  ServiceTestRig,
+  WebhookReceiver,
+} from '@cpc/testing';
+import pg from 'pg';
+import { createWebhooksDataSource } from './data-source.js';
+import { startWebhookService } from './start-webhook-service.js';
+import { loadWebhookServiceConfig, WEBHOOK_SERVICE_TUNING } from './webhook-service.config.js';
+
+jest.setTimeout(60_000);
+
+let rig: ServiceTestRig;
+let database: pg.Client;
+const receivers: WebhookReceiver[] = [];
+const tenantA = randomUUID();
+const tenantB = randomUUID();
+const locationOfController = new Map<string, string>();
+
+async function receiver(...args: Parameters<typeof WebhookReceiver.start>): Promise<WebhookReceiver> {
+  const started = await WebhookReceiver.start(...args);
+  receivers.push(started);
+  return started;
+}
+
+function call<T>(subject: string, payload: unknown, tenantUuid = tenantA): Promise<T> {
+  return rig.call<T>(subject, payload, tenantUuid);
+}
+
+async function failure(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+function subscribe(
+  url: string,
+  fields: Record<string, unknown> = {},
+  tenantUuid = tenantA,
+): Promise<CreatedWebhookSubscription> {
+  return call(
+    WebhookSubjects.create,
+    { url, event_types: ['command.status_changed'], ...fields },
+    tenantUuid,
+  );
+}
+
+let commandClock = Date.parse('2026-01-01T00:00:00Z');
+
+async function commandStatus(
+  commandUuid: string,
+  status: string,
+  controllerUuid = randomUUID(),
+  tenantUuid = tenantA,
+): Promise<void> {
+  commandClock += 1000;
+  const occurredAt = new Date(commandClock).toISOString();
+  const event = commandStatusChangedEvent({ tenantUuid, commandUuid, status, controllerUuid, occurredAt });
+  await rig.eventBus.publish(CommandSubjects.statusChanged, event);
+}
+
+async function chargePointEvent(
+  subject: string,
+  data: Record<string, unknown>,
+  occurredAt: string,
+): Promise<void> {
+  const event: EventEnvelope<unknown> = { eventId: randomUUID(), occurredAt, tenantUuid: tenantA, data };
+  await rig.eventBus.publish(subject, event);
+}
+
+function deliveries(subscriptionUuid: string, tenantUuid = tenantA): Promise<WebhookDeliveryPage> {
+  return call(WebhookSubjects.listDeliveries, { uuid: subscriptionUuid, page: 1, limit: 50 }, tenantUuid);
+}
+
+function serviceConfig(natsUrl: string, databaseUrl: string) {
+  return {
+    ...loadWebhookServiceConfig({
+      NATS_URL: natsUrl,
+      DATABASE_URL: databaseUrl,
+      HEALTH_PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
+      WEBHOOK_RESPONSE_TIMEOUT_MS: '500',
+    }),
+    tuning: {
+      ...WEBHOOK_SERVICE_TUNING,
+      firstRetryDelayMs: 200,
+      maxRetryDelayMs: 400,
+      failingDisableAfterMs: 3000,
+      idlePollIntervalMs: 50,
+    },
+  };
+}
+
+beforeAll(async () => {
+  rig = await ServiceTestRig.start({
+    migrate: (databaseUrl) => migrateServiceSchema(createWebhooksDataSource(databaseUrl)),
+    beforeStart: (connection) => {
+      serveAsNestService<{ uuid: string }>(connection, AssetsSubjects.getController, ({ payload }) => {
+        const location = locationOfController.get(payload.uuid);
+        return location ? { uuid: payload.uuid, location_uuid: location } : undefined;
+      });
+    },
+    start: ({ natsUrl, databaseUrl }) => startWebhookService(serviceConfig(natsUrl, databaseUrl)),
+  });
+  database = new pg.Client({ connectionString: rig.database.url });
+  await database.connect();
+});
+
+afterAll(async () => {
+  await Promise.all(receivers.map((started) => started.close()));
+  await database?.end();
+  await rig?.stop();
+});
+
+describe('subscriptions', () => {
+  it('shows the secret at creation only, lists with the pagination object, and hides them from other tenants', async () => {
+    const target = await receiver();
+    const created = await subscribe(target.url, { controller_uuid: randomUUID() });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(created.subscription).toMatchObject({ url: target.url, enabled: true, disabled_reason: null });
+    const read = await call<WebhookSubscriptionView>(WebhookSubjects.get, {
+      uuid: created.subscription.uuid,
+    });
+    expect(read).toEqual(created.subscription);
+    expect(JSON.stringify(read)).not.toContain(created.secret.slice('whsec_'.length));
+    const stored = await database.query(
+      'SELECT secret_ciphertext FROM webhooks.subscriptions WHERE uuid = $1',
+      [created.subscription.uuid],
+    );
+    expect(stored.rows[0].secret_ciphertext).not.toContain(created.secret.slice('whsec_'.length));
+
+    const page = await call<WebhookSubscriptionPage>(WebhookSubjects.list, { page: 1, limit: 1 });
+    expect(page.items).toHaveLength(1);
+    expect(page.pagination).toMatchObject({ page: 1, page_size: 1 });
+
+    const uuid = created.subscription.uuid;
+    for (const [subject, payload] of [
+      [WebhookSubjects.get, { uuid }],
+      [WebhookSubjects.update, { uuid, changes: { enabled: false } }],
+      [WebhookSubjects.rotateSecret, { uuid }],
+      [WebhookSubjects.test, { uuid }],
+      [WebhookSubjects.listDeliveries, { uuid, page: 1, limit: 10 }],
+      [WebhookSubjects.delete, { uuid }],
+    ] as const) {
+      expect((await failure(call(subject, payload, tenantB))).code).toBe(ErrorCode.NotFound);
+    }
+    const empty = await call<WebhookSubscriptionPage>(WebhookSubjects.list, { page: 1, limit: 10 }, tenantB);
+    expect(empty.items).toEqual([]);
+  });
+
+  it('refuses targets that resolve to private, loopback (outside the allow-list) or metadata addresses', async () => {
+    for (const url of [
+      'http://10.0.0.1/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]:8080/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://192.168.0.10/',
+      'http://100.64.0.1/',
+    ]) {
+      const refused = await failure(subscribe(url));
+      expect(refused.code).toBe(ErrorCode.ValidationFailed);
+      expect(refused.issues).toEqual([
+        expect.objectContaining({ parameter: 'url', errorKey: 'forbidden_target' }),
+      ]);
+    }
+    const invalid = await failure(subscribe('ftp://example.com/', { event_types: ['nope'] }));
+    expect(invalid.issues?.map((issue) => issue.parameter).sort()).toEqual(['event_types', 'url']);
+  });
+});
+
+describe('deliveries', () => {
+  it('delivers signed events that an independent implementation verifies, with the command as GET returns it', async () => {
+    const target = await receiver();
+    const { subscription, secret } = await subscribe(target.url);
+    const commandUuid = randomUUID();
+    await commandStatus(commandUuid, 'pending');
+    await eventually(
+      () => target.received.length,
+      (count) => count === 1,
+    );
+    const [webhook] = target.received;
+    const verified = new Webhook(secret).verify(webhook.body, webhook.headers) as Record<string, never>;
+    expect(verified).toMatchObject({
+      type: 'command.status_changed',
+      data: { command: { command_uuid: commandUuid, status: 'pending' }, previous_status: null },
+    });
+    expect(webhook.headers['webhook-id']).toMatch(/^msg_/);
+    const listed = await eventually(
+      () => deliveries(subscription.uuid),
+      (page) => page.items[0]?.status === 'delivered',
+    );
+    expect(listed.items[0]).toMatchObject({
+      webhook_id: webhook.headers['webhook-id'],
+      event_type: 'command.status_changed',
+      attempts: 1,
+      last_response_code: 204,
+      next_attempt_at: null,
+    });
+  });
+
+  it('retries after 500s and timeouts with the same webhook-id, and keeps one command in order', async () => {
+    const attemptsOfFirst: number[] = [];
+    const [slow, other] = [randomUUID(), randomUUID()];
+    const target = await receiver((webhook) => {
+      const { data } = JSON.parse(webhook.body) as {
+        data: { command: { command_uuid: string; status: string } };
+      };
+      if (data.command.command_uuid === slow && data.command.status === 'sent') {
+        attemptsOfFirst.push(Date.now());
+        if (attemptsOfFirst.length === 1) return 500;
+        if (attemptsOfFirst.length === 2) return 'hang';
+      }
+      return 200;
+    });
+    const { subscription, secret } = await subscribe(target.url);
+    await commandStatus(slow, 'sent');
+    await commandStatus(slow, 'accepted');
+    await commandStatus(other, 'sent');
+    await eventually(
+      () => target.bodies().filter((body) => body.data.command !== undefined).length,
+      (count) => count >= 5,
+    );
+    const slowOnes = target.received.filter((webhook) => webhook.body.includes(slow));
+    expect(slowOnes.map((webhook) => JSON.parse(webhook.body).data.command.status)).toEqual([
+      'sent',
+      'sent',
+      'sent',
+      'accepted',
+    ]);
+    expect(new Set(slowOnes.slice(0, 3).map((webhook) => webhook.headers['webhook-id'])).size).toBe(1);
+    for (const webhook of target.received)
+      expect(() => new Webhook(secret).verify(webhook.body, webhook.headers)).not.toThrow();
+    // The other command did not wait for the failing one.
+    const otherAt = target.received.find((webhook) => webhook.body.includes(other))!.at;
+    expect(otherAt).toBeLessThan(slowOnes[2].at);
+    const page = await eventually(
+      () => deliveries(subscription.uuid),
+      (listed) => listed.items.every((item) => item.status === 'delivered'),
+    );
+    expect(page.items.find((item) => item.attempts === 3)).toBeDefined();
+  });
+
+  it('disables the subscription on 410 and says why', async () => {
+    const target = await receiver(() => 410);
+    const { subscription } = await subscribe(target.url);
+    await commandStatus(randomUUID(), 'pending');
+    const disabled = await eventually(
+      () => call<WebhookSubscriptionView>(WebhookSubjects.get, { uuid: subscription.uuid }),
+      (view) => !view.enabled,
+    );
+    expect(disabled.disabled_reason).toContain('410');
+    const page = await deliveries(subscription.uuid);
+    expect(page.items[0]).toMatchObject({ status: 'failed', last_response_code: 410 });
+    // Enabling it again clears the reason; new events flow.
+    target.answer = () => 200;
+    const enabled = await call<WebhookSubscriptionView>(WebhookSubjects.update, {
+      uuid: subscription.uuid,
+      changes: { enabled: true },
+    });
+    expect(enabled).toMatchObject({ enabled: true, disabled_reason: null });
+    await commandStatus(randomUUID(), 'pending');
+    await eventually(
+      () => target.received.length,
+      (count) => count === 2,
+    );
+  });
+
+  it('disables a subscription that keeps failing, with the last error, and a retry sends a failed delivery again', async () => {
+    const target = await receiver(() => 503);
+    const { subscription } = await subscribe(target.url);
+    await commandStatus(randomUUID(), 'pending');
+    const disabled = await eventually(
+      () => call<WebhookSubscriptionView>(WebhookSubjects.get, { uuid: subscription.uuid }),
+      (view) => !view.enabled,
+    );
+    expect(disabled.disabled_reason).toMatch(/deliveries failing since .*HTTP 503/);
+    expect(target.received.length).toBeGreaterThan(2);
+    target.answer = () => 200;
+    await call(WebhookSubjects.update, { uuid: subscription.uuid, changes: { enabled: true } });
+    const [failed] = (await deliveries(subscription.uuid)).items;
+    expect(failed.status).toBe('failed');
+    const retried = await call<WebhookDeliveryView>(WebhookSubjects.retryDelivery, {
+      uuid: subscription.uuid,
+      deliveryId: failed.id,
+    });
+    expect(retried.status).toBe('pending');
+    await eventually(
+      () => deliveries(subscription.uuid),
+      (page) => page.items[0].status === 'delivered',
+    );
+  });
+
+  it('signs with the old and the new secret after a rotation', async () => {
+    const target = await receiver();
+    const { subscription, secret: old } = await subscribe(target.url);
+    const rotated = await call<CreatedWebhookSubscription>(WebhookSubjects.rotateSecret, {
+      uuid: subscription.uuid,
+    });
+    expect(rotated.secret).not.toBe(old);
+    expect(rotated.subscription.previous_secret_expires_at).not.toBeNull();
+    const ping = await call<WebhookDeliveryView>(WebhookSubjects.test, { uuid: subscription.uuid });
+    expect(ping).toMatchObject({ event_type: 'ping', status: 'pending' });
+    await eventually(
+      () => target.received.length,
+      (count) => count === 1,
+    );
+    const [webhook] = target.received;
+    expect(webhook.headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(new Webhook(old).verify(webhook.body, webhook.headers)).toMatchObject({ type: 'ping' });
+    expect(new Webhook(rotated.secret).verify(webhook.body, webhook.headers)).toMatchObject({ type: 'ping' });
+  });
+
+  it('refuses at delivery a target that now resolves to a forbidden address', async () => {
+    const target = await receiver();
+    const { subscription } = await subscribe(target.url);
+    // As if the name had been re-pointed after the subscription was checked.
+    await database.query(`UPDATE webhooks.subscriptions SET url = $2 WHERE uuid = $1`, [
+      subscription.uuid,
+      target.url.replace('127.0.0.1', '[::1]'),
+    ]);
+    await call(WebhookSubjects.test, { uuid: subscription.uuid });
+    const page = await eventually(
+      () => deliveries(subscription.uuid),
+      (listed) => listed.items[0]?.attempts >= 1 && listed.items[0].last_error !== null,
+    );
+    expect(page.items[0].last_error).toMatch(/^refused: .*loopback/);
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('sends charge point events by controller and location filter, charging_session.updated at most once a minute', async () => {
+    const target = await receiver();
+    const [controller, elsewhere, location] = [randomUUID(), randomUUID(), randomUUID()];
+    locationOfController.set(controller, location);
+    locationOfController.set(elsewhere, randomUUID());
+    await subscribe(target.url, {
+      event_types: [
+        'controller.connection_changed',
+        'plug.status_changed',
+        'charging_session.started',
+        'charging_session.updated',
+        'charging_session.ended',
+      ],
+      location_uuid: location,
+    });
+    const ref = (uuid: string) => ({ controllerUuid: uuid, ocppIdentity: `CP-${uuid.slice(0, 4)}` });
+    const at = (second: number) => new Date(Date.parse('2026-02-01T10:00:00Z') + second * 1000).toISOString();
+    await chargePointEvent(
+      ChargePointEventSubjects.connected,
+      { ...ref(controller), protocol: 'ocpp1.6', gatewayInstance: 'a', connectedAt: at(0) },
+      at(0),
+    );
+    await chargePointEvent(
+      ChargePointEventSubjects.connected,
+      { ...ref(elsewhere), protocol: 'ocpp1.6', gatewayInstance: 'a', connectedAt: at(0) },
+      at(0),
+    );
+    await chargePointEvent(
+      ChargePointEventSubjects.connectorStatus,
+      {
+        ...ref(controller),
+        connectorId: 1,
+        evseId: null,
+        status: 'Charging',
+        errorCode: 'NoError',
+        reportedAt: at(1),
+      },
+      at(1),
+    );
+    const transaction = { ...ref(controller), transactionId: '42' };
+    await chargePointEvent(
+      ChargePointEventSubjects.transactionStarted,
+      { ...transaction, connectorId: 1, evseId: null, idTag: 'T', meterStartWh: 0, startedAt: at(2) },
+      at(2),
+    );
+    for (const second of [10, 30, 50, 75]) {
+      await chargePointEvent(
+        ChargePointEventSubjects.transactionUpdated,
+        { ...transaction, meterWh: second, sampledAt: at(second) },
+        at(second),
+      );
+    }
+    await chargePointEvent(
+      ChargePointEventSubjects.transactionEnded,
+      { ...transaction, meterStopWh: 100, stoppedAt: at(80), reason: 'Local' },
+      at(80),
+    );
+    await eventually(
+      () => target.bodies().map((body) => body.type),
+      (types) => types.includes('charging_session.ended'),
+    );
+    const bodies = target.bodies();
+    expect(bodies.map((body) => body.type)).toEqual([
+      'controller.connection_changed',
+      'plug.status_changed',
+      'charging_session.started',
+      'charging_session.updated',
+      'charging_session.updated',
+      'charging_session.ended',
+    ]);
+    expect(bodies[0].data).toMatchObject({ controller_uuid: controller, connection_status: 'online' });
+    expect(bodies[1].data).toMatchObject({ connector_id: 1, status: 'Charging' });
+    expect(
+      bodies.filter((body) => body.type === 'charging_session.updated').map((body) => body.data.meter_wh),
+    ).toEqual([10, 75]);
+  });
+});
+
+describe('several replicas', () => {
+  it('keeps each command in order while two replicas share the consumers and the delivery rows', async () => {
+    const second = await startWebhookService(serviceConfig(rig.nats.url, rig.database.url));
+    try {
+      const target = await receiver((_webhook, index) => (index % 7 === 3 ? 500 : 200));
+      await subscribe(target.url);
+      const commands = [randomUUID(), randomUUID(), randomUUID()];
+      const statuses = ['pending', 'sent', 'accepted', 'succeeded', 'expired', 'failed'];
+      for (const status of statuses) {
+        await Promise.all(commands.map((command) => commandStatus(command, status)));
+      }
+      const deliveredOf = (command: string) =>
+        target
+          .bodies()
+          .filter((body) => (body.data.command as { command_uuid: string }).command_uuid === command)
+          .map((body) => (body.data.command as { status: string }).status);
+      await eventually(
+        () => commands.map((command) => new Set(deliveredOf(command)).size),
+        (counts) => counts.every((count) => count === statuses.length),
+      );
+      for (const command of commands) {
+        // Retried ones repeat, but no status arrives before an earlier one did.
+        const firsts = [...new Set(deliveredOf(command))];
+        expect(firsts).toEqual(statuses);
+      }
+    } finally {
+      await second.app.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { loadWebhookServiceConfig, WEBHOOK_SERVICE_TUNING } from './webhook-service.config.js';
+
+describe('loadWebhookServiceConfig', () => {
+  it('has safe defaults: https only, nothing private allowed, a day of rotation grace', () => {
+    const config = loadWebhookServiceConfig({});
+    expect(config).toMatchObject({
+      allowHttpTargets: false,
+      allowedTargetRanges: [],
+      secretRotationGraceSeconds: 86_400,
+      connectTimeoutMs: 3000,
+      responseTimeoutMs: 10_000,
+      healthPort: 3105,
+    });
+  });
+
+  it('refuses http targets and a missing encryption secret in production, and bad ranges anywhere', () => {
+    expect(() =>
+      loadWebhookServiceConfig({
+        NODE_ENV: 'production',
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8, 10.0.0.0/33,nonsense',
+      }),
+    ).toThrow(
+      /WEBHOOK_ALLOW_HTTP cannot be true in production[\s\S]*"10\.0\.0\.0\/33" is not a CIDR range[\s\S]*"nonsense"[\s\S]*WEBHOOK_SECRET_ENCRYPTION_SECRET is required/,
+    );
+  });
+
+  it('reads the allow-list', () => {
+    const config = loadWebhookServiceConfig({ WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8, ::1/128' });
+    expect(config.allowedTargetRanges).toEqual(['127.0.0.0/8', '::1/128']);
+  });
+
+  it('pins the tuning', () => {
+    expect(WEBHOOK_SERVICE_TUNING).toEqual({
+      databasePoolSize: 10,
+      eventRetryDelayMs: 1000,
+      eventMaxAckPending: 1000,
+      eventPullBatchSize: 256,
+      commandEventConcurrency: 8,
+      wakeAfterFanOutMs: 5,
+      claimBatchSize: 100,
+      maxRequestsInFlight: 200,
+      maxRequestsInFlightPerSubscription: 20,
+      claimLeaseMs: 60_000,
+      idlePollIntervalMs: 100,
+      responseBodyLimitBytes: 4096,
+      firstRetryDelayMs: 5000,
+      maxRetryDelayMs: 3_600_000,
+      failingDisableAfterMs: 86_400_000,
+      sessionUpdateIntervalMs: 60_000,
+      controllerLocationCacheMs: 60_000,
+      controllerLocationCacheSize: 10_000,
+    });
+  });
+});

@@ -1,0 +1,145 @@
+import { isIP } from 'node:net';
+import { type CommonServiceConfig, loadConfig, readCommonServiceConfig, readDatabaseUrl } from '@cpc/config';
+
+export const WEBHOOK_SERVICE_NAME = 'webhook-service';
+export const WEBHOOKS_SCHEMA = 'webhooks';
+export const DEFAULT_WEBHOOK_HEALTH_PORT = 3105;
+
+/** The numbers webhook-service runs with: fixed, not read from the environment. */
+export interface WebhookServiceTuning {
+  /** Connections of the service's pool: the delivery workers' claims and updates, the consumers and the API. */
+  databasePoolSize: number;
+  /** Redelivery delay of an event whose fan-out failed (the database was away, say). */
+  eventRetryDelayMs: number;
+  /** Events delivered by JetStream and not yet acknowledged, at most, per consumer. */
+  eventMaxAckPending: number;
+  /** Events one pull fetches and buffers, so a backlog is read in few round trips. */
+  eventPullBatchSize: number;
+  /**
+   * Command status events fanned out at once: their order does not matter here (rows are ordered by stream sequence
+   * and claimed behind the ack floor), so handling overlaps its database round trips. Charge point events go one at a
+   * time: the once-a-minute limit of session updates and its reset at the session's end depend on their order.
+   */
+  commandEventConcurrency: number;
+  /**
+   * Pause between writing an event's rows and waking the delivery loop: the event is acknowledged when its handler
+   * returns, and its rows become claimable once the consumer's ack floor has moved past it.
+   */
+  wakeAfterFanOutMs: number;
+  /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
+  claimBatchSize: number;
+  /** HTTP requests to receivers in flight at once in one replica. */
+  maxRequestsInFlight: number;
+  /** Requests in flight to one subscription's receiver at once in one replica, so a slow one cannot take them all. */
+  maxRequestsInFlightPerSubscription: number;
+  /** How long a claimed row stays invisible to other replicas: longer than one attempt can take. */
+  claimLeaseMs: number;
+  /** Pause of the delivery loop when nothing was due (a new event wakes it at once on this replica). */
+  idlePollIntervalMs: number;
+  /** Bytes of a receiver's response body read at most (kept for the delivery's last_error); the rest is dropped. */
+  responseBodyLimitBytes: number;
+  /** First retry delay; each further one doubles, with ±20 % jitter, up to maxRetryDelayMs. */
+  firstRetryDelayMs: number;
+  /** Longest pause between two attempts. */
+  maxRetryDelayMs: number;
+  /** A subscription whose deliveries have failed this long without one success is disabled. */
+  failingDisableAfterMs: number;
+  /** At most one `charging_session.updated` per session in this interval. */
+  sessionUpdateIntervalMs: number;
+  /** How long a controller's location is remembered for location filters. */
+  controllerLocationCacheMs: number;
+  /** Controllers whose location is remembered at most (the memory is emptied when it is full). */
+  controllerLocationCacheSize: number;
+}
+
+/** The tuning every instance runs with. */
+export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.freeze({
+  databasePoolSize: 10,
+  eventRetryDelayMs: 1000,
+  eventMaxAckPending: 1000,
+  eventPullBatchSize: 256,
+  commandEventConcurrency: 8,
+  wakeAfterFanOutMs: 5,
+  claimBatchSize: 100,
+  maxRequestsInFlight: 200,
+  maxRequestsInFlightPerSubscription: 20,
+  claimLeaseMs: 60_000,
+  idlePollIntervalMs: 100,
+  responseBodyLimitBytes: 4096,
+  firstRetryDelayMs: 5000,
+  maxRetryDelayMs: 3_600_000,
+  failingDisableAfterMs: 24 * 3_600_000,
+  sessionUpdateIntervalMs: 60_000,
+  controllerLocationCacheMs: 60_000,
+  controllerLocationCacheSize: 10_000,
+});
+
+export interface WebhookServiceConfig extends CommonServiceConfig {
+  databaseUrl: string;
+  /** Encrypts the subscriptions' signing secrets at rest (AES-256-GCM, key = SHA-256 of it); required in production. */
+  secretEncryptionSecret: string;
+  /** Whether `http://` receiver URLs are accepted (never in production: only https there). */
+  allowHttpTargets: boolean;
+  /** CIDR ranges receivers may resolve to although they are loopback, private, link-local… (tests, on-premises). */
+  allowedTargetRanges: string[];
+  /** How long the previous secret keeps signing beside the new one after a rotation. */
+  secretRotationGraceSeconds: number;
+  /** Time allowed to open the TCP (and TLS) connection to a receiver. */
+  connectTimeoutMs: number;
+  /** Time allowed from the request's start until the receiver's response status and body (up to the limit). */
+  responseTimeoutMs: number;
+  tuning: Readonly<WebhookServiceTuning>;
+}
+
+const DEVELOPMENT_ENCRYPTION_SECRET = 'development-only-webhook-secret-key-change-me';
+
+export function loadWebhookServiceConfig(env: NodeJS.ProcessEnv = process.env): WebhookServiceConfig {
+  return loadConfig(
+    WEBHOOK_SERVICE_NAME,
+    (reader) => {
+      const common = readCommonServiceConfig(reader, DEFAULT_WEBHOOK_HEALTH_PORT);
+      const production = common.nodeEnv === 'production';
+      const allowHttp = reader.oneOf('WEBHOOK_ALLOW_HTTP', ['true', 'false'] as const, { default: 'false' });
+      if (production && allowHttp === 'true')
+        reader.problems.push('WEBHOOK_ALLOW_HTTP cannot be true in production');
+      const ranges = (reader.optionalString('WEBHOOK_ALLOWED_TARGET_RANGES') ?? '')
+        .split(',')
+        .map((range) => range.trim())
+        .filter((range) => range !== '');
+      for (const range of ranges) {
+        if (!isCidr(range))
+          reader.problems.push(`WEBHOOK_ALLOWED_TARGET_RANGES: "${range}" is not a CIDR range`);
+      }
+      return {
+        ...common,
+        databaseUrl: readDatabaseUrl(reader),
+        secretEncryptionSecret: reader.string('WEBHOOK_SECRET_ENCRYPTION_SECRET', {
+          default: production ? undefined : DEVELOPMENT_ENCRYPTION_SECRET,
+          minLength: 32,
+        }),
+        allowHttpTargets: allowHttp === 'true',
+        allowedTargetRanges: ranges,
+        secretRotationGraceSeconds: reader.int('WEBHOOK_SECRET_ROTATION_GRACE_SECONDS', {
+          default: 86_400,
+          min: 0,
+          max: 30 * 86_400,
+        }),
+        connectTimeoutMs: reader.int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 3000, min: 100, max: 60_000 }),
+        responseTimeoutMs: reader.int('WEBHOOK_RESPONSE_TIMEOUT_MS', {
+          default: 10_000,
+          min: 100,
+          max: 60_000,
+        }),
+        tuning: WEBHOOK_SERVICE_TUNING,
+      };
+    },
+    env,
+  );
+}
+
+function isCidr(range: string): boolean {
+  const [address, prefix, ...rest] = range.split('/');
+  if (rest.length > 0 || prefix === undefined || !/^\d{1,3}$/.test(prefix)) return false;
+  const version = isIP(address);
+  return version !== 0 && Number(prefix) <= (version === 4 ? 32 : 128);
+}

@@ -1,0 +1,67 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
+import { HealthModule } from '@cpc/health';
+import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
+import { webhooksDataSourceOptions } from './data-source.js';
+import { DeliverySignal } from './delivery/delivery-signal.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { TargetGuard } from './delivery/target-guard.js';
+import { WebhookSender } from './delivery/webhook-sender.js';
+import { ControllerLocations } from './events/controller-locations.js';
+import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
+import { SecretBox } from './signing/secret-box.js';
+import { SubscriptionsHandler } from './subscriptions/subscriptions.handler.js';
+import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
+import { WEBHOOK_SERVICE_CONFIG } from './webhook-service-config.token.js';
+import { WEBHOOK_SERVICE_NAME, type WebhookServiceConfig } from './webhook-service.config.js';
+
+/**
+ * Webhook subscriptions and their deliveries: platform events in through durable consumers, one delivery row per
+ * (event, subscription), sent signed from the database by the delivery worker of every replica.
+ */
+@Module({})
+export class WebhookServiceModule {
+  static register(config: WebhookServiceConfig): DynamicModule {
+    const guard = new TargetGuard(config.allowedTargetRanges);
+    return {
+      module: WebhookServiceModule,
+      imports: [
+        ServiceDatabaseModule.register({
+          ...webhooksDataSourceOptions(config.databaseUrl),
+          poolSize: config.tuning.databasePoolSize,
+        }),
+        NatsConnectionModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          connectionName: WEBHOOK_SERVICE_NAME,
+        }),
+        NatsRpcClientModule.register({
+          natsUrl: config.natsUrl,
+          natsCredentials: config.natsCredentials,
+          clientName: WEBHOOK_SERVICE_NAME,
+          requestTimeoutMs: config.natsRequestTimeoutMs,
+        }),
+        HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
+      ],
+      controllers: [SubscriptionsHandler],
+      providers: [
+        { provide: WEBHOOK_SERVICE_CONFIG, useValue: config },
+        { provide: TargetGuard, useValue: guard },
+        { provide: SecretBox, useValue: new SecretBox(config.secretEncryptionSecret) },
+        {
+          provide: WebhookSender,
+          useValue: new WebhookSender(guard, {
+            connectTimeoutMs: config.connectTimeoutMs,
+            responseTimeoutMs: config.responseTimeoutMs,
+            responseBodyLimitBytes: config.tuning.responseBodyLimitBytes,
+          }),
+        },
+        DeliverySignal,
+        ControllerLocations,
+        SubscriptionsService,
+        WebhookEventsConsumer,
+        DeliveryWorker,
+      ],
+    };
+  }
+}
