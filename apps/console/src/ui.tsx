@@ -91,6 +91,9 @@ const STATUS_COLORS: Record<string, string> = {
   occupied: 'blue',
   faulted: 'red',
   unavailable: 'gray',
+  enabled: 'green',
+  disabled: 'gray',
+  revoked: 'red',
 };
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
