@@ -1,6 +1,6 @@
 import { AppShell, Burger, Button, Center, Group, Loader, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useCan, useSession, useSignedIn } from './api/context';
 import { BASE_PATH, matchPath, navigate, usePath } from './router';
 import { ChargingSessionDetail, ChargingSessionList } from './screens/charging-sessions';
@@ -8,6 +8,13 @@ import { CommandDetail, CommandList } from './screens/commands';
 import { ControllerDetail, ControllerList } from './screens/controllers';
 import { LocationDetail, LocationEdit, LocationList } from './screens/locations';
 import { SignIn } from './screens/sign-in';
+
+// The admin screens are their own chunk, fetched when one opens: the first screen's bundle stays small.
+const admin = () => import('./screens/admin');
+const UserList = lazy(() => admin().then((module) => ({ default: module.UserList })));
+const RoleList = lazy(() => admin().then((module) => ({ default: module.RoleList })));
+const ApiKeyList = lazy(() => admin().then((module) => ({ default: module.ApiKeyList })));
+const AuditEventList = lazy(() => admin().then((module) => ({ default: module.AuditEventList })));
 
 interface Section {
   path: string;
@@ -21,6 +28,10 @@ const SECTIONS: Section[] = [
   { path: '/controllers', label: 'Controllers', permission: 'asset:controllers:list' },
   { path: '/commands', label: 'Commands', permission: 'control:commands:list' },
   { path: '/charging-sessions', label: 'Charging sessions', permission: 'control:charging-sessions:list' },
+  { path: '/users', label: 'Users', permission: 'admin:users:list' },
+  { path: '/roles', label: 'Roles', permission: 'admin:roles:list' },
+  { path: '/api-keys', label: 'API keys', permission: 'admin:api-keys:list' },
+  { path: '/audit-events', label: 'Audit events', permission: 'admin:audit-events:list' },
 ];
 
 function Screen({ path }: { path: string }): ReactNode {
@@ -36,6 +47,10 @@ function Screen({ path }: { path: string }): ReactNode {
   if (matchPath('/charging-sessions', path)) return <ChargingSessionList />;
   if ((params = matchPath('/charging-sessions/:uuid', path)))
     return <ChargingSessionDetail uuid={params.uuid} />;
+  if (matchPath('/users', path)) return <UserList />;
+  if (matchPath('/roles', path)) return <RoleList />;
+  if (matchPath('/api-keys', path)) return <ApiKeyList />;
+  if (matchPath('/audit-events', path)) return <AuditEventList />;
   return <Text>There is no such page in the console.</Text>;
 }
 
@@ -124,7 +139,9 @@ export function App() {
         </AppShell.Navbar>
         <AppShell.Main id="main-content" tabIndex={-1}>
           <Stack gap="md" maw={1200}>
-            <Screen path={path} />
+            <Suspense fallback={<Text>Loading…</Text>}>
+              <Screen path={path} />
+            </Suspense>
           </Stack>
         </AppShell.Main>
       </AppShell>

@@ -16,11 +16,20 @@ import { describeError } from './api/errors';
 import type { Pagination as PaginationBody } from './api/types';
 
 /** An error of the API (or of the way to it) in words, announced to screen readers. */
-export function ErrorAlert({ error, title = 'That did not work' }: { error: unknown; title?: string }) {
+export function ErrorAlert({
+  error,
+  title = 'That did not work',
+  describe = describeError,
+}: {
+  error: unknown;
+  title?: string;
+  /** The words for the error; screens with refusals of their own (the admin API's) pass theirs. */
+  describe?: (error: unknown) => string;
+}) {
   if (!error) return null;
   return (
     <Alert color="red" title={title} role="alert" variant="outline">
-      {describeError(error)}
+      {describe(error)}
     </Alert>
   );
 }
@@ -82,6 +91,9 @@ const STATUS_COLORS: Record<string, string> = {
   occupied: 'blue',
   faulted: 'red',
   unavailable: 'gray',
+  enabled: 'green',
+  disabled: 'gray',
+  revoked: 'red',
 };
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
@@ -213,6 +225,9 @@ export function choices(values: readonly string[], none = 'Any') {
   return [{ value: '', label: none }, ...values.map((value) => ({ value, label: value.replace(/_/g, ' ') }))];
 }
 
+/** A dialog's close button, named for screen readers (Mantine's has only an icon). */
+export const CLOSE = { 'aria-label': 'Close' };
+
 /** "Delete this …?" with the API's refusal in words (a location with controllers, a missing permission). */
 export function ConfirmDelete({
   opened,
@@ -222,6 +237,9 @@ export function ConfirmDelete({
   error,
   pending,
   onConfirm,
+  verb = 'Delete',
+  done = 'deleted',
+  describe,
 }: {
   opened: boolean;
   onClose: () => void;
@@ -230,18 +248,22 @@ export function ConfirmDelete({
   error: unknown;
   pending: boolean;
   onConfirm: () => void;
+  /** Another action that ends an object (`Revoke`, with `done` `revoked`). */
+  verb?: string;
+  done?: string;
+  describe?: (error: unknown) => string;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={`Delete this ${what}?`}>
+    <Modal opened={opened} onClose={onClose} title={`${verb} this ${what}?`} closeButtonProps={CLOSE}>
       <Stack>
         <Text>{consequence}</Text>
-        <ErrorAlert error={error} title={`The ${what} was not deleted`} />
+        <ErrorAlert error={error} title={`The ${what} was not ${done}`} describe={describe} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button color="red" loading={pending} onClick={onConfirm}>
-            Delete {what}
+            {verb} {what}
           </Button>
         </Group>
       </Stack>

@@ -17,8 +17,8 @@ import {
 /**
  * The management console in a real browser (Debian's chromium, headless, driven by playwright-core) against the real
  * platform: sign in, locations with their 422s, a controller whose simulated charge point comes online, a reset
- * followed to `accepted`, a role that cannot delete, axe-core on the main screens at laptop and tablet widths. The
- * run writes the screenshots of docs/console.md (docs/images/console-*.png).
+ * followed to `accepted`, users, roles and an API key whose secret shows once, a role that cannot delete, axe-core on
+ * the main screens at laptop and tablet widths. The run writes the screenshots of docs/console.md (docs/images/console-*.png).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumPresent = existsSync(CHROMIUM);
@@ -334,6 +334,96 @@ interface AxeViolation {
     );
 
     step(
+      'creates a role and a user, and says the last super admin refusal in words',
+      async () => {
+        await page.getByRole('link', { name: 'Roles' }).click();
+        await visible(page.getByRole('heading', { name: 'Roles' }));
+        await page.getByRole('button', { name: 'New role' }).click();
+        const roleForm = page.getByRole('form', { name: 'New role' });
+        await roleForm.getByLabel(label('Name')).fill('dispatcher');
+        await roleForm.getByLabel(label('Permissions')).fill('asset:locations:list\nasset:locations:read');
+        await roleForm.getByRole('button', { name: 'Create role' }).click();
+        await visible(page.getByRole('cell', { name: 'dispatcher', exact: true }));
+        await expectNoSeriousAxeViolations('roles');
+
+        await page.getByRole('link', { name: 'Users' }).click();
+        await visible(page.getByRole('heading', { name: 'Users' }));
+        await page.getByRole('button', { name: 'New user' }).click();
+        const userForm = page.getByRole('form', { name: 'New user' });
+        await userForm.getByLabel(label('E-mail')).fill('dispatcher@acme.test');
+        await userForm.getByLabel(label('Password')).fill(USER_PASSWORD);
+        await userForm.getByLabel(label('Role')).selectOption('dispatcher');
+        await expectNoSeriousAxeViolations('new user form');
+        await userForm.getByRole('button', { name: 'Create user' }).click();
+        await visible(page.getByRole('cell', { name: 'dispatcher@acme.test', exact: true }));
+
+        // The only enabled holder of * cannot disable itself: the API's 422 last_super_admin, in words.
+        await page.getByRole('button', { name: 'Edit operator@acme.test' }).click();
+        const editForm = page.getByRole('form', { name: 'Edit operator@acme.test' });
+        await editForm.getByLabel('Enabled (may sign in)').uncheck();
+        await editForm.getByRole('button', { name: 'Save user' }).click();
+        await visible(
+          editForm.getByRole('alert').filter({ hasText: 'without an enabled user holding every' }),
+        );
+        await editForm.getByRole('button', { name: 'Cancel' }).click();
+        await visible(page.getByRole('button', { name: 'New user' }));
+        await expectNoSeriousAxeViolations('users');
+        await screenshot('users');
+      },
+      60_000,
+    );
+
+    step(
+      'creates an API key whose secret is shown once, then revokes it',
+      async () => {
+        await page.getByRole('link', { name: 'API keys' }).click();
+        await visible(page.getByRole('heading', { name: 'API keys' }));
+        await page.getByRole('button', { name: 'New API key' }).click();
+        const keyForm = page.getByRole('form', { name: 'New API key' });
+        await keyForm.getByLabel(label('Name')).fill('billing export');
+        await keyForm.getByLabel(label('Role')).selectOption('dispatcher');
+        await keyForm.getByRole('button', { name: 'Create API key' }).click();
+
+        const secretDialog = page.getByRole('dialog', { name: "The new API key's secret" });
+        await visible(secretDialog);
+        await visible(secretDialog.getByRole('button', { name: 'Copy private key' }));
+        const secret = (await page.getByTestId('api-key-secret').innerText()).trim();
+        expect(secret.length).toBeGreaterThan(16);
+        await expectNoSeriousAxeViolations('API key secret');
+        await screenshot('api-key-secret');
+        await secretDialog.getByRole('button', { name: 'I have copied it, close' }).click();
+        await secretDialog.waitFor({ state: 'detached' });
+        await visible(page.getByRole('cell', { name: 'billing export', exact: true }));
+        expect(await page.content()).not.toContain(secret);
+        await page.reload();
+        await visible(page.getByRole('cell', { name: 'billing export', exact: true }));
+        expect(await page.content()).not.toContain(secret);
+        await expectNoSeriousAxeViolations('API keys');
+        await screenshot('api-keys');
+
+        await page.getByRole('button', { name: 'Revoke billing export' }).click();
+        await page
+          .getByRole('dialog', { name: 'Revoke this API key?' })
+          .getByRole('button', { name: 'Revoke API key' })
+          .click();
+        await page.getByRole('cell', { name: 'billing export', exact: true }).waitFor({ state: 'detached' });
+        await page.getByLabel(label('Revoked')).selectOption('true');
+        await visible(page.getByRole('cell', { name: 'billing export', exact: true }));
+        expect(await page.getByRole('button', { name: 'Revoke billing export' }).count()).toBe(0);
+
+        await page.getByRole('link', { name: 'Audit events' }).click();
+        await visible(page.getByRole('heading', { name: 'Audit events' }));
+        await visible(page.getByRole('cell', { name: 'api_key.revoked', exact: true }));
+        await page.getByLabel(label('Kind')).selectOption('user.created');
+        // The previous page stays shown until the filtered one arrives.
+        await page.getByRole('cell', { name: 'api_key.revoked', exact: true }).waitFor({ state: 'detached' });
+        await visible(page.getByRole('cell', { name: 'user.created', exact: true }).first());
+        await expectNoSeriousAxeViolations('audit events');
+      },
+      60_000,
+    );
+
+    step(
       'shows a role that cannot delete no delete button, signed in with the keyboard alone',
       async () => {
         await page.getByRole('button', { name: 'Sign out' }).click();
@@ -354,6 +444,8 @@ interface AxeViolation {
         expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
         expect(await page.getByRole('button', { name: 'New location' }).count()).toBe(0);
         expect(await page.getByRole('link', { name: 'Charging sessions' }).count()).toBe(0);
+        for (const section of ['Users', 'Roles', 'API keys', 'Audit events'])
+          expect(await page.getByRole('link', { name: section }).count()).toBe(0);
 
         await page.getByRole('link', { name: 'Harbour car park' }).click();
         await visible(page.getByRole('link', { name: 'Bay 1' }));

@@ -18,3 +18,11 @@ export interface TokenResponse {
   token_type: string;
   expires_in: number;
 }
+
+export type {
+  ApiKeyView as ApiKey,
+  AuditEventView as AuditEvent,
+  CreatedApiKeyView as CreatedApiKey,
+  RoleView as Role,
+  UserView as User,
+} from '@cpc/contracts';
