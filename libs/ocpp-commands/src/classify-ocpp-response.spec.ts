@@ -216,6 +216,21 @@ describe('classifyOcppResponse', () => {
         resultStatus: 'Accepted',
       });
     });
+
+    it.each([
+      ['ocpp1.6', { listVersion: 7 }],
+      ['ocpp1.6', { listVersion: -1 }],
+      ['ocpp2.0.1', { versionNumber: 0 }],
+    ] as const)(
+      '%s GetLocalListVersion %j: accepted, the version left in the reply',
+      (protocol, response) => {
+        expect(schemaViolation(protocol, 'GetLocalListVersion', 'conf', response)).toBeUndefined();
+        expect(classifyOcppResponse(protocol, 'GetLocalListVersion', response)).toEqual({
+          status: 'accepted',
+          resultStatus: 'Accepted',
+        });
+      },
+    );
   });
 
   describe('invalid replies fail the command with invalid_response', () => {
@@ -231,6 +246,8 @@ describe('classifyOcppResponse', () => {
       ['ocpp2.0.1', 'GetVariables', {}],
       ['ocpp2.0.1', 'GetVariables', { getVariableResult: 'x' }],
       ['ocpp2.0.1', 'UnlockConnector', undefined],
+      ['ocpp1.6', 'GetLocalListVersion', { versionNumber: 3 }],
+      ['ocpp2.0.1', 'GetLocalListVersion', { versionNumber: 1.5 }],
     ] as const)('%s %s %j', (protocol, action, response) => {
       expect(classifyOcppResponse(protocol, action, response)).toEqual(invalid);
     });
