@@ -13,6 +13,18 @@ interface StatusRow {
 
 /** The answer table of docs/spec/ocpp-mapping.md for replies with a status: every status value each schema allows. */
 const STATUS_ROWS: StatusRow[] = [
+  {
+    protocol: 'ocpp1.6',
+    actions: ['SendLocalList'],
+    accepted: ['Accepted'],
+    rejected: ['Failed', 'NotSupported', 'VersionMismatch'],
+  },
+  {
+    protocol: 'ocpp2.0.1',
+    actions: ['SendLocalList'],
+    accepted: ['Accepted'],
+    rejected: ['Failed', 'VersionMismatch'],
+  },
   { protocol: 'ocpp1.6', actions: ['Reset'], accepted: ['Accepted'], rejected: ['Rejected'] },
   { protocol: 'ocpp2.0.1', actions: ['Reset'], accepted: ['Accepted', 'Scheduled'], rejected: ['Rejected'] },
   {

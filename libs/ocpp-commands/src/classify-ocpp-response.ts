@@ -72,6 +72,7 @@ const ANSWER_RULES: {
     SetChargingProfile: ACCEPTED,
     ClearChargingProfile: ACCEPTED,
     GetLocalListVersion: { integerField: 'listVersion' },
+    SendLocalList: ACCEPTED,
   },
   'ocpp2.0.1': {
     Reset: ACCEPTED_OR_SCHEDULED,
@@ -91,6 +92,7 @@ const ANSWER_RULES: {
     SetChargingProfile: ACCEPTED,
     ClearChargingProfile: ACCEPTED,
     GetLocalListVersion: { integerField: 'versionNumber' },
+    SendLocalList: ACCEPTED,
   },
 };
 

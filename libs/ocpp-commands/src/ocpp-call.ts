@@ -23,6 +23,7 @@ export const OCPP16_ACTIONS = [
   'SetChargingProfile',
   'ClearChargingProfile',
   'GetLocalListVersion',
+  'SendLocalList',
 ] as const;
 export type Ocpp16Action = (typeof OCPP16_ACTIONS)[number];
 
@@ -45,6 +46,7 @@ export const OCPP201_ACTIONS = [
   'SetChargingProfile',
   'ClearChargingProfile',
   'GetLocalListVersion',
+  'SendLocalList',
 ] as const;
 export type Ocpp201Action = (typeof OCPP201_ACTIONS)[number];
 

@@ -14,3 +14,4 @@ export * from './tenant-builder.js';
 export * from './assets-builder.js';
 export * from './commands-builder.js';
 export * from './second-ocpp-gateway.js';
+export * from './authorization-token-builder.js';
