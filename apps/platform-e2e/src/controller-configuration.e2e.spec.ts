@@ -35,7 +35,7 @@ function recordCalls(cp: ChargePoint, action: string, answer: (n: number) => unk
 /**
  * A controller's configuration as real, strict ocpp-rpc charge points (1.6 and 2.0.1) report it: refresh_configuration
  * answers, a 2.0.1 NotifyReport in several parts, the configuration list (paging, filters, tenancy, permission), and
- * the change_configuration and trigger_message commands. Every response is checked against the served OpenAPI
+ * the change_configuration, trigger_message and get_local_list_version commands. Every response is checked against the served OpenAPI
  * document.
  */
 describe('controller configuration', () => {
@@ -54,6 +54,17 @@ describe('controller configuration', () => {
       target_uuid: controller.uuid,
       parameters: { settings },
     });
+
+  /** A get_local_list_version the charge point answers with `answer`: the calls it received and the ended command. */
+  const getLocalListVersion = async (cp: ChargePoint, controller: ControllerView, answer: unknown) => {
+    const received = recordCalls(cp, 'GetLocalListVersion', () => answer);
+    const command = await create({
+      type: 'get_local_list_version',
+      target_type: 'controller',
+      target_uuid: controller.uuid,
+    });
+    return { received, done: await ended(command.command_uuid) };
+  };
 
   /** A create refused with 422 and exactly one error, `errorKey` on `parameter`. */
   const expectRefused = async (body: Record<string, unknown>, errorKey: string, parameter: string) => {
@@ -253,6 +264,24 @@ describe('controller configuration', () => {
         },
         'not_allowed',
         'parameters.message',
+      );
+    });
+
+    it('get_local_list_version: the answer settles the command and is kept in result.response', async () => {
+      const { received, done } = await getLocalListVersion(cp, controller, { listVersion: 7 });
+      expect(received).toEqual([{}]);
+      expect(done).toMatchObject({
+        status: 'accepted',
+        result: { status: 'Accepted', response: { listVersion: 7 } },
+      });
+      await expectRefused(
+        {
+          type: 'get_local_list_version',
+          target_type: 'connector',
+          target_uuid: plugs[0].uuid,
+        },
+        'invalid_target_type',
+        'type',
       );
     });
   });
@@ -474,6 +503,15 @@ describe('controller configuration', () => {
       const done = await ended(command.command_uuid);
       expect(received).toEqual([{ requestedMessage: 'Heartbeat' }]);
       expect(done).toMatchObject({ status: 'rejected', result: { status: 'NotImplemented' } });
+    });
+
+    it('get_local_list_version: versionNumber in result.response', async () => {
+      const { received, done } = await getLocalListVersion(cp, controller, { versionNumber: 0 });
+      expect(received).toEqual([{}]);
+      expect(done).toMatchObject({
+        status: 'accepted',
+        result: { status: 'Accepted', response: { versionNumber: 0 } },
+      });
     });
 
     it('pages and filters the list; another tenant and a caller without the permission get 404 and 403', async () => {

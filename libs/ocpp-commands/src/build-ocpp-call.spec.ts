@@ -194,6 +194,13 @@ const CASES: MappingCase[] = [
     },
   },
   {
+    name: 'get_local_list_version',
+    type: 'get_local_list_version',
+    target: 'controller',
+    'ocpp1.6': { action: 'GetLocalListVersion', payload: {} },
+    'ocpp2.0.1': { action: 'GetLocalListVersion', payload: {} },
+  },
+  {
     name: 'identify',
     type: 'identify',
     target: 'controller',

@@ -13,6 +13,18 @@ interface StatusRow {
 
 /** The answer table of docs/spec/ocpp-mapping.md for replies with a status: every status value each schema allows. */
 const STATUS_ROWS: StatusRow[] = [
+  {
+    protocol: 'ocpp1.6',
+    actions: ['SendLocalList'],
+    accepted: ['Accepted'],
+    rejected: ['Failed', 'NotSupported', 'VersionMismatch'],
+  },
+  {
+    protocol: 'ocpp2.0.1',
+    actions: ['SendLocalList'],
+    accepted: ['Accepted'],
+    rejected: ['Failed', 'VersionMismatch'],
+  },
   { protocol: 'ocpp1.6', actions: ['Reset'], accepted: ['Accepted'], rejected: ['Rejected'] },
   { protocol: 'ocpp2.0.1', actions: ['Reset'], accepted: ['Accepted', 'Scheduled'], rejected: ['Rejected'] },
   {
@@ -216,6 +228,21 @@ describe('classifyOcppResponse', () => {
         resultStatus: 'Accepted',
       });
     });
+
+    it.each([
+      ['ocpp1.6', { listVersion: 7 }],
+      ['ocpp1.6', { listVersion: -1 }],
+      ['ocpp2.0.1', { versionNumber: 0 }],
+    ] as const)(
+      '%s GetLocalListVersion %j: accepted, the version left in the reply',
+      (protocol, response) => {
+        expect(schemaViolation(protocol, 'GetLocalListVersion', 'conf', response)).toBeUndefined();
+        expect(classifyOcppResponse(protocol, 'GetLocalListVersion', response)).toEqual({
+          status: 'accepted',
+          resultStatus: 'Accepted',
+        });
+      },
+    );
   });
 
   describe('invalid replies fail the command with invalid_response', () => {
@@ -231,6 +258,8 @@ describe('classifyOcppResponse', () => {
       ['ocpp2.0.1', 'GetVariables', {}],
       ['ocpp2.0.1', 'GetVariables', { getVariableResult: 'x' }],
       ['ocpp2.0.1', 'UnlockConnector', undefined],
+      ['ocpp1.6', 'GetLocalListVersion', { versionNumber: 3 }],
+      ['ocpp2.0.1', 'GetLocalListVersion', { versionNumber: 1.5 }],
     ] as const)('%s %s %j', (protocol, action, response) => {
       expect(classifyOcppResponse(protocol, action, response)).toEqual(invalid);
     });

@@ -24,7 +24,10 @@ type AnswerRule =
   /** 2.0.1 GetVariables: accepted when it reports on the variables (`getVariableResult`); per-variable statuses vary. */
   | { variableResults: true }
   /** 2.0.1 SetVariables: accepted when every `setVariableResult` is Accepted or RebootRequired (see settingsStatus). */
-  | { setResults: true };
+  | { setResults: true }
+  /** GetLocalListVersion: accepted when the reply names the list version as an integer (1.6 `listVersion`, 2.0.1
+   * `versionNumber`; -1 / 0 as OCPP defines them: no list support / no list); the version is in result.response. */
+  | { integerField: string };
 
 const ACCEPTED = { accepted: ['Accepted'] } as const;
 const ACCEPTED_OR_SCHEDULED = { accepted: ['Accepted', 'Scheduled'] } as const;
@@ -68,6 +71,8 @@ const ANSWER_RULES: {
     CancelReservation: ACCEPTED,
     SetChargingProfile: ACCEPTED,
     ClearChargingProfile: ACCEPTED,
+    GetLocalListVersion: { integerField: 'listVersion' },
+    SendLocalList: ACCEPTED,
   },
   'ocpp2.0.1': {
     Reset: ACCEPTED_OR_SCHEDULED,
@@ -86,6 +91,8 @@ const ANSWER_RULES: {
     CancelReservation: ACCEPTED,
     SetChargingProfile: ACCEPTED,
     ClearChargingProfile: ACCEPTED,
+    GetLocalListVersion: { integerField: 'versionNumber' },
+    SendLocalList: ACCEPTED,
   },
 };
 
@@ -137,6 +144,9 @@ export function classifyOcppResponse(
     if (!statuses.every((status): status is string => typeof status === 'string')) return INVALID_RESPONSE;
     const { accepted, resultStatus } = settingsStatus(statuses);
     return judged(accepted, resultStatus);
+  }
+  if ('integerField' in rule) {
+    return Number.isInteger(response[rule.integerField]) ? judged(true) : INVALID_RESPONSE;
   }
   if ('variableResults' in rule) {
     return Array.isArray(response.getVariableResult) ? judged(true) : INVALID_RESPONSE;

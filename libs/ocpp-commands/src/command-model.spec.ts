@@ -31,7 +31,9 @@ describe('command model', () => {
       'set_charging_profile',
       'clear_charging_profile',
     ]);
-    expect(COMMAND_TYPES).toEqual(expect.arrayContaining(['change_configuration', 'trigger_message']));
+    expect(COMMAND_TYPES).toEqual(
+      expect.arrayContaining(['change_configuration', 'trigger_message', 'get_local_list_version']),
+    );
     expect(Object.keys(COMMAND_TARGET_TYPES).sort()).toEqual([...COMMAND_TYPES].sort());
     expect(TARGET_TYPES).toEqual(['controller', 'connector', 'charging_session']);
     expect(COMMAND_STATUSES).toEqual(['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed']);
@@ -60,6 +62,7 @@ describe('command model', () => {
       clear_charging_profile: ['connector', 'controller'],
       change_configuration: ['controller'],
       trigger_message: ['connector', 'controller'],
+      get_local_list_version: ['controller'],
     });
     expect(isTargetTypeAllowed('unlock', 'connector')).toBe(true);
     expect(isTargetTypeAllowed('unlock', 'controller')).toBe(false);

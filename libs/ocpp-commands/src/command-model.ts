@@ -22,6 +22,7 @@ export const COMMAND_TYPES = [
   'clear_charging_profile',
   'change_configuration',
   'trigger_message',
+  'get_local_list_version',
 ] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
@@ -61,6 +62,7 @@ export const COMMAND_TARGET_TYPES: Readonly<Record<CommandType, readonly TargetT
   clear_charging_profile: ['controller', 'connector'],
   change_configuration: ['controller'],
   trigger_message: ['controller', 'connector'],
+  get_local_list_version: ['controller'],
 };
 
 function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {

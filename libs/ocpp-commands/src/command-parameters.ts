@@ -203,6 +203,7 @@ export interface CommandParametersByType {
   clear_charging_profile: ClearChargingProfileParameters;
   change_configuration: ChangeConfigurationParameters;
   trigger_message: TriggerMessageParameters;
+  get_local_list_version: EmptyParameters;
 }
 
 export interface ParameterContext {
@@ -437,6 +438,7 @@ export const PARAMETER_PARSERS: { [T in CommandType]: ParameterParser<CommandPar
   unlock: noParameters,
   identify: noParameters,
   remote_stop: noParameters,
+  get_local_list_version: noParameters,
 
   change_availability: (reader) => {
     reader.rejectUnknown(['availability']);

@@ -57,6 +57,7 @@ const MINIMAL: Record<CommandType, Record<string, unknown> | undefined> = {
   clear_charging_profile: undefined,
   change_configuration: { settings: [{ key: 'HeartbeatInterval', value: '60' }] },
   trigger_message: { message: 'status_notification' },
+  get_local_list_version: undefined,
 };
 
 describe('validateCommandRequest', () => {

@@ -81,3 +81,11 @@ export {
   type OcppAnswerClassification,
 } from './classify-ocpp-response.js';
 export { classifyCallError, COMMAND_RESULT_ERRORS, CommandResultError } from './result-errors.js';
+export {
+  LOCAL_LIST_UPDATE_TYPES,
+  OCPP_ID_TOKEN_TYPES,
+  sendLocalListCall,
+  type LocalListCall,
+  type LocalListUpdate,
+  type LocalListUpdateType,
+} from './local-list.js';

@@ -22,6 +22,8 @@ export const OCPP16_ACTIONS = [
   'CancelReservation',
   'SetChargingProfile',
   'ClearChargingProfile',
+  'GetLocalListVersion',
+  'SendLocalList',
 ] as const;
 export type Ocpp16Action = (typeof OCPP16_ACTIONS)[number];
 
@@ -43,6 +45,8 @@ export const OCPP201_ACTIONS = [
   'CancelReservation',
   'SetChargingProfile',
   'ClearChargingProfile',
+  'GetLocalListVersion',
+  'SendLocalList',
 ] as const;
 export type Ocpp201Action = (typeof OCPP201_ACTIONS)[number];
 

@@ -41,6 +41,7 @@ export const OCPP16_CALLS: CallBuilders<Ocpp16Action> = {
   soft_reset: () => call('Reset', { type: 'Soft' }),
   hard_reset: () => call('Reset', { type: 'Hard' }),
   clear_cache: () => call('ClearCache'),
+  get_local_list_version: () => call('GetLocalListVersion'),
   change_availability: (parameters, context) =>
     call('ChangeAvailability', {
       connectorId: context.connectorIdOrZero(),

@@ -71,6 +71,7 @@ export const OCPP201_CALLS: CallBuilders<Ocpp201Action> = {
   soft_reset: () => call('Reset', { type: 'OnIdle' }),
   hard_reset: () => call('Reset', { type: 'Immediate' }),
   clear_cache: () => call('ClearCache'),
+  get_local_list_version: () => call('GetLocalListVersion'),
   change_availability: (parameters, context) =>
     call('ChangeAvailability', {
       operationalStatus: parameters.availability === 'operative' ? 'Operative' : 'Inoperative',

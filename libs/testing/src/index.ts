@@ -16,3 +16,4 @@ export * from './commands-builder.js';
 export * from './second-ocpp-gateway.js';
 export * from './webhook-receiver.js';
 export * from './command-events.js';
+export * from './authorization-token-builder.js';

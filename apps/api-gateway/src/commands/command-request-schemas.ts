@@ -193,6 +193,7 @@ const PARAMETERS: { [T in CommandType]: SchemaObject } = {
   unlock: NO_PARAMETERS,
   identify: NO_PARAMETERS,
   remote_stop: NO_PARAMETERS,
+  get_local_list_version: NO_PARAMETERS,
   change_availability: fieldsOf<CommandParametersByType['change_availability']>(
     'Availability of the charge point or connector.',
     { availability: { type: 'string', enum: [...AVAILABILITIES] } },

@@ -29,6 +29,7 @@ const VALID_PARAMETERS: Record<CommandType, Record<string, unknown>> = {
   unlock: {},
   identify: {},
   remote_stop: {},
+  get_local_list_version: {},
   change_availability: { availability: 'inoperative' },
   update_firmware: {
     location: 'https://firmware.example/cp-2.1.bin',

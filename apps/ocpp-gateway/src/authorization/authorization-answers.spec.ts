@@ -1,20 +1,11 @@
-import type { AuthorizationToken } from '@cpc/contracts';
+import { authorizationToken } from '@cpc/testing';
 import { decide, findToken, idTagInfo, idTokenInfo } from './authorization-answers.js';
 
 const HERE = '11111111-1111-4111-8111-111111111111';
 const THERE = '22222222-2222-4222-8222-222222222222';
 const NOW = new Date('2030-06-01T12:00:00Z');
 
-const token = (overrides: Partial<AuthorizationToken> = {}): AuthorizationToken => ({
-  uuid: '33333333-3333-4333-8333-333333333333',
-  idToken: 'CARD-1',
-  type: 'iso14443',
-  status: 'accepted',
-  expiresAt: null,
-  group: null,
-  allowedLocationUuids: [],
-  ...overrides,
-});
+const token = authorizationToken;
 const strict = { mode: 'strict' as const, locationUuid: HERE, now: NOW, tokensAvailable: true };
 
 describe('authorization answers', () => {

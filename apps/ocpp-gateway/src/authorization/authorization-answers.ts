@@ -1,19 +1,10 @@
 import type { AuthorizationMode, AuthorizationReason, AuthorizationToken, IdTokenType } from '@cpc/contracts';
 import { AUTHORIZATION_RESULTS, type AuthorizationResult } from '@cpc/contracts';
+import { OCPP_ID_TOKEN_TYPES } from '@cpc/ocpp-commands';
 
-export { AUTHORIZATION_RESULTS, type AuthorizationResult };
+export { AUTHORIZATION_RESULTS, type AuthorizationResult, OCPP_ID_TOKEN_TYPES };
 
-/** OCPP 2.0.1 IdTokenEnumType by the platform's snake-case type, and back. */
-export const OCPP_ID_TOKEN_TYPES: Record<IdTokenType, string> = {
-  central: 'Central',
-  e_maid: 'eMAID',
-  iso14443: 'ISO14443',
-  iso15693: 'ISO15693',
-  key_code: 'KeyCode',
-  local: 'Local',
-  mac_address: 'MacAddress',
-  no_authorization: 'NoAuthorization',
-};
+/** The platform's type of each OCPP 2.0.1 IdTokenEnumType. */
 const TYPE_OF_OCPP = new Map(
   Object.entries(OCPP_ID_TOKEN_TYPES).map(([type, ocpp]) => [ocpp, type as IdTokenType]),
 );
