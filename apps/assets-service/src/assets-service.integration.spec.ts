@@ -536,6 +536,7 @@ describe('controllers and plugs', () => {
       ocppIdentity: 'AUTH-1',
       securityProfile: 1,
       credentialsVersion: 1,
+      locationUuid: location.uuid,
     });
     const attempts = [
       { tenantUuid: tenantA, ocppIdentity: 'AUTH-1', password: 'wrong-password-12345' },

@@ -152,6 +152,8 @@ describe('charging sessions from transaction events', () => {
       meter_stop_wh: 7500.5,
       energy_wh: 6500.5,
       stop_reason: 'EVDisconnected',
+      peak_power_w: null,
+      last_sample_at: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
     });
