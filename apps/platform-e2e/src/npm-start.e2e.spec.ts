@@ -93,6 +93,7 @@ describe('npm start: the whole platform from the launcher', () => {
       'AUTH_SERVICE_HEALTH_PORT',
       'ASSETS_SERVICE_HEALTH_PORT',
       'COMMAND_SERVICE_HEALTH_PORT',
+      'WEBHOOK_SERVICE_HEALTH_PORT',
       'OCPP_GATEWAY_HEALTH_PORT',
       'API_GATEWAY_HEALTH_PORT',
     ]) {
@@ -182,7 +183,7 @@ describe('npm start: the whole platform from the launcher', () => {
 
     // Ctrl-C: the launcher stops what it started and exits 0; no child of it is left, no port still answers.
     const children = childPids(launcher.pid!);
-    expect(children).toHaveLength(5);
+    expect(children).toHaveLength(6);
     const exit = await launcher.stop();
     expect(exit).toEqual({ code: 0, signal: null });
     expect(children.filter(isAlive)).toEqual([]);

@@ -134,7 +134,7 @@ export class WebhooksController {
   })
   @ApiWebhookUuid()
   @ApiOkResponse({ type: EmptyBody, description: 'Deleted; the body is an empty object.' })
-  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  @ApiErrorResponses([...BODY_ERROR_STATUSES, ...STANDARD_ERROR_STATUSES])
   async delete(
     @CurrentPrincipal() principal: Principal,
     @Param('uuid', AssetUuidPipe) uuid: string,
@@ -153,7 +153,7 @@ export class WebhooksController {
   })
   @ApiWebhookUuid()
   @ApiOkResponse({ type: WebhookWithSecretResponse })
-  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  @ApiErrorResponses([...BODY_ERROR_STATUSES, ...STANDARD_ERROR_STATUSES])
   async rotateSecret(
     @CurrentPrincipal() principal: Principal,
     @Param('uuid', AssetUuidPipe) uuid: string,
@@ -173,7 +173,7 @@ export class WebhooksController {
   })
   @ApiWebhookUuid()
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
-  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  @ApiErrorResponses([...BODY_ERROR_STATUSES, ...STANDARD_ERROR_STATUSES])
   async test(
     @CurrentPrincipal() principal: Principal,
     @Param('uuid', AssetUuidPipe) uuid: string,
@@ -215,7 +215,7 @@ export class WebhooksController {
   @ApiWebhookUuid()
   @ApiParam({ name: 'id', description: 'Delivery id', schema: { type: 'string', format: 'uuid' } })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
-  @ApiErrorResponses(STANDARD_ERROR_STATUSES)
+  @ApiErrorResponses([...BODY_ERROR_STATUSES, ...STANDARD_ERROR_STATUSES])
   async retryDelivery(
     @CurrentPrincipal() principal: Principal,
     @Param('uuid', AssetUuidPipe) uuid: string,

@@ -18,6 +18,7 @@ export const FUZZED_SERVICES: ServiceName[] = [
   'auth-service',
   'assets-service',
   'command-service',
+  'webhook-service',
   'api-gateway',
   'ocpp-gateway',
 ];
