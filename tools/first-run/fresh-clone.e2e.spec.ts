@@ -29,6 +29,7 @@ const SERVICE_PORT_VARIABLES = [
   'AUTH_SERVICE_HEALTH_PORT',
   'ASSETS_SERVICE_HEALTH_PORT',
   'COMMAND_SERVICE_HEALTH_PORT',
+  'WEBHOOK_SERVICE_HEALTH_PORT',
   'OCPP_GATEWAY_HEALTH_PORT',
   'API_GATEWAY_HEALTH_PORT',
 ];
@@ -115,7 +116,7 @@ describe('a fresh clone: npm start is the only command typed', () => {
     expect(output).toContain(`HTTP API     http://127.0.0.1:${env.API_PORT}/api/v1`);
     const readinessUrls = [
       `http://127.0.0.1:${env.API_PORT}/health/ready`,
-      ...['AUTH_SERVICE', 'ASSETS_SERVICE', 'COMMAND_SERVICE', 'OCPP_GATEWAY'].map(
+      ...['AUTH_SERVICE', 'ASSETS_SERVICE', 'COMMAND_SERVICE', 'WEBHOOK_SERVICE', 'OCPP_GATEWAY'].map(
         (service) => `http://127.0.0.1:${env[`${service}_HEALTH_PORT`]}/health/ready`,
       ),
     ];
