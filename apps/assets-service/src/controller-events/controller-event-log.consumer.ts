@@ -3,7 +3,7 @@ import {
   ChargePointEventSubjects,
   type ControllerEventKind,
   type EventEnvelope,
-  UUID_PATTERN,
+  isUuid,
 } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
@@ -107,12 +107,9 @@ export class ControllerEventLogConsumer implements OnApplicationBootstrap {
     if (!logged) return;
     const data = (event.data ?? {}) as Data;
     if (
-      typeof event.eventId !== 'string' ||
-      !UUID_PATTERN.test(event.eventId) ||
-      typeof event.tenantUuid !== 'string' ||
-      !UUID_PATTERN.test(event.tenantUuid) ||
-      typeof data.controllerUuid !== 'string' ||
-      !UUID_PATTERN.test(data.controllerUuid) ||
+      !isUuid(event.eventId) ||
+      !isUuid(event.tenantUuid) ||
+      !isUuid(data.controllerUuid) ||
       !Number.isFinite(Date.parse(event.occurredAt))
     ) {
       this.logger.warn(`not logging malformed event ${String(event.eventId)} on ${subject}`);

@@ -4,7 +4,7 @@ import {
   type ControllerEventKind,
   type ControllerEventView,
   type ListControllerEventsPayload,
-  UUID_PATTERN,
+  isUuid,
 } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
@@ -21,8 +21,7 @@ export class ControllerEventsService {
     tenantUuid: string,
     request: ListControllerEventsPayload,
   ): Promise<AssetPage<ControllerEventView>> {
-    if (typeof request.uuid !== 'string' || !UUID_PATTERN.test(request.uuid))
-      throw new NotFoundError('controller');
+    if (!isUuid(request.uuid)) throw new NotFoundError('controller');
     const [exists] = await this.dataSource.query<unknown[]>(
       'SELECT FROM assets.controllers WHERE uuid = $1 AND tenant_uuid = $2',
       [request.uuid, tenantUuid],

@@ -5,7 +5,7 @@ import {
   type TransactionEndedEvent,
   type TransactionStartedEvent,
   type TransactionUpdatedEvent,
-  UUID_PATTERN,
+  isUuid,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { ChargingSessionPlugResolver } from './charging-session-plug.resolver.js';
@@ -33,7 +33,6 @@ const TRANSACTION_SUBJECTS: readonly string[] = [
   ChargePointEventSubjects.transactionEnded,
 ];
 
-const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
 const hasLocation = (data: TransactionUpdatedEvent['data'] | TransactionEndedEvent['data']) =>
   typeof data.evseId === 'number' || typeof data.connectorId === 'number';
 

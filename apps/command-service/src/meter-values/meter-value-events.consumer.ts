@@ -4,7 +4,7 @@ import {
   type MeterSample,
   type MeterValuesEvent,
   TelemetryEventSubjects,
-  UUID_PATTERN,
+  isUuid,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
@@ -14,7 +14,6 @@ import { MeterValueBatchWriter } from './meter-value-batch.writer.js';
 /** Durable names cannot hold dots. */
 export const METER_VALUES_CONSUMER = 'command-service_meter-values';
 
-const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
 const isIdOrNull = (value: unknown) => value === null || (Number.isInteger(value) && (value as number) >= 0);
 const isText = (value: unknown, max: number) =>
   typeof value === 'string' && value.length > 0 && value.length <= max;

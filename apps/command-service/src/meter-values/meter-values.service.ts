@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ListMeterValuesPayload, type MeterValuePage, UUID_PATTERN } from '@cpc/contracts';
+import { type ListMeterValuesPayload, type MeterValuePage, isUuid } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
 import { buildPagination, pageOffset } from '@cpc/pagination';
@@ -13,7 +13,7 @@ export class MeterValuesService {
   constructor(private readonly dataSource: DataSource) {}
 
   async listOfSession(tenantUuid: string, request: ListMeterValuesPayload): Promise<MeterValuePage> {
-    if (typeof request.uuid !== 'string' || !UUID_PATTERN.test(request.uuid)) {
+    if (!isUuid(request.uuid)) {
       throw new NotFoundError('charging session');
     }
     const [session] = await runStatement(this.dataSource, findChargingSessionTarget, {
