@@ -10,3 +10,7 @@ export type CommandParameters<T extends CommandType> = NonNullable<CommandReques
 /** The target types a command type can address. */
 export type CommandTargetType<T extends CommandType> = CommandRequestOf<T>['target_type'];
 export type Command = components['schemas']['CommandBody'];
+/** The answer of POST /api/v1/control/commands: the created command (202), or the error body the API sent. */
+export type CreateCommandResult =
+  | { data: components['schemas']['CommandResponse']; error?: never; response: Response }
+  | { data?: never; error: unknown; response: Response };

@@ -1,6 +1,12 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { AccessTokens, type Credentials } from './access-tokens.js';
-import type { CommandParameters, CommandRequestOf, CommandTargetType, CommandType } from './commands.js';
+import type {
+  CommandParameters,
+  CommandRequestOf,
+  CommandTargetType,
+  CommandType,
+  CreateCommandResult,
+} from './commands.js';
 import type { paths } from './generated/openapi.js';
 import { type Fetch, type RetryOptions, retryingFetch, type Sleep } from './retrying-fetch.js';
 
@@ -33,7 +39,7 @@ export interface PlatformClient {
     target: CommandTarget<T>,
     parameters: CommandParameters<T>,
     options?: { valid_for_seconds?: number; idempotencyKey?: string },
-  ): ReturnType<Client<paths>['POST']>;
+  ): Promise<CreateCommandResult>;
 }
 
 /**
@@ -66,12 +72,13 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   return {
     api,
     tokens,
-    createCommand(type, target, parameters, commandOptions = {}) {
+    async createCommand(type, target, parameters, commandOptions = {}) {
       const body = { type, ...target, parameters, valid_for_seconds: commandOptions.valid_for_seconds };
-      return api.POST('/api/v1/control/commands', {
+      const { data, error, response } = await api.POST('/api/v1/control/commands', {
         body: body as unknown as CommandRequestOf<typeof type>,
         headers: commandOptions.idempotencyKey ? { 'Idempotency-Key': commandOptions.idempotencyKey } : {},
       });
+      return data === undefined ? { error, response } : { data, response };
     },
   };
 }
