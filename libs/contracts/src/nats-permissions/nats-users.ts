@@ -111,6 +111,8 @@ export const NATS_USERS = {
       ...AUTHORIZATION_API_SUBJECTS,
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
+      AuthorizationSubjects.localListPage,
+      AuthorizationSubjects.idTokensExist,
     ],
     broadcasts: [AuthorizationSubjects.idTokensChanged],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
@@ -139,6 +141,7 @@ export const NATS_USERS = {
       AssetsSubjects.controllerSettingLimits,
       AssetsSubjects.getPlug,
       AssetsSubjects.listPlugs,
+      AuthorizationSubjects.idTokensExist,
       // The calls to the charge points, through the gateway instance holding each one's socket.
       OcppGatewaySubjects.call('*'),
     ],
@@ -161,6 +164,7 @@ export const NATS_USERS = {
       AssetsSubjects.authenticateChargePoint,
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
+      AuthorizationSubjects.localListPage,
     ],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
     listens: [
