@@ -468,9 +468,9 @@ describe('validateCommandRequest', () => {
         'invalid_target_type@type',
       ]);
       const many = Array.from({ length: 10_001 }, () => A);
-      expect(problems('send_local_list', 'controller', { update_type: 'full', id_token_uuids: many })).toEqual(
-        ['out_of_range@parameters.id_token_uuids'],
-      );
+      expect(
+        problems('send_local_list', 'controller', { update_type: 'full', id_token_uuids: many }),
+      ).toEqual(['out_of_range@parameters.id_token_uuids']);
     });
   });
 

@@ -267,7 +267,8 @@ const PARAMETERS: { [T in CommandType]: SchemaObject } = {
         type: 'array',
         maxItems: MAX_LOCAL_LIST_TOKENS,
         items: { type: 'string', format: 'uuid' },
-        description: "The tenant's id tokens to list; absent: every token allowed at the controller's location.",
+        description:
+          "The tenant's id tokens to list; absent: every token allowed at the controller's location.",
       },
       full_on_version_mismatch: {
         type: 'boolean',

@@ -40,7 +40,11 @@ describe('planLocalList', () => {
   });
 
   it('a differential update without a recorded list sends every entry', () => {
-    expect(planLocalList('differential', null, [b, a])).toEqual({ tokens: [a, b], removals: [], entries: [a, b] });
+    expect(planLocalList('differential', null, [b, a])).toEqual({
+      tokens: [a, b],
+      removals: [],
+      entries: [a, b],
+    });
   });
 });
 
@@ -53,7 +57,11 @@ describe('entries', () => {
 
   it('1.6 lists leave out values longer than an idTag and groups longer than a parentIdTag', () => {
     expect(forOcpp16(entry('0a', { idToken: 'X'.repeat(21) }))).toBeUndefined();
-    expect(forOcpp16(entry('0a', { idToken: 'X'.repeat(20) }))).toEqual(entry('0a', { idToken: 'X'.repeat(20) }));
-    expect(forOcpp16(entry('0a', { group: { idToken: 'G'.repeat(21), type: 'central' } }))).toEqual(entry('0a'));
+    expect(forOcpp16(entry('0a', { idToken: 'X'.repeat(20) }))).toEqual(
+      entry('0a', { idToken: 'X'.repeat(20) }),
+    );
+    expect(forOcpp16(entry('0a', { group: { idToken: 'G'.repeat(21), type: 'central' } }))).toEqual(
+      entry('0a'),
+    );
   });
 });

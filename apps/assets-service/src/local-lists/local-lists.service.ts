@@ -49,7 +49,9 @@ export class LocalListsService {
     const limit = Math.min(Math.max(1, Number(request.limit) || 1), this.tuning.localListMaxPageSize);
     const [prepared] = await runStatement(this.dataSource, preparedLocalListUpdate, request);
     const update =
-      prepared && prepared.update_type === request.updateType && prepared.controller_uuid === request.controllerUuid
+      prepared &&
+      prepared.update_type === request.updateType &&
+      prepared.controller_uuid === request.controllerUuid
         ? prepared
         : offset === 0
           ? await this.prepare(request)
@@ -96,7 +98,10 @@ export class LocalListsService {
 
   private async prepare(request: LocalListPageRequest): Promise<LocalListUpdateRow> {
     const { tenantUuid, controllerUuid } = request;
-    const [controller] = await runStatement(this.dataSource, controllerLocation, { tenantUuid, controllerUuid });
+    const [controller] = await runStatement(this.dataSource, controllerLocation, {
+      tenantUuid,
+      controllerUuid,
+    });
     if (!controller) throw new NotFoundError('controller');
     const rows =
       request.idTokenUuids === null

@@ -45,7 +45,11 @@ export class LocalListSource {
     parameters: SendLocalListParameters,
     updateType: LocalListUpdateType = parameters.update_type,
   ): Promise<LocalListUpdate> {
-    const update: { listVersion: number; tokens: LocalListPage['tokens']; removals: LocalListPage['removals'] } = {
+    const update: {
+      listVersion: number;
+      tokens: LocalListPage['tokens'];
+      removals: LocalListPage['removals'];
+    } = {
       listVersion: 0,
       tokens: [],
       removals: [],
