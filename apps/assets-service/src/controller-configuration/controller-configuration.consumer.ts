@@ -93,7 +93,7 @@ export class ControllerConfigurationConsumer implements OnApplicationBootstrap {
           fromChangedSettings(reply.settings),
         );
       case 'SendLocalList':
-        return this.localLists.answered(commandUuid, reply.status === 'accepted');
+        return this.localLists.answered(report.tenantUuid, commandUuid, reply.status === 'accepted');
       case 'GetBaseReport':
         if (reply.status !== 'accepted') return;
         return this.configuration.rememberRequest(report, ocppIdFromCommandUuid(commandUuid), commandUuid);

@@ -4,6 +4,7 @@ import {
   AuthorizationSubjects,
   type IdTokensExistPayload,
   type IdTokensExistResponse,
+  type LocalListAnsweredRequest,
   type LocalListPage,
   type LocalListPageRequest,
   type TenantScopedRequest,
@@ -18,6 +19,12 @@ export class LocalListsHandler {
   @MessagePattern(AuthorizationSubjects.localListPage)
   page(@Payload() request: LocalListPageRequest): Promise<LocalListPage> {
     return this.lists.page(request);
+  }
+
+  @MessagePattern(AuthorizationSubjects.localListAnswered)
+  async answered(@Payload() request: LocalListAnsweredRequest): Promise<Record<string, never>> {
+    await this.lists.answered(request?.tenantUuid, request?.commandUuid, request?.accepted === true);
+    return {};
   }
 
   @MessagePattern(AuthorizationSubjects.idTokensExist)

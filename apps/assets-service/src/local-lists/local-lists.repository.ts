@@ -107,13 +107,13 @@ export const saveLocalListUpdate = sqlStatement<{
  * changes nothing).
  */
 export const settleLocalListUpdate = sqlStatement<
-  { commandUuid: string; accepted: boolean; now: Date },
+  { tenantUuid: string; commandUuid: string; accepted: boolean; now: Date },
   { version: number }
 >({
   name: 'local-lists.settle-update',
-  parameters: ['commandUuid', 'accepted', 'now'],
+  parameters: ['tenantUuid', 'commandUuid', 'accepted', 'now'],
   sql: `WITH taken AS (
-          DELETE FROM assets.local_list_updates WHERE command_uuid = :commandUuid
+          DELETE FROM assets.local_list_updates WHERE command_uuid = :commandUuid AND tenant_uuid = :tenantUuid
           RETURNING tenant_uuid, controller_uuid, base_version, version, entries, command_uuid
         )
         INSERT INTO assets.local_lists AS l (tenant_uuid, controller_uuid, version, entries, command_uuid, updated_at)

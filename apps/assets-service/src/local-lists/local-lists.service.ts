@@ -91,9 +91,14 @@ export class LocalListsService {
    * list it was prepared against is still the recorded one); any other answer drops it. A command without an update
    * (a redelivered event) changes nothing.
    */
-  async answered(commandUuid: string, accepted: boolean): Promise<void> {
-    if (!isUuid(commandUuid)) return;
-    await runStatement(this.dataSource, settleLocalListUpdate, { commandUuid, accepted, now: new Date() });
+  async answered(tenantUuid: string, commandUuid: string, accepted: boolean): Promise<void> {
+    if (!isUuid(tenantUuid) || !isUuid(commandUuid)) return;
+    await runStatement(this.dataSource, settleLocalListUpdate, {
+      tenantUuid,
+      commandUuid,
+      accepted,
+      now: new Date(),
+    });
   }
 
   private async prepare(request: LocalListPageRequest): Promise<LocalListUpdateRow> {

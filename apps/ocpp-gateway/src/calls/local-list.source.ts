@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AuthorizationSubjects,
+  type LocalListAnsweredRequest,
   type LocalListPage,
   type LocalListPageRequest,
   type OcppCallRequest,
@@ -37,6 +38,15 @@ export class LocalListSource {
     private readonly services: ServiceClient,
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
   ) {}
+
+  /** Tells assets-service the charge point's answer (Accepted records the update as the controller's list). */
+  async answered(connection: ChargePointConnection, commandUuid: string, accepted: boolean): Promise<void> {
+    await this.services.request<unknown, LocalListAnsweredRequest>(AuthorizationSubjects.localListAnswered, {
+      tenantUuid: connection.tenantUuid,
+      commandUuid,
+      accepted,
+    });
+  }
 
   /** @throws DomainError not_found when the tenant no longer has the controller; NATS errors as they come. */
   async prepare(

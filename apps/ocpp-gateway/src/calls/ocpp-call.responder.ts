@@ -221,6 +221,16 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
             description: 'the connection closed before the call went out',
           };
     }
+    if (listParameters && result.reply.outcome === 'answered') {
+      // Before the reply: the controller's next command is prepared over the list this answer leaves.
+      await this.localLists
+        .answered(connection, request.commandUuid, result.reply.status === 'accepted')
+        .catch((error: unknown) => {
+          this.logger.warn(
+            `answer to ${request.commandUuid} left to the call-completed event: ${describeError(error)}`,
+          );
+        });
+    }
     this.settle(connection, request.commandUuid, record, result.sentAt, result.reply);
     return result.reply;
   }

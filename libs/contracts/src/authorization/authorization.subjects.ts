@@ -41,6 +41,13 @@ export const AuthorizationSubjects = {
    */
   localListPage: 'assets.local-list.page.v1',
   /**
+   * request/reply, not tenant-scoped by a principal: LocalListAnsweredRequest → {}. The ocpp-gateway reports the charge
+   * point's answer to a send_local_list before it replies about the command, so the next command of the controller
+   * is prepared over the recorded list; the call-completed event records it too (whichever comes second changes
+   * nothing).
+   */
+  localListAnswered: 'assets.local-list.answered.v1',
+  /**
    * broadcast (core NATS, no queue group: every gateway instance hears it): IdTokensChangedBroadcast, after each
    * committed change of a tenant's tokens.
    */

@@ -39,6 +39,13 @@ export interface LocalListPage {
   nextOffset: number | null;
 }
 
+export interface LocalListAnsweredRequest {
+  tenantUuid: string;
+  commandUuid: string;
+  /** The charge point answered Accepted: the update becomes the controller's list. */
+  accepted: boolean;
+}
+
 export interface IdTokensExistPayload {
   uuids: string[];
 }

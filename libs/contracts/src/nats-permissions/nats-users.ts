@@ -112,6 +112,7 @@ export const NATS_USERS = {
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
       AuthorizationSubjects.localListPage,
+      AuthorizationSubjects.localListAnswered,
       AuthorizationSubjects.idTokensExist,
     ],
     broadcasts: [AuthorizationSubjects.idTokensChanged],
@@ -165,6 +166,7 @@ export const NATS_USERS = {
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
       AuthorizationSubjects.localListPage,
+      AuthorizationSubjects.localListAnswered,
     ],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
     listens: [
