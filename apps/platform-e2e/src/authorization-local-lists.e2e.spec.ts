@@ -114,14 +114,14 @@ describe('local authorization lists', () => {
     // A generous start-up wait: the shared machine runs several platforms at once.
     platform = await startPlatformUnderTest({
       env: { OCPP_CALL_TIMEOUT_MS: '10000' },
-      readyTimeoutMs: 180_000,
+      readyTimeoutMs: 300_000,
     });
     api = await ApiTestClient.connect(platform.apiUrl);
     ({ ops } = await tenantWithUsers(platform, api, 'acme', { ops: 'asset,control,authorization' }));
     ({ rival } = await tenantWithUsers(platform, api, 'rival', { rival: 'asset,control,authorization' }));
     data = new AssetsTestData(api, ops);
     commands = new CommandsTestClient(api, ops);
-  }, 400_000);
+  }, 900_000);
 
   afterAll(() => platform?.stop());
 
