@@ -537,16 +537,14 @@ export const PARAMETER_PARSERS: { [T in CommandType]: ParameterParser<CommandPar
     let idTokenUuids: string[] | undefined;
     const items = reader.elements('id_token_uuids', { maxItems: MAX_LOCAL_LIST_TOKENS });
     if (items) {
-      const uuids = items
-        .indexes()
-        .map((index) =>
-          items.string(index, {
-            required: true,
-            maxLength: 36,
-            pattern: UUID_PATTERN,
-            patternMessage: 'must be a uuid',
-          }),
-        );
+      const uuids = items.indexes().map((index) =>
+        items.string(index, {
+          required: true,
+          maxLength: 36,
+          pattern: UUID_PATTERN,
+          patternMessage: 'must be a uuid',
+        }),
+      );
       if (!uuids.every((uuid) => uuid !== undefined)) return undefined;
       idTokenUuids = [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
     } else if (reader.has('id_token_uuids')) return undefined;
