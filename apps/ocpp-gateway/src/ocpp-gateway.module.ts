@@ -5,6 +5,7 @@ import { IdTokenCache } from './authorization/id-token-cache.js';
 import { TenantAuthorizationModes } from './authorization/tenant-authorization-modes.js';
 import { ChargePointCallSender } from './calls/charge-point-call.sender.js';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
+import { LocalListSource } from './calls/local-list.source.js';
 import { OcppCallResponder } from './calls/ocpp-call.responder.js';
 import { ChargePointConnectionLifecycle } from './connections/charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from './connections/charge-point-connections.registry.js';
@@ -111,6 +112,7 @@ export class OcppGatewayModule {
         CommandDeliveryLedger,
         ChargePointCallSender,
         OcppCallResponder,
+        LocalListSource,
         OcppWebSocketServer,
       ],
     };

@@ -12,6 +12,7 @@ import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
 import { CommandInserts } from './creation/command-inserts.js';
 import { CommandTargetResolver } from './creation/command-target.resolver.js';
+import { LocalListTokens } from './creation/local-list-tokens.js';
 import { SettingLimits } from './creation/setting-limits.js';
 import { ControllerLookups } from './creation/controller-lookups.js';
 import { IdempotencyKeySweeper } from './creation/idempotency-key.sweeper.js';
@@ -61,6 +62,7 @@ export class CommandsModule {
         CommandInserts,
         CommandTargetResolver,
         SettingLimits,
+        LocalListTokens,
         ControllerLookups,
         IdempotencyKeySweeper,
         CommandReader,

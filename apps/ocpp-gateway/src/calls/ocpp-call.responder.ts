@@ -16,18 +16,20 @@ import { JetStreamEventBus, NATS_CONNECTION } from '@cpc/nats';
 import {
   buildOcppCalls,
   isCommandType,
+  type LocalListUpdate,
   type OcppCall,
   OcppCallBuildError,
   settingResults,
   settingsStatus,
 } from '@cpc/ocpp-commands';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
-import { describeError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import { ChargePointCallSender, type SentCall } from './charge-point-call.sender.js';
 import { CommandDeliveryLedger, type DeliveryRecord } from './command-delivery.ledger.js';
+import { LocalListSource, sendLocalListParameters } from './local-list.source.js';
 import { NO_TURN } from './one-call-at-a-time.queue.js';
 
 /** All instances share it: a request reaches exactly one of them even in the moment two hold the same controller. */
@@ -54,6 +56,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     private readonly ledger: CommandDeliveryLedger,
     private readonly sender: ChargePointCallSender,
     private readonly bus: JetStreamEventBus,
+    private readonly localLists: LocalListSource,
   ) {}
 
   beforeApplicationShutdown(): void {
@@ -135,9 +138,28 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
         description: 'the connection closed before the call went out',
       };
     }
+    let localList: LocalListUpdate | undefined;
+    const listParameters = sendLocalListParameters(request);
+    if (listParameters) {
+      try {
+        localList = await this.localLists.prepare(connection, request.commandUuid, listParameters);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'not_found') {
+          const reply = invalidCommand('the tenant has no such controller');
+          this.publishCompleted(connection, request.commandUuid, null, reply);
+          return reply;
+        }
+        this.logger.warn(`local list of ${request.commandUuid} not prepared: ${describeError(error)}`);
+        return {
+          outcome: 'not_sent',
+          reason: 'delivery_not_recorded',
+          description: 'the local list could not be prepared',
+        };
+      }
+    }
     let calls: OcppCall[];
     try {
-      calls = this.build(connection, request);
+      calls = this.build(connection, request, localList);
     } catch (error) {
       const reply =
         error instanceof OcppCallBuildError
@@ -199,6 +221,16 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
             description: 'the connection closed before the call went out',
           };
     }
+    if (listParameters && result.reply.outcome === 'answered') {
+      // Before the reply: the controller's next command is prepared over the list this answer leaves.
+      await this.localLists
+        .answered(connection, request.commandUuid, result.reply.status === 'accepted')
+        .catch((error: unknown) => {
+          this.logger.warn(
+            `answer to ${request.commandUuid} left to the call-completed event: ${describeError(error)}`,
+          );
+        });
+    }
     this.settle(connection, request.commandUuid, record, result.sentAt, result.reply);
     return result.reply;
   }
@@ -228,6 +260,8 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
       if (reply.outcome !== 'answered') return { sent: true, sentAt, reply };
       responses.push(reply.response);
     }
+    if (request.type === 'send_local_list' && last?.sent && sentAt !== undefined)
+      return this.fullAfterVersionMismatch(connection, request, last, sentAt);
     if (request.type !== 'change_configuration' || !last?.sent || sentAt === undefined) return last!;
     const settings = settingResults(connection.protocol, calls, responses);
     const { accepted, resultStatus } = settingsStatus(settings.map((setting) => setting.status));
@@ -245,7 +279,53 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     };
   }
 
-  private build(connection: ChargePointConnection, request: OcppCallRequest): OcppCall[] {
+  /**
+   * send_local_list: a differential update answered VersionMismatch is followed, in the same turn, by the whole list
+   * as a full update when the command asks for it (`full_on_version_mismatch`). The reply is the full update's, with
+   * both answers as `response.responses`; without the follow-up (not asked, or the list could not be prepared) the
+   * VersionMismatch reply stands.
+   */
+  private async fullAfterVersionMismatch(
+    connection: ChargePointConnection,
+    request: OcppCallRequest,
+    first: Extract<SentCall, { sent: true }>,
+    sentAt: string,
+  ): Promise<SentCall> {
+    const parameters = sendLocalListParameters(request);
+    const reply = first.reply;
+    if (
+      reply?.outcome !== 'answered' ||
+      reply.resultStatus !== 'VersionMismatch' ||
+      parameters?.update_type !== 'differential' ||
+      parameters.full_on_version_mismatch !== true
+    )
+      return first;
+    let calls: OcppCall[];
+    try {
+      const full = await this.localLists.prepare(connection, request.commandUuid, parameters, 'full');
+      calls = this.build(connection, request, full);
+    } catch (error) {
+      this.logger.warn(`full local list after VersionMismatch not sent: ${describeError(error)}`);
+      return first;
+    }
+    const second = await this.sender.send(connection, calls[0]);
+    const secondReply = second.reply ?? {
+      outcome: 'connection_lost' as const,
+      action: calls[0].action,
+    };
+    if (secondReply.outcome !== 'answered') return { sent: true, sentAt, reply: secondReply };
+    return {
+      sent: true,
+      sentAt,
+      reply: { ...secondReply, response: { responses: [reply.response, secondReply.response] } },
+    };
+  }
+
+  private build(
+    connection: ChargePointConnection,
+    request: OcppCallRequest,
+    localList?: LocalListUpdate,
+  ): OcppCall[] {
     if (!isCommandType(request.type))
       throw new OcppCallBuildError('invalid_parameters', `unknown command type ${String(request.type)}`);
     const createdAt = request.createdAt ? new Date(request.createdAt) : undefined;
@@ -253,7 +333,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
       connection.protocol,
       { commandUuid: request.commandUuid, type: request.type, parameters: request.parameters },
       targetFor(connection.protocol, request.target),
-      { now: createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined },
+      { now: createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined, localList },
     );
   }
 

@@ -111,6 +111,9 @@ export const NATS_USERS = {
       ...AUTHORIZATION_API_SUBJECTS,
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
+      AuthorizationSubjects.localListPage,
+      AuthorizationSubjects.localListAnswered,
+      AuthorizationSubjects.idTokensExist,
     ],
     broadcasts: [AuthorizationSubjects.idTokensChanged],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
@@ -139,6 +142,7 @@ export const NATS_USERS = {
       AssetsSubjects.controllerSettingLimits,
       AssetsSubjects.getPlug,
       AssetsSubjects.listPlugs,
+      AuthorizationSubjects.idTokensExist,
       // The calls to the charge points, through the gateway instance holding each one's socket.
       OcppGatewaySubjects.call('*'),
     ],
@@ -161,6 +165,8 @@ export const NATS_USERS = {
       AssetsSubjects.authenticateChargePoint,
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
+      AuthorizationSubjects.localListPage,
+      AuthorizationSubjects.localListAnswered,
     ],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
     listens: [
