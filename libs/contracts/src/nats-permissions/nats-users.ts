@@ -193,8 +193,11 @@ export const NATS_USERS = {
       { name: 'webhook-service_command-status', filterSubject: CommandSubjects.statusChanged },
     ],
   },
-  /** `npm run bench`: watches command status events as they are published, nothing else. */
-  bench: { ...NOTHING, listens: [CommandSubjects.statusChanged] },
+  /**
+   * `npm run bench`: watches command status events and meter-value events (when the gateway received each message)
+   * as they are published, nothing else.
+   */
+  bench: { ...NOTHING, listens: [CommandSubjects.statusChanged, TelemetryEventSubjects.meterValues] },
 } as const satisfies Record<string, NatsUserGrants>;
 
 export type NatsUserName = keyof typeof NATS_USERS;
