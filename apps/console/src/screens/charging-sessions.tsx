@@ -1,18 +1,17 @@
-import { NativeSelect, Paper, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Paper, Text, TextInput } from '@mantine/core';
 import { useItem, useList } from '../api/hooks';
 import type { ChargingSession } from '../api/types';
 import { Link } from '../router';
 import {
   choices,
-  DataTable,
   ErrorAlert,
+  ListScreen,
   Fields,
   formatDateTime,
   formatDuration,
   formatEnergy,
   LiveNote,
   PageHeader,
-  Paging,
   StatusBadge,
   useFilters,
 } from '../ui';
@@ -29,46 +28,38 @@ export function ChargingSessionList() {
     'filter[id_tag]': filters.values.idTag.trim() || undefined,
   });
   return (
-    <>
-      <PageHeader title="Charging sessions" />
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        <NativeSelect label="Status" {...filters.field('status')} data={choices(['active', 'completed'])} />
-        <TextInput label="ID tag" {...filters.field('idTag')} />
-      </SimpleGrid>
-      <ErrorAlert error={list.error} title="The charging sessions cannot be shown" />
-      <DataTable
-        caption="Charging sessions"
-        rows={list.data?.items}
-        rowKey={(session) => session.uuid}
-        empty="No charging sessions match."
-        columns={[
-          {
-            header: 'Started',
-            cell: (session) => (
-              <Link to={`/charging-sessions/${session.uuid}`}>{formatDateTime(session.started_at)}</Link>
-            ),
-          },
-          { header: 'Status', cell: (session) => <StatusBadge status={session.status} /> },
-          {
-            header: 'Controller',
-            cell: (session) => (
-              <Link to={`/controllers/${session.controller_uuid}`}>
-                {session.controller_uuid.slice(0, 8)}
-              </Link>
-            ),
-          },
-          { header: 'Connector', cell: (session) => session.connector_id ?? '—' },
-          { header: 'ID tag', cell: (session) => session.id_tag ?? '—' },
-          { header: 'Energy', cell: (session) => formatEnergy(session.energy_wh) },
-          { header: 'Duration', cell: (session) => formatDuration(session.started_at, session.stopped_at) },
-        ]}
-      />
-      <Paging
-        pagination={list.data?.pagination}
-        onPage={filters.setPage}
-        label="Pages of charging sessions"
-      />
-    </>
+    <ListScreen
+      title="Charging sessions"
+      noun="charging sessions"
+      filters={
+        <>
+          <NativeSelect label="Status" {...filters.field('status')} data={choices(['active', 'completed'])} />
+          <TextInput label="ID tag" {...filters.field('idTag')} />
+        </>
+      }
+      list={list}
+      onPage={filters.setPage}
+      rowKey={(session) => session.uuid}
+      columns={[
+        {
+          header: 'Started',
+          cell: (session) => (
+            <Link to={`/charging-sessions/${session.uuid}`}>{formatDateTime(session.started_at)}</Link>
+          ),
+        },
+        { header: 'Status', cell: (session) => <StatusBadge status={session.status} /> },
+        {
+          header: 'Controller',
+          cell: (session) => (
+            <Link to={`/controllers/${session.controller_uuid}`}>{session.controller_uuid.slice(0, 8)}</Link>
+          ),
+        },
+        { header: 'Connector', cell: (session) => session.connector_id ?? '—' },
+        { header: 'ID tag', cell: (session) => session.id_tag ?? '—' },
+        { header: 'Energy', cell: (session) => formatEnergy(session.energy_wh) },
+        { header: 'Duration', cell: (session) => formatDuration(session.started_at, session.stopped_at) },
+      ]}
+    />
   );
 }
 
