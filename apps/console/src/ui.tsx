@@ -96,6 +96,12 @@ const STATUS_COLORS: Record<string, string> = {
   enabled: 'green',
   disabled: 'gray',
   revoked: 'red',
+  delivered: 'green',
+  connected: 'green',
+  disconnected: 'gray',
+  booted: 'blue',
+  security_event: 'orange',
+  authorization_refused: 'orange',
 };
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {

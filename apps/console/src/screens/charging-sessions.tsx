@@ -1,6 +1,12 @@
-import { NativeSelect, Paper, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Paper, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useCan, useSession } from '../api/context';
+import { energyDelivered, ENERGY, formatPower, POWER, powerFromEnergy, seriesOf } from '../api/meter-values';
+import { POLL, pollWithBackoff } from '../api/polling';
+import type { ApiSession } from '../api/session';
+import { LineChart } from '../chart';
 import { useItem, useList } from '../api/hooks';
-import type { ChargingSession } from '../api/types';
+import type { ChargingSession, MeterValue, Pagination } from '../api/types';
 import { Link } from '../router';
 import {
   choices,
@@ -98,9 +104,83 @@ export function ChargingSessionDetail({ uuid }: { uuid: string }) {
           ]}
         />
       </Paper>
-      <Text size="sm" c="dimmed">
-        A power and energy chart appears here once the API serves a session&apos;s meter values.
-      </Text>
+      <SessionCharts session={item} />
+    </>
+  );
+}
+
+/** At most this many pages of 50 samples per measurand (1,000 samples): enough for a day at a sample a minute and a half. */
+const MAX_PAGES = 20;
+
+/** Every sample of `measurand` of a session, oldest first, page by page (at most MAX_PAGES). */
+async function allMeterValues(
+  session: ApiSession,
+  uuid: string,
+  measurand: string,
+): Promise<{ values: MeterValue[]; complete: boolean }> {
+  const values: MeterValue[] = [];
+  for (let page = 1; page <= MAX_PAGES; page += 1) {
+    const body = await session.request<{ meter_values: MeterValue[]; pagination: Pagination }>(
+      'GET',
+      `${SESSIONS}/${uuid}/meter-values`,
+      { query: { page, limit: 50, 'filter[measurand]': measurand } },
+    );
+    values.push(...body.meter_values);
+    if (!body.pagination.has_more) return { values, complete: true };
+  }
+  return { values, complete: false };
+}
+
+/**
+ * Power and energy over the session, from its meter values; asked again every POLL.listMs while it runs. Power is
+ * the charge point's Power.Active.Import, or, when it reports none, worked out from the energy register.
+ */
+function SessionCharts({ session: item }: { session: ChargingSession }) {
+  const session = useSession();
+  const can = useCan();
+  const active = item.status === 'active';
+  const meterValues = useQuery({
+    queryKey: [`${SESSIONS}/${item.uuid}/meter-values`],
+    queryFn: async () => {
+      const [power, energy] = await Promise.all([
+        allMeterValues(session, item.uuid, POWER),
+        allMeterValues(session, item.uuid, ENERGY),
+      ]);
+      return { values: [...power.values, ...energy.values], complete: power.complete && energy.complete };
+    },
+    enabled: can('control:charging-sessions:read'),
+    refetchInterval: active ? pollWithBackoff(POLL.listMs) : false,
+  });
+  if (!can('control:charging-sessions:read')) return null;
+  if (meterValues.isPending) return <Text>Loading the meter values…</Text>;
+  if (!meterValues.data)
+    return <ErrorAlert error={meterValues.error} title="The meter values cannot be shown" />;
+
+  const energy = energyDelivered(meterValues.data.values, item.meter_start_wh);
+  const reported = seriesOf(meterValues.data.values, POWER);
+  const power = reported.length > 0 ? reported : powerFromEnergy(energy);
+  return (
+    <>
+      <Title order={2} size="h3">
+        Power and energy
+      </Title>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <LineChart
+          title={reported.length > 0 ? 'Power' : 'Power (from the energy register)'}
+          points={power}
+          format={formatPower}
+          empty="The charge point has reported no power for this session (nor two energy readings to work it out from)."
+        />
+        <LineChart
+          title="Energy delivered"
+          points={energy}
+          format={(wh) => formatEnergy(Math.round(wh))}
+          empty="The charge point has reported no energy readings for this session."
+        />
+      </SimpleGrid>
+      {!meterValues.data.complete && (
+        <Text size="sm">The charts show the first {MAX_PAGES * 50} samples of each measurand.</Text>
+      )}
     </>
   );
 }

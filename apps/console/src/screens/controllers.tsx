@@ -31,6 +31,7 @@ import {
   useFilters,
 } from '../ui';
 import { COMMANDS, CommandTable, commandsOf, SendCommandForm } from './commands';
+import { ControllerConfiguration, ControllerEvents } from './controller-records';
 
 const CONTROLLERS = '/api/v1/assets/controllers';
 
@@ -201,6 +202,8 @@ export function ControllerDetail({ uuid }: { uuid: string }) {
           <CommandTable commands={commands.data?.items} caption="Recent commands of this controller" />
         </>
       )}
+      <ControllerConfiguration uuid={uuid} />
+      <ControllerEvents uuid={uuid} />
       <ConfirmDelete
         opened={confirming}
         onClose={() => setConfirming(false)}
