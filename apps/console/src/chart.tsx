@@ -1,4 +1,5 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { niceCeiling, type Point } from './api/meter-values';
 
 /**
@@ -33,14 +34,9 @@ export function LineChart({
 }) {
   if (points.length === 0) {
     return (
-      <Paper withBorder p="md">
-        <Stack gap="xs">
-          <Title order={3} size="h5">
-            {title}
-          </Title>
-          <Text size="sm">{empty}</Text>
-        </Stack>
-      </Paper>
+      <ChartFrame title={title}>
+        <Text size="sm">{empty}</Text>
+      </ChartFrame>
     );
   }
   const values = points.map((point) => point.v);
@@ -62,38 +58,44 @@ export function LineChart({
     `lowest ${format(low)}, highest ${format(high)}, last ${format(values[values.length - 1])}.`;
 
   return (
+    <ChartFrame title={title}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        width="100%"
+        role="img"
+        aria-label={summary}
+        style={{ maxHeight: 260, display: 'block' }}
+      >
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} stroke={GRID} strokeWidth={1} />
+            <text x={LEFT - 6} y={y(tick) + 4} textAnchor="end" fontSize={11} fill={TEXT}>
+              {format(tick)}
+            </text>
+          </g>
+        ))}
+        <text x={LEFT} y={HEIGHT - 8} fontSize={11} fill={TEXT}>
+          {time(first)}
+        </text>
+        <text x={WIDTH - RIGHT} y={HEIGHT - 8} textAnchor="end" fontSize={11} fill={TEXT}>
+          {time(last)}
+        </text>
+        <path d={path} fill="none" stroke={LINE} strokeWidth={2} strokeLinejoin="round" />
+        {points.length <= 60 &&
+          points.map((point) => <circle key={point.t} cx={x(point.t)} cy={y(point.v)} r={2.5} fill={LINE} />)}
+      </svg>
+    </ChartFrame>
+  );
+}
+
+function ChartFrame({ title, children }: { title: string; children: ReactNode }) {
+  return (
     <Paper withBorder p="md">
       <Stack gap="xs">
         <Title order={3} size="h5">
           {title}
         </Title>
-        <svg
-          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-          width="100%"
-          role="img"
-          aria-label={summary}
-          style={{ maxHeight: 260, display: 'block' }}
-        >
-          {ticks.map((tick) => (
-            <g key={tick}>
-              <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} stroke={GRID} strokeWidth={1} />
-              <text x={LEFT - 6} y={y(tick) + 4} textAnchor="end" fontSize={11} fill={TEXT}>
-                {format(tick)}
-              </text>
-            </g>
-          ))}
-          <text x={LEFT} y={HEIGHT - 8} fontSize={11} fill={TEXT}>
-            {time(first)}
-          </text>
-          <text x={WIDTH - RIGHT} y={HEIGHT - 8} textAnchor="end" fontSize={11} fill={TEXT}>
-            {time(last)}
-          </text>
-          <path d={path} fill="none" stroke={LINE} strokeWidth={2} strokeLinejoin="round" />
-          {points.length <= 60 &&
-            points.map((point) => (
-              <circle key={point.t} cx={x(point.t)} cy={y(point.v)} r={2.5} fill={LINE} />
-            ))}
-        </svg>
+        {children}
       </Stack>
     </Paper>
   );

@@ -59,8 +59,8 @@ function WebhookSecret({ secret, onClose }: { secret: string; onClose: () => voi
   );
 }
 
-const eventTypesOf = (webhook: Webhook) =>
-  webhook.event_types.map((type) => type.replace(/_/g, ' ')).join(', ');
+/** Event types as the API and the webhook bodies name them: what a receiver's code matches on. */
+const eventTypesOf = (webhook: Webhook) => webhook.event_types.join(', ');
 
 function WebhookStatus({ webhook }: { webhook: Webhook }) {
   return (
@@ -155,6 +155,22 @@ function WebhookForm({
       : session.request<WebhookWithSecret>('POST', WEBHOOKS, { body }),
   );
   const errors = errorsByTopField(save.error);
+  const filterFields: [string, string, string, (value: string) => void, string][] = [
+    [
+      'Only the controllers of location (UUID)',
+      'Empty: every location',
+      locationUuid,
+      setLocationUuid,
+      'location_uuid',
+    ],
+    [
+      'Only controller (UUID)',
+      'Empty: every controller',
+      controllerUuid,
+      setControllerUuid,
+      'controller_uuid',
+    ],
+  ];
   const submit = () =>
     save.mutate(
       {
@@ -188,24 +204,20 @@ function WebhookForm({
       <Checkbox.Group label="Events" required value={types} onChange={setTypes} error={errors.event_types}>
         <Stack gap={6} mt={6}>
           {eventTypes.map((type) => (
-            <Checkbox key={type} value={type} label={type.replace(/_/g, ' ')} />
+            <Checkbox key={type} value={type} label={type} />
           ))}
         </Stack>
       </Checkbox.Group>
-      <TextInput
-        label="Only the controllers of location (UUID)"
-        description="Empty: every location"
-        value={locationUuid}
-        onChange={(event) => setLocationUuid(event.currentTarget.value)}
-        error={errors.location_uuid}
-      />
-      <TextInput
-        label="Only controller (UUID)"
-        description="Empty: every controller"
-        value={controllerUuid}
-        onChange={(event) => setControllerUuid(event.currentTarget.value)}
-        error={errors.controller_uuid}
-      />
+      {filterFields.map(([label, description, value, setValue, name]) => (
+        <TextInput
+          key={name}
+          label={label}
+          description={description}
+          value={value}
+          onChange={(event) => setValue(event.currentTarget.value)}
+          error={errors[name]}
+        />
+      ))}
       <Checkbox
         label="Enabled (events are sent)"
         checked={enabled}
@@ -329,6 +341,8 @@ export function WebhookDetail({ uuid }: { uuid: string }) {
               onSuccess: (answer) => {
                 close();
                 setSecret(answer.secret);
+                // The secret lives in the dialog's state only, not in the mutation's.
+                rotate.reset();
               },
             },
           )
@@ -370,7 +384,7 @@ function Deliveries({ webhookUuid }: { webhookUuid: string }) {
         minWidth={860}
         columns={[
           { header: 'Created', cell: (delivery) => formatDateTime(delivery.created_at) },
-          { header: 'Event', cell: (delivery) => delivery.event_type.replace(/_/g, ' ') },
+          { header: 'Event', cell: (delivery) => delivery.event_type },
           {
             header: 'Status',
             cell: (delivery) => (
