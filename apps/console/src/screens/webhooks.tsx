@@ -113,7 +113,10 @@ export function WebhookList() {
           { header: 'Events', cell: (webhook) => <Text size="sm">{eventTypesOf(webhook)}</Text> },
           { header: 'Status', cell: (webhook) => <WebhookStatus webhook={webhook} /> },
           { header: 'Created', cell: (webhook) => formatDateTime(webhook.created_at) },
-          editDeleteColumn(can, AREA, (webhook) => webhook.url, setDialog),
+          // No Actions column for a role that may neither change nor delete.
+          ...(can(`${AREA}:update`) || can(`${AREA}:delete`)
+            ? [editDeleteColumn(can, AREA, (webhook: Webhook) => webhook.url, setDialog)]
+            : []),
         ]}
       />
       {dialog?.mode === 'create' && (
@@ -367,6 +370,7 @@ function Deliveries({ webhookUuid }: { webhookUuid: string }) {
     { live: true },
   );
   const retry = useWebhookMutation((body) => session.request('POST', `${path}/${String(body.id)}:retry`));
+  const mayRetry = can(`${AREA}:update`);
 
   return (
     <>
@@ -409,21 +413,25 @@ function Deliveries({ webhookUuid }: { webhookUuid: string }) {
             cell: (delivery) => formatDateTime(delivery.delivered_at ?? delivery.last_attempt_at),
           },
           { header: 'Next attempt', cell: (delivery) => formatDateTime(delivery.next_attempt_at) },
-          {
-            header: 'Actions',
-            cell: (delivery) =>
-              can(`${AREA}:update`) && delivery.status !== 'delivered' ? (
-                <Button
-                  size="xs"
-                  variant="default"
-                  aria-label={`Retry delivery ${delivery.webhook_id}`}
-                  loading={retry.isPending && retry.variables?.id === delivery.id}
-                  onClick={() => retry.mutate({ id: delivery.id })}
-                >
-                  Retry
-                </Button>
-              ) : null,
-          },
+          ...(mayRetry
+            ? [
+                {
+                  header: 'Actions',
+                  cell: (delivery: WebhookDelivery) =>
+                    delivery.status !== 'delivered' ? (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        aria-label={`Retry delivery ${delivery.webhook_id}`}
+                        loading={retry.isPending && retry.variables?.id === delivery.id}
+                        onClick={() => retry.mutate({ id: delivery.id })}
+                      >
+                        Retry
+                      </Button>
+                    ) : null,
+                },
+              ]
+            : []),
         ]}
       />
       <ErrorAlert error={retry.error} title="The delivery was not retried" />
