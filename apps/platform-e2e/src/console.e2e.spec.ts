@@ -320,9 +320,9 @@ interface AxeViolation {
         await visible(events.getByLabel('Event: connected').first());
         await page.getByLabel(label('Event kind')).selectOption('status_changed');
         await events.getByLabel('Event: booted').waitFor({ state: 'detached' });
-        await visible(events.getByText(/status: Available/).first());
+        await visible(events.getByText(/status: available/i).first());
         await expectNoSeriousAxeViolations('controller configuration and events');
-        await page.getByRole('heading', { name: 'Configuration' }).scrollIntoViewIfNeeded();
+        await page.getByRole('heading', { name: 'Configuration', exact: true }).scrollIntoViewIfNeeded();
         await screenshot('controller-configuration');
         await page.evaluate('window.scrollTo(0, 0)');
       },
@@ -538,7 +538,7 @@ interface AxeViolation {
 
         // A test ping reaches the receiver, signed with the secret the dialog showed.
         await page.getByRole('link', { name: hook.url }).click();
-        await visible(page.getByRole('heading', { name: 'Webhook' }));
+        await visible(page.getByRole('heading', { name: 'Webhook', exact: true }));
         await page.getByRole('button', { name: 'Send test' }).click();
         await visible(page.getByLabel('Delivery ping: delivered'), 30_000);
         const pings = () => hook.received.filter((webhook) => JSON.parse(webhook.body).type === 'ping');
