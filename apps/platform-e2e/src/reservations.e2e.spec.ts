@@ -11,7 +11,6 @@ import {
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
-  usersWithRoles,
 } from '@cpc/testing';
 
 interface ReservationPage {
@@ -33,6 +32,9 @@ describe('reservations', () => {
   let token: string;
   let data: AssetsTestData;
   let commands: CommandsTestClient;
+  /** Another tenant's operator, and a user of this tenant without the reservations permissions. */
+  let otherTenant: string;
+  let withoutPermission: string;
 
   const reservationsOf = (controller: ControllerView, query = '', as = token) =>
     api.call<ReservationPage>(
@@ -89,10 +91,16 @@ describe('reservations', () => {
   beforeAll(async () => {
     platform = await startPlatformUnderTest();
     api = await ApiTestClient.connect(platform.apiUrl);
-    token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
+    let commandsOnly: string;
+    ({ operator: token, commandsOnly } = await tenantWithUsers(platform, api, 'acme', {
+      operator: 'asset,control',
+      commandsOnly: 'asset,control:commands',
+    }));
+    withoutPermission = commandsOnly;
+    otherTenant = (await tenantWithUsers(platform, api, 'other', { operator: 'control' })).operator;
     data = new AssetsTestData(api, token);
     commands = new CommandsTestClient(api, token);
-  }, 180_000);
+  }, 240_000);
 
   afterAll(() => platform?.stop());
 
@@ -213,16 +221,14 @@ describe('reservations', () => {
       expect(byId.body.reservations.map((reservation) => reservation.status)).toEqual(['active', 'replaced']);
       expect((await reservationsOf(controller, '&filter[status]=nope')).status).toBe(422);
 
-      const other = await tenantWithUsers(platform, api, 'other', { operator: 'control' });
       const foreign = await api.call('GET', `/api/v1/control/reservations/${newestFirst[0].uuid}`, {
-        token: other.operator,
+        token: otherTenant,
       });
       expect(foreign.status).toBe(404);
-      expect((await reservationsOf(controller, '', other.operator)).body.reservations).toEqual([]);
+      expect((await reservationsOf(controller, '', otherTenant)).body.reservations).toEqual([]);
       const missing = await api.call('GET', `/api/v1/control/reservations/${randomUUID()}`, { token });
       expect(missing.status).toBe(404);
-      const { assets } = await usersWithRoles(platform, api, 'acme', { assets: 'asset,control:commands' });
-      expect((await reservationsOf(controller, '', assets)).status).toBe(403);
+      expect((await reservationsOf(controller, '', withoutPermission)).status).toBe(403);
     });
   });
 
