@@ -36,6 +36,7 @@ import { MeterValues201Handler } from './messages/meter-values-201.handler.js';
 import { NotifyReportHandler } from './messages/notify-report.handler.js';
 import { Ocpp16TransactionIdAllocator } from './messages/ocpp16-transaction-ids.allocator.js';
 import { Ocpp16TransactionsHandler } from './messages/ocpp16-transactions.handler.js';
+import { ReservationStatusUpdateHandler } from './messages/reservation-status-update.handler.js';
 import { SecurityEventNotificationHandler } from './messages/security-event-notification.handler.js';
 import { StatusNotificationHandler } from './messages/status-notification.handler.js';
 import { TransactionEventHandler } from './messages/transaction-event.handler.js';
@@ -55,6 +56,7 @@ const MESSAGE_HANDLERS = [
   FirmwareStatusHandler,
   DiagnosticsStatusHandler,
   SecurityEventNotificationHandler,
+  ReservationStatusUpdateHandler,
   NotifyReportHandler,
   DataTransferHandler,
   AcknowledgedNotificationsHandler,

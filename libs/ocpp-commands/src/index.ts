@@ -76,7 +76,14 @@ export {
   type ResolvedTarget,
 } from './ocpp-call.js';
 export { buildOcppCall, buildOcppCalls } from './build-ocpp-call.js';
-export { settingResults } from './configuration-changes.js';
+export {
+  DEFAULT_ITEMS_PER_MESSAGE,
+  type MessageLimits,
+  mergeVariableResponses,
+  settingResults,
+  splitVariableCall,
+  UNANSWERED_SETTING_STATUS,
+} from './configuration-changes.js';
 export {
   CHANGED_STATUSES,
   classifyOcppResponse,

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ReservationsModule } from '../reservations/reservations.module.js';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { createServiceDataSource, TransactionalOutbox } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
@@ -45,6 +46,7 @@ export class CommandsModule {
               poolSize: config.tuning.deliveryPoolSize,
             }).initialize(),
         }),
+        ReservationsModule,
       ],
       controllers: [CommandsHandler],
       providers: [

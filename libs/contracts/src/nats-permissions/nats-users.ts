@@ -8,6 +8,7 @@ import {
 import { ChargePointEventSubjects } from '../charge-points/charge-point-events.js';
 import { TelemetryEventSubjects } from '../charge-points/meter-values-events.js';
 import { ChargingSessionSubjects } from '../control/charging-sessions.contract.js';
+import { ReservationSubjects } from '../control/reservations.contract.js';
 import { CommandSubjects } from '../control/commands.contract.js';
 import { CHARGE_POINT_PRESENCE_BUCKET } from '../ocpp-gateway/charge-point-presence.contract.js';
 import { OcppCallEventSubjects } from '../ocpp-gateway/ocpp-call.contract.js';
@@ -78,6 +79,7 @@ export const NATS_USERS = {
       CommandSubjects.list,
       CommandSubjects.get,
       ...Object.values(ChargingSessionSubjects),
+      ...Object.values(ReservationSubjects),
       ...Object.values(WebhookSubjects),
     ],
     listens: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
@@ -136,6 +138,7 @@ export const NATS_USERS = {
       CommandSubjects.list,
       CommandSubjects.get,
       ...Object.values(ChargingSessionSubjects),
+      ...Object.values(ReservationSubjects),
     ],
     calls: [
       AssetsSubjects.controllersExist,
