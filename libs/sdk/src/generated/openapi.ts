@@ -357,6 +357,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/control/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List reservations, newest first */
+        get: operations["listReservations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/control/reservations/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a reservation */
+        get: operations["getReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/control/commands": {
         parameters: {
             query?: never;
@@ -1076,13 +1110,13 @@ export interface components {
             /** Format: uuid */
             uuid: string;
             /** @enum {string} */
-            kind: "connected" | "disconnected" | "booted" | "status_changed" | "firmware_status" | "diagnostics_status" | "security_event" | "authorization_refused";
+            kind: "connected" | "disconnected" | "booted" | "status_changed" | "firmware_status" | "diagnostics_status" | "security_event" | "authorization_refused" | "reservation_status";
             /**
              * Format: date-time
              * @example 2025-05-04T10:20:30Z
              */
             occurred_at: string;
-            /** @description The event in snake case: connected {protocol, gateway_instance}; disconnected {reason, close_code, gateway_instance}; booted {vendor, model, serial_number, firmware_version}; status_changed {connector_id, evse_id, status, error_code, reported_at}; firmware_status and diagnostics_status {status, request_id}; security_event {type, tech_info, reported_at}; authorization_refused {id_token, result, reason, message_kind}. */
+            /** @description The event in snake case: connected {protocol, gateway_instance}; disconnected {reason, close_code, gateway_instance}; booted {vendor, model, serial_number, firmware_version}; status_changed {connector_id, evse_id, status, error_code, reported_at}; firmware_status and diagnostics_status {status, request_id}; security_event {type, tech_info, reported_at}; authorization_refused {id_token, result, reason, message_kind}; reservation_status {reservation_id, status} (2.0.1 ReservationStatusUpdate). */
             details: {
                 [key: string]: (string | number | boolean) | null;
             };
@@ -1409,6 +1443,60 @@ export interface components {
             meter_values: components["schemas"]["MeterValueBody"][];
             pagination: components["schemas"]["AssetPaginationBody"];
         };
+        ReservationBody: {
+            /** Format: uuid */
+            uuid: string;
+            /** Format: uuid */
+            controller_uuid: string;
+            /** @description The reserved plug; null when the whole charge point is reserved. */
+            plug_uuid: string | null;
+            /** @description OCPP connector id of the reserved plug (1.6 numbering); null for the whole charge point. */
+            connector_id: number | null;
+            /** @description OCPP 2.0.1 EVSE id of the reserved plug. */
+            evse_id: number | null;
+            /** @description The OCPP reservation id sent in ReserveNow. */
+            reservation_id: number;
+            id_tag: string;
+            /**
+             * Format: date-time
+             * @example 2025-05-04T10:20:30Z
+             */
+            expires_at: string;
+            /**
+             * @description active until used (a transaction started with it), cancelled (an accepted cancel_reservation), expired (the expiry passed, or the station said so), removed (by the station) or replaced (an accepted reserve with the same reservation id on the same charge point).
+             * @enum {string}
+             */
+            status: "active" | "used" | "cancelled" | "expired" | "removed" | "replaced";
+            /** @description When it stopped being active; null while active. */
+            ended_at: string | null;
+            /** @description The charging session that used it, when known. */
+            charging_session_uuid: string | null;
+            /**
+             * Format: uuid
+             * @description The reserve command that made it.
+             */
+            reserve_command_uuid: string;
+            /** @description The cancel_reservation command that cancelled it. */
+            cancel_command_uuid: string | null;
+            /**
+             * Format: date-time
+             * @description When the charge point's acceptance was recorded.
+             * @example 2025-05-04T10:20:30Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2025-05-04T10:20:30Z
+             */
+            updated_at: string;
+        };
+        ReservationListResponse: {
+            reservations: components["schemas"]["ReservationBody"][];
+            pagination: components["schemas"]["AssetPaginationBody"];
+        };
+        ReservationResponse: {
+            reservation: components["schemas"]["ReservationBody"];
+        };
         ConfigurationSettingResultBody: {
             /** @description 1.6: the key. */
             key?: string;
@@ -1444,7 +1532,7 @@ export interface components {
             };
             /** @description Size in bytes of an answer too large to keep (then there is no response). */
             response_omitted_bytes?: number;
-            /** @description change_configuration: each setting sent, in order, with the status the charge point answered for it (Accepted, RebootRequired, Rejected, NotSupported, UnknownComponent, UnknownVariable, NotSupportedAttributeType). The command is accepted only when every one is Accepted or RebootRequired. */
+            /** @description change_configuration: each setting sent, in order, with the status the charge point answered for it (Accepted, RebootRequired, Rejected, NotSupported, UnknownComponent, UnknownVariable, NotSupportedAttributeType), or how its call ended without an answer (Timeout, CallError, InvalidResponse, ConnectionLost, NotSent). The command is accepted only when every one is Accepted or RebootRequired. */
             settings?: components["schemas"]["ConfigurationSettingResultBody"][];
         };
         CommandBody: {
@@ -1455,7 +1543,7 @@ export interface components {
             /** Format: uuid */
             target_uuid: string;
             /** @enum {string} */
-            type: "soft_reset" | "hard_reset" | "clear_cache" | "change_availability" | "unlock" | "identify" | "update_firmware" | "request_diagnostics" | "refresh_configuration" | "remote_start" | "remote_stop" | "reserve" | "cancel_reservation" | "set_charging_profile" | "clear_charging_profile" | "change_configuration" | "trigger_message" | "get_local_list_version";
+            type: "soft_reset" | "hard_reset" | "clear_cache" | "change_availability" | "unlock" | "identify" | "update_firmware" | "request_diagnostics" | "refresh_configuration" | "remote_start" | "remote_stop" | "reserve" | "cancel_reservation" | "set_charging_profile" | "clear_charging_profile" | "change_configuration" | "trigger_message" | "get_local_list_version" | "send_local_list";
             /**
              * @description pending → sent → accepted | rejected | timeout | failed; never backwards, never out of a terminal state.
              * @enum {string}
@@ -2366,8 +2454,44 @@ export interface components {
              */
             valid_for_seconds?: number;
         };
+        /** @description The controller's local authorization list: which tokens, and how (docs/authorization.md). */
+        SendLocalListParameters: {
+            /**
+             * @description full: the list becomes these tokens; differential: only what changed since the list the controller accepted last (added, changed and removed tokens).
+             * @enum {string}
+             */
+            update_type: "full" | "differential";
+            /** @description The tenant's id tokens to list; absent: every token allowed at the controller's location. */
+            id_token_uuids?: string[];
+            /** @description After a VersionMismatch answer, send the whole list as a full update at once. */
+            full_on_version_mismatch?: boolean;
+        };
+        /** send_local_list command */
+        SendLocalListCommandRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "send_local_list";
+            /**
+             * @description The target types this command type can address (422 on type otherwise).
+             * @enum {string}
+             */
+            target_type: "controller";
+            /**
+             * Format: uuid
+             * @description A controller, plug (connector) or charging session of the tenant.
+             */
+            target_uuid: string;
+            parameters: components["schemas"]["SendLocalListParameters"];
+            /**
+             * @description How long the command may wait for an offline charge point to connect; 0 fails it at once with charge_point_offline when the charge point is not connected.
+             * @default 0
+             */
+            valid_for_seconds?: number;
+        };
         /** @description A command to create. `type` selects the schema, and with it which target types and parameters are allowed (docs/spec/ocpp-mapping.md). command-service judges the body and reports every problem at once. */
-        CreateCommandRequest: components["schemas"]["SoftResetCommandRequest"] | components["schemas"]["HardResetCommandRequest"] | components["schemas"]["ClearCacheCommandRequest"] | components["schemas"]["ChangeAvailabilityCommandRequest"] | components["schemas"]["UnlockCommandRequest"] | components["schemas"]["IdentifyCommandRequest"] | components["schemas"]["UpdateFirmwareCommandRequest"] | components["schemas"]["RequestDiagnosticsCommandRequest"] | components["schemas"]["RefreshConfigurationCommandRequest"] | components["schemas"]["RemoteStartCommandRequest"] | components["schemas"]["RemoteStopCommandRequest"] | components["schemas"]["ReserveCommandRequest"] | components["schemas"]["CancelReservationCommandRequest"] | components["schemas"]["SetChargingProfileCommandRequest"] | components["schemas"]["ClearChargingProfileCommandRequest"] | components["schemas"]["ChangeConfigurationCommandRequest"] | components["schemas"]["TriggerMessageCommandRequest"] | components["schemas"]["GetLocalListVersionCommandRequest"];
+        CreateCommandRequest: components["schemas"]["SoftResetCommandRequest"] | components["schemas"]["HardResetCommandRequest"] | components["schemas"]["ClearCacheCommandRequest"] | components["schemas"]["ChangeAvailabilityCommandRequest"] | components["schemas"]["UnlockCommandRequest"] | components["schemas"]["IdentifyCommandRequest"] | components["schemas"]["UpdateFirmwareCommandRequest"] | components["schemas"]["RequestDiagnosticsCommandRequest"] | components["schemas"]["RefreshConfigurationCommandRequest"] | components["schemas"]["RemoteStartCommandRequest"] | components["schemas"]["RemoteStopCommandRequest"] | components["schemas"]["ReserveCommandRequest"] | components["schemas"]["CancelReservationCommandRequest"] | components["schemas"]["SetChargingProfileCommandRequest"] | components["schemas"]["ClearChargingProfileCommandRequest"] | components["schemas"]["ChangeConfigurationCommandRequest"] | components["schemas"]["TriggerMessageCommandRequest"] | components["schemas"]["GetLocalListVersionCommandRequest"] | components["schemas"]["SendLocalListCommandRequest"];
     };
     responses: never;
     parameters: never;
@@ -3818,7 +3942,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
-                "filter[kind]"?: "connected" | "disconnected" | "booted" | "status_changed" | "firmware_status" | "diagnostics_status" | "security_event" | "authorization_refused";
+                "filter[kind]"?: "connected" | "disconnected" | "booted" | "status_changed" | "firmware_status" | "diagnostics_status" | "security_event" | "authorization_refused" | "reservation_status";
                 /** @description Events at or after. */
                 "filter[occurred_from]"?: string;
                 /** @description Events before. */
@@ -5968,6 +6092,186 @@ export interface operations {
             };
         };
     };
+    listReservations: {
+        parameters: {
+            query?: {
+                /** @description Maximum items per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                "filter[controller_uuid]"?: string;
+                "filter[plug_uuid]"?: string;
+                /** @description An active reservation past its expiry is expired. */
+                "filter[status]"?: "active" | "used" | "cancelled" | "expired" | "removed" | "replaced";
+                /** @description The id tag the reservation is for. */
+                "filter[id_tag]"?: string;
+                /** @description The OCPP reservation id. */
+                "filter[reservation_id]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationListResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Valid token, permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorsBody"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Reservation UUID */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Valid token, permission missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorsBody"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A backing service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listCommands: {
         parameters: {
             query?: {
@@ -5982,7 +6286,7 @@ export interface operations {
                 "filter[target_type]"?: "controller" | "connector" | "charging_session";
                 /** @description Target UUID */
                 "filter[target_uuid]"?: string;
-                "filter[type]"?: "soft_reset" | "hard_reset" | "clear_cache" | "change_availability" | "unlock" | "identify" | "update_firmware" | "request_diagnostics" | "refresh_configuration" | "remote_start" | "remote_stop" | "reserve" | "cancel_reservation" | "set_charging_profile" | "clear_charging_profile" | "change_configuration" | "trigger_message" | "get_local_list_version";
+                "filter[type]"?: "soft_reset" | "hard_reset" | "clear_cache" | "change_availability" | "unlock" | "identify" | "update_firmware" | "request_diagnostics" | "refresh_configuration" | "remote_start" | "remote_stop" | "reserve" | "cancel_reservation" | "set_charging_profile" | "clear_charging_profile" | "change_configuration" | "trigger_message" | "get_local_list_version" | "send_local_list";
                 "filter[status]"?: "pending" | "sent" | "accepted" | "rejected" | "timeout" | "failed";
             };
             header?: never;
