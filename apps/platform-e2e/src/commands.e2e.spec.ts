@@ -233,11 +233,11 @@ describe('commands API', () => {
         ['order_by=created_at', 'order_by'],
         ['order_by=-updated_at', 'order_by'],
         ['order_by=-created_at,', 'order_by'],
-        ['filter[target_type]=plug', 'filter.target_type'],
-        ['filter[target_uuid]=abc', 'filter.target_uuid'],
-        ['filter[type]=reboot', 'filter.type'],
-        ['filter[status]=done', 'filter.status'],
-        ['filter[colour]=red', 'filter.colour'],
+        ['filter[target_type]=plug', 'filter[target_type]'],
+        ['filter[target_uuid]=abc', 'filter[target_uuid]'],
+        ['filter[type]=reboot', 'filter[type]'],
+        ['filter[status]=done', 'filter[status]'],
+        ['filter[colour]=red', 'filter[colour]'],
         ['sort=created_at', 'sort'],
       ]) {
         const response = await get(`?${query}`);
