@@ -262,5 +262,5 @@ describe('POST /api/v1/oauth/token with an OAuth 2.0 client library', () => {
     await platform.admin(['apikey:revoke', '--tenant', 'acme', '--public-key', key.public_key]);
     expect((await refusal(apiKeyClient('header', key).getToken({}, from()))).status).toBe(401);
     expect((await refusal(token.refresh({}, from()))).status).toBe(401);
-  });
+  }, 90_000);
 });
