@@ -107,7 +107,7 @@ describe('commands API', () => {
           ['parameters.id_tag', 'invalid_length'],
           ['parameters.expires_at', 'invalid_date_time'],
           ['parameters.colour', 'unknown_field'],
-          ['target_uuid', 'invalid_value'],
+          ['target_uuid', 'invalid_uuid'],
           ['valid_for_seconds', 'out_of_range'],
         ]),
       );
