@@ -6,6 +6,7 @@ import { CreateAccountRevocations1795643558000 } from './migrations/179564355800
 import { CreateTokenLimitCounters1795644772000 } from './migrations/1795644772000-create-token-limit-counters.js';
 import { CreateAuditEvents1795700000000 } from './migrations/1795700000000-create-audit-events.js';
 import { AddTenantAuthorizationMode1795700100000 } from './migrations/1795700100000-add-tenant-authorization-mode.js';
+import { AddTokenScopeAndApiKeyLookup1795700200000 } from './migrations/1795700200000-add-token-scope-and-api-key-lookup.js';
 import { RoleEntity } from './roles/role.entity.js';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity.js';
 import { TenantEntity } from './tenants/tenant.entity.js';
@@ -24,6 +25,7 @@ export function authDataSourceOptions(url: string): ServiceDataSourceOptions {
       CreateTokenLimitCounters1795644772000,
       CreateAuditEvents1795700000000,
       AddTenantAuthorizationMode1795700100000,
+      AddTokenScopeAndApiKeyLookup1795700200000,
     ],
   };
 }

@@ -157,7 +157,7 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       const malformed = await call('GET', 'locations/not-a-uuid');
       expect(malformed.status).toBe(422);
       expect(malformed.body.errors).toEqual([
-        { errorKey: 'invalid_format', message: expect.any(String), parameter: 'uuid' },
+        { errorKey: 'invalid_uuid', message: expect.any(String), parameter: 'uuid' },
       ]);
     });
   });
@@ -276,9 +276,9 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       ['page=0', 'page', 'out_of_range'],
       ['order_by=created_at', 'order_by', 'invalid_format'],
       ['order_by=-city', 'order_by', 'invalid_format'],
-      ['filter[status]=open', 'filter.status', 'invalid_value'],
-      ['filter[colour]=red', 'filter.colour', 'unknown_field'],
-      ['filter[facility_type_uuid]=x', 'filter.facility_type_uuid', 'invalid_format'],
+      ['filter[status]=open', 'filter[status]', 'invalid_value'],
+      ['filter[colour]=red', 'filter[colour]', 'unknown_field'],
+      ['filter[facility_type_uuid]=x', 'filter[facility_type_uuid]', 'invalid_uuid'],
     ])('refuses %s with 422 on %s', async (query, parameter, errorKey) => {
       const response = await call('GET', `locations?${query}`);
       expect(response.status).toBe(422);
@@ -464,7 +464,7 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         const response = await call('DELETE', `sensors/${uuid}`);
         expect(response.status).toBe(422);
         expect(response.body.errors).toEqual([
-          { errorKey: 'invalid_format', message: expect.any(String), parameter: 'uuid' },
+          { errorKey: 'invalid_uuid', message: expect.any(String), parameter: 'uuid' },
         ]);
       }
       for (const kind of ['locations', 'controllers', 'plugs']) {

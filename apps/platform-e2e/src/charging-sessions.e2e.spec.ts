@@ -359,7 +359,10 @@ describe('charging sessions from real charge points', () => {
       token,
     });
     expect(badFilter.status).toBe(422);
-    expect(badFilter.body.errors[0]).toMatchObject({ parameter: 'filter.status', errorKey: 'invalid_value' });
+    expect(badFilter.body.errors[0]).toMatchObject({
+      parameter: 'filter[status]',
+      errorKey: 'invalid_value',
+    });
     const forbidden = await api.call('GET', '/api/v1/control/charging-sessions', { token: assetsOnlyToken });
     expect(forbidden.status).toBe(403);
   });

@@ -107,7 +107,7 @@ describe('commands API', () => {
           ['parameters.id_tag', 'invalid_length'],
           ['parameters.expires_at', 'invalid_date_time'],
           ['parameters.colour', 'unknown_field'],
-          ['target_uuid', 'invalid_value'],
+          ['target_uuid', 'invalid_uuid'],
           ['valid_for_seconds', 'out_of_range'],
         ]),
       );
@@ -233,11 +233,11 @@ describe('commands API', () => {
         ['order_by=created_at', 'order_by'],
         ['order_by=-updated_at', 'order_by'],
         ['order_by=-created_at,', 'order_by'],
-        ['filter[target_type]=plug', 'filter.target_type'],
-        ['filter[target_uuid]=abc', 'filter.target_uuid'],
-        ['filter[type]=reboot', 'filter.type'],
-        ['filter[status]=done', 'filter.status'],
-        ['filter[colour]=red', 'filter.colour'],
+        ['filter[target_type]=plug', 'filter[target_type]'],
+        ['filter[target_uuid]=abc', 'filter[target_uuid]'],
+        ['filter[type]=reboot', 'filter[type]'],
+        ['filter[status]=done', 'filter[status]'],
+        ['filter[colour]=red', 'filter[colour]'],
         ['sort=created_at', 'sort'],
       ]) {
         const response = await get(`?${query}`);

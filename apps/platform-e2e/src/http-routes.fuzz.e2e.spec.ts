@@ -626,7 +626,7 @@ describe('fuzzing every HTTP route of the api-gateway', () => {
     it('validates a path parameter of any length (422 on uuid), not the router (414 with its own body)', async () => {
       const response = await api.call('GET', `/api/v1/assets/locations/${'a'.repeat(500)}`, { token });
       expect(response.status).toBe(422);
-      expect(response.body.errors[0]).toMatchObject({ errorKey: 'invalid_format', parameter: 'uuid' });
+      expect(response.body.errors[0]).toMatchObject({ errorKey: 'invalid_uuid', parameter: 'uuid' });
     });
 
     it('answers a path that is not valid percent-encoding with 400 {error}', async () => {

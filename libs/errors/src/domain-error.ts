@@ -43,6 +43,16 @@ export class ValidationFailedError extends DomainError {
   }
 }
 
+/**
+ * 400 with one issue per problem: the token endpoint's answer to bad input (OAuth 2.0 and the spec's token table say
+ * 400 there, where every other route says 422).
+ */
+export class InvalidTokenRequestError extends DomainError {
+  constructor(issues: ValidationIssue[]) {
+    super(ErrorCode.InvalidRequest, 'invalid token request', issues);
+  }
+}
+
 export class ServiceUnavailableError extends DomainError {
   constructor(message = 'a backing service is unavailable, try again later') {
     super(ErrorCode.ServiceUnavailable, message);

@@ -10,6 +10,7 @@ import {
   type AuditEventFilter,
   type AuditEventKind,
   NAMED_SORT_FIELDS,
+  PERMISSION_PATTERN,
   type RoleFilter,
   USER_ENTITY_TYPES,
   USER_SORT_FIELDS,
@@ -30,8 +31,6 @@ import {
 import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../common/asset-list-query.js';
 import { ApiNullableProperty, IsUuidString, OptionalField, QueryBoolean } from '../common/dto-decorators.js';
 
-/** `area:resource:action` (one to three parts) or `*`; auth-service checks the same. */
-const PERMISSION_PATTERN = /^(\*|[a-z][a-z0-9-]*(:[a-z][a-z0-9-]*){0,2})$/;
 const NAME_PATTERN = /^[\w .-]{1,100}$/;
 const MAX_PERMISSIONS = 100;
 /** An instant as PostgreSQL and the audit log take it: date, time, optional fraction, Z or an offset. */

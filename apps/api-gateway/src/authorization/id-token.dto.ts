@@ -10,9 +10,8 @@ import {
   type IdTokenType,
   MAX_ALLOWED_LOCATIONS,
   MAX_ID_TOKENS_PER_IMPORT,
-  UUID_PATTERN,
 } from '@cpc/contracts';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -88,12 +87,7 @@ export class CreateIdTokenBody extends IdTokenKeyBody {
   @OptionalField()
   @IsArray()
   @ArrayMaxSize(MAX_ALLOWED_LOCATIONS)
-  @Transform(({ value }: { value: unknown }) =>
-    Array.isArray(value)
-      ? (value as unknown[]).map((item) => (typeof item === 'string' ? item.toLowerCase() : item))
-      : value,
-  )
-  @Matches(UUID_PATTERN, { each: true, message: 'allowed_location_uuids must hold location UUIDs' })
+  @IsUuidString({ each: true, message: 'allowed_location_uuids must hold location UUIDs' })
   allowed_location_uuids?: string[];
 }
 

@@ -1,5 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { UUID_PATTERN } from '@cpc/contracts';
+import { invalidUuidIssue, UUID_PATTERN } from '@cpc/contracts';
 import { ValidationFailedError } from '@cpc/errors';
 
 /** The spec's sensor uuid: a version-4 UUID in lower-case hexadecimal. */
@@ -7,7 +7,7 @@ export const LOWER_CASE_UUID_V4_PATTERN =
   /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function invalidUuid(message: string): ValidationFailedError {
-  return ValidationFailedError.single('uuid', 'invalid_format', message);
+  return new ValidationFailedError([invalidUuidIssue('uuid', message)]);
 }
 
 /** The `{uuid}` path parameter of locations, controllers and plugs: a UUID, or 422 on `uuid`. */

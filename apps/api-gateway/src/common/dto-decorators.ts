@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Matches, ValidateBy, ValidateIf } from 'class-validator';
-import { UUID_PATTERN } from '@cpc/contracts';
+import { IsString, Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { isUuid } from '@cpc/contracts';
 
 /** Validated when present; an explicit null is refused like any other wrong type. */
 export const OptionalField = () => ValidateIf((_object, value) => value !== undefined);
@@ -19,11 +19,28 @@ type SchemaOptions = Record<string, unknown>;
 export const ApiNullableProperty = (schema: SchemaOptions, options: Omit<ApiPropertyOptions, 'type'> = {}) =>
   ApiProperty({ ...options, oneOf: [schema, { type: 'null' }] } as ApiPropertyOptions);
 
-/** A UUID (either case), lower-cased. */
-export const IsUuidString = () =>
+/** The constraint name of IsUuidString, which the one errorKey mapping turns into INVALID_UUID_ERROR_KEY. */
+export const IS_UUID_CONSTRAINT = 'isUuid';
+
+const lowerCased = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
+
+/**
+ * A UUID (either case), lower-cased; `each` for a list of them. Not a string: errorKey invalid_type; a string that is
+ * not a UUID: invalid_uuid.
+ */
+export const IsUuidString = (options: { each?: boolean; message?: string } = {}) =>
   applyDecorators(
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value)),
-    Matches(UUID_PATTERN, { message: ({ property }) => `${property} must be a UUID` }),
+    Transform(({ value }: { value: unknown }) =>
+      options.each && Array.isArray(value) ? value.map(lowerCased) : lowerCased(value),
+    ),
+    IsString({ each: options.each }),
+    ValidateBy(
+      { name: IS_UUID_CONSTRAINT, validator: { validate: isUuid } },
+      {
+        each: options.each,
+        message: ({ property }) => options.message ?? `${property} must be a UUID`,
+      },
+    ),
   );
 
 /** Query values arrive as strings: 'true' and 'false' become booleans, anything else stays and fails IsBoolean. */

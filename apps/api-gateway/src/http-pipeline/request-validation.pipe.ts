@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe } from '@nestjs/common';
 import { ValidationFailedError } from '@cpc/errors';
-import { toValidationIssues } from './validation-issues.js';
+import { type ParameterNotation, toValidationIssues } from './validation-issues.js';
 
 /**
  * The global pipe: bodies, queries and paths are checked against their DTO classes; unknown fields are refused; every
@@ -8,13 +8,19 @@ import { toValidationIssues } from './validation-issues.js';
  */
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
-  private readonly validation = new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    validationError: { target: false, value: true },
-    exceptionFactory: (errors) => new ValidationFailedError(toValidationIssues(errors)),
-  });
+  private readonly validation = RequestValidationPipe.validationPipe('body');
+  /** Queries name their parameters as the client sent them: `filter[status]`. */
+  private readonly queryValidation = RequestValidationPipe.validationPipe('query');
+
+  private static validationPipe(notation: ParameterNotation): ValidationPipe {
+    return new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      validationError: { target: false, value: true },
+      exceptionFactory: (errors) => new ValidationFailedError(toValidationIssues(errors, notation)),
+    });
+  }
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const hasDto =
@@ -26,6 +32,7 @@ export class RequestValidationPipe implements PipeTransform {
       }
       return this.validation.transform(body, metadata);
     }
+    if (metadata.type === 'query') return this.queryValidation.transform(value, metadata);
     return this.validation.transform(value, metadata);
   }
 }

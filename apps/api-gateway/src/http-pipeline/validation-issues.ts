@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@cpc/contracts';
+import { INVALID_SCOPE_ERROR_KEY, INVALID_UUID_ERROR_KEY, type ValidationIssue } from '@cpc/contracts';
 import type { ValidationError } from 'class-validator';
 
 /** errorKey of each class-validator constraint; the keys are listed in docs/api.md and the OpenAPI document. */
@@ -23,6 +23,10 @@ const ERROR_KEY_BY_CONSTRAINT: Record<string, string> = {
   max: 'out_of_range',
   isIn: 'invalid_value',
   isEnum: 'invalid_value',
+  // IsUuidString (and class-validator's IsUUID): one key for a malformed UUID in a path, a query or a body.
+  isUuid: INVALID_UUID_ERROR_KEY,
+  // The token request's scope (RFC 6749 §5.2 names a malformed scope as it names one beyond the grant).
+  isScope: INVALID_SCOPE_ERROR_KEY,
 };
 
 export const VALIDATION_ERROR_KEYS = [
@@ -44,14 +48,28 @@ const PRIORITY = [
 const mostTelling = (constraints: [string, string][]): [string, string] =>
   [...constraints].sort(([a], [b]) => (PRIORITY.indexOf(a) + 1 || 99) - (PRIORITY.indexOf(b) + 1 || 99))[0];
 
-const joinPath = (parent: string, property: string) =>
-  !parent ? property : /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
+/**
+ * How a parameter is named: in a body by its dotted path (`schedule.periods[0].limit`), in a query as the client sent
+ * it, in bracket notation (`filter[status]`).
+ */
+export type ParameterNotation = 'body' | 'query';
 
-/** One issue per failing field (the first failed rule of each), `parameter` the dotted path of the field. */
-export function toValidationIssues(errors: ValidationError[], parent = ''): ValidationIssue[] {
+const joinPath = (parent: string, property: string, notation: ParameterNotation) =>
+  !parent
+    ? property
+    : notation === 'query' || /^\d+$/.test(property)
+      ? `${parent}[${property}]`
+      : `${parent}.${property}`;
+
+/** One issue per failing field (the first failed rule of each), `parameter` the field's name as the client sent it. */
+export function toValidationIssues(
+  errors: ValidationError[],
+  notation: ParameterNotation = 'body',
+  parent = '',
+): ValidationIssue[] {
   return errors.flatMap((error) => {
-    const parameter = joinPath(parent, error.property);
-    const children = error.children?.length ? toValidationIssues(error.children, parameter) : [];
+    const parameter = joinPath(parent, error.property, notation);
+    const children = error.children?.length ? toValidationIssues(error.children, notation, parameter) : [];
     const constraints = Object.entries(error.constraints ?? {});
     if (constraints.length === 0) return children;
     const [constraint, message] =

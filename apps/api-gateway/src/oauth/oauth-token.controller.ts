@@ -22,7 +22,15 @@ export class OAuthTokenController {
   @Public()
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Obtain tokens (password grant with user or API-key credentials, or refresh_token grant)',
+    summary: 'Obtain tokens',
+    description:
+      "The spec's form (username, password, tenant, context, uuid) and the RFC 6749 grants beside it: `password` " +
+      '(the default; user or API-key credentials), `client_credentials` (an API key: `client_id` its public key, ' +
+      '`client_secret` its private key, in the body or as HTTP Basic `Authorization`; `tenant` optional) and ' +
+      "`refresh_token`. Each may narrow the token with `scope` (a subset of the role's permissions, never more). " +
+      'JSON or application/x-www-form-urlencoded. Unknown fields are ignored (RFC 6749 §3.2), on this endpoint ' +
+      'only. Bad input answers 400 with one item per problem (a scope beyond the role: errorKey invalid_scope; a ' +
+      "`uuid` that is not the tenant's: invalid_value on uuid); wrong credentials 401.",
   })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiBody({ type: TokenRequestDto })
@@ -34,19 +42,29 @@ export class OAuthTokenController {
   ): Promise<TokenPair> {
     // auth-service counts requests and failed logins by address in its database, shared by every replica; the address
     // is Fastify's `request.ip`, which takes X-Forwarded-For only from a peer in TRUSTED_PROXIES.
+    const scope = requestedScope(request.scope);
     if (request.grant_type === 'refresh_token') {
       return this.serviceClient.request<TokenPair, RefreshTokenRequest>(AuthSubjects.refreshToken, {
         refreshToken: request.refresh_token ?? '',
         clientAddress,
+        ...(scope ? { scope } : {}),
       });
     }
+    const clientCredentials = request.grant_type === 'client_credentials';
     return this.serviceClient.request<TokenPair, IssueTokenRequest>(AuthSubjects.issueToken, {
-      tenant: request.tenant ?? '',
-      username: request.username ?? '',
-      password: request.password ?? '',
-      ...(request.context ? { context: request.context } : {}),
+      ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
+      username: (clientCredentials ? request.client_id : request.username) ?? '',
+      password: (clientCredentials ? request.client_secret : request.password) ?? '',
+      ...(request.context || clientCredentials ? { context: request.context ?? 'apikey' } : {}),
       ...(request.uuid ? { uuid: request.uuid } : {}),
+      ...(scope ? { scope } : {}),
       clientAddress,
     });
   }
+}
+
+/** The permissions of a `scope`, or undefined when it names none (absent or only spaces: every permission). */
+function requestedScope(scope: string | undefined): string[] | undefined {
+  const permissions = scope?.split(' ').filter(Boolean) ?? [];
+  return permissions.length > 0 ? permissions : undefined;
 }

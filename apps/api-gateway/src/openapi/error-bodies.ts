@@ -10,7 +10,9 @@ export class ValidationIssueBody {
   @ApiProperty({
     example: 'required',
     description:
-      'required, unknown_field, invalid_type, invalid_length, out_of_range, invalid_value, invalid_format, or a domain key such as has_dependents',
+      'required, unknown_field, invalid_type, invalid_length, out_of_range, invalid_value, invalid_format, ' +
+      'invalid_uuid (a malformed UUID, wherever it is sent), invalid_scope (token endpoint), or a domain key such as ' +
+      'has_dependents',
   })
   errorKey: string;
 
@@ -19,7 +21,9 @@ export class ValidationIssueBody {
 
   @ApiProperty({
     example: 'username',
-    description: 'the parameter that caused the error (dotted path for nested fields)',
+    description:
+      'the parameter that caused the error, as the client sent it: the dotted path of a body field ' +
+      '(`schedule.periods[0].limit`), a query parameter in bracket notation (`filter[status]`), a path parameter',
   })
   parameter: string;
 }

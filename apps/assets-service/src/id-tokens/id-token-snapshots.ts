@@ -8,6 +8,7 @@ import {
   type IdTokenSnapshotPage,
   type IdTokenSnapshotRequest,
   type IdTokensChangedBroadcast,
+  invalidUuidIssue,
   isUuid,
 } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
@@ -65,11 +66,9 @@ export class IdTokenSnapshots implements OnModuleInit {
 
   async page(request: IdTokenSnapshotRequest): Promise<IdTokenSnapshotPage> {
     if (!isUuid(request?.tenantUuid) || (request.afterUuid !== null && !isUuid(request.afterUuid))) {
-      throw ValidationFailedError.single(
-        'tenantUuid',
-        'invalid_format',
-        'tenantUuid and afterUuid must be UUIDs',
-      );
+      throw new ValidationFailedError([
+        invalidUuidIssue('tenantUuid', 'tenantUuid and afterUuid must be UUIDs'),
+      ]);
     }
     const limit = Math.min(Math.max(1, Number(request.limit) || 1), this.tuning.idTokenSnapshotMaxPageSize);
     const rows = await runStatement(this.dataSource, idTokenSnapshotPage, {
@@ -90,7 +89,7 @@ export class IdTokenSnapshots implements OnModuleInit {
   async revisions(request: IdTokenRevisionsRequest): Promise<IdTokenRevisionsResponse> {
     const tenantUuids = Array.isArray(request?.tenantUuids) ? request.tenantUuids.filter(isUuid) : [];
     if (tenantUuids.length !== (request?.tenantUuids?.length ?? 0)) {
-      throw ValidationFailedError.single('tenantUuids', 'invalid_format', 'tenantUuids must be UUIDs');
+      throw new ValidationFailedError([invalidUuidIssue('tenantUuids', 'tenantUuids must be UUIDs')]);
     }
     const rows = await runStatement(this.dataSource, idTokenRevisions, { tenantUuids });
     return { revisions: rows.map((row) => Number(row.revision)) };

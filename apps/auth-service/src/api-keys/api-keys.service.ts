@@ -9,6 +9,7 @@ import type {
   ListApiKeysPayload,
   UpdateApiKeyPayload,
 } from '@cpc/contracts';
+import { runStatement, sqlStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { EntityManager, Repository } from 'typeorm';
 import { AdminChanges } from '../admin/admin-changes.service.js';
@@ -30,6 +31,16 @@ const toApiKeyView = (key: ApiKeyEntity, role: string): ApiKeyView => ({
   role,
   revoked: key.revokedAt !== null,
   created_at: key.createdAt.toISOString(),
+});
+
+/** The tenants holding a public key: one, as keys are random, but the schema makes it unique per tenant only. */
+const TENANTS_OF_PUBLIC_KEY = sqlStatement<{ publicKey: string }, { slug: string }>({
+  name: 'api_key_tenants',
+  parameters: ['publicKey'],
+  sql: `SELECT tenants.slug
+        FROM auth.api_keys JOIN auth.tenants ON tenants.uuid = api_keys.tenant_uuid
+        WHERE api_keys.public_key = :publicKey
+        LIMIT 2`,
 });
 
 function validName(name: unknown): string {
@@ -62,6 +73,15 @@ export class ApiKeysService {
 
   findForLogin(tenantUuid: string, publicKey: string): Promise<ApiKeyEntity | null> {
     return this.apiKeys.findOneBy({ tenantUuid, publicKey });
+  }
+
+  /**
+   * The slug of the one tenant holding the public key, for a `client_credentials` request that names no tenant; null
+   * when no tenant or more than one holds it (the request must name its tenant then).
+   */
+  async tenantSlugOf(publicKey: string): Promise<string | null> {
+    const rows = await runStatement(this.apiKeys.manager, TENANTS_OF_PUBLIC_KEY, { publicKey });
+    return rows.length === 1 ? rows[0].slug : null;
   }
 
   findByUuid(uuid: string): Promise<ApiKeyEntity | null> {

@@ -116,7 +116,7 @@ function instant(parameter: 'from' | 'to', value: string | undefined): string | 
   const year = time.getUTCFullYear();
   if (typeof value !== 'string' || Number.isNaN(year) || year < 1 || year > 9999)
     throw ValidationFailedError.single(
-      `filter.${parameter}`,
+      `filter[${parameter}]`,
       'invalid_format',
       `${parameter} must be an instant`,
     );

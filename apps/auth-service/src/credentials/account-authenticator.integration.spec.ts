@@ -144,15 +144,6 @@ describe('AccountAuthenticator', () => {
       'context not the account type',
       { tenant: 'acme', username: 'ops@acme.test', password: PASSWORD, context: 'employer' as const },
     ],
-    [
-      'uuid not the tenant',
-      {
-        tenant: 'acme',
-        username: 'ops@acme.test',
-        password: PASSWORD,
-        uuid: '8d3c4c0a-6a4f-4b8e-9b5e-0c2d3f4a5b6c',
-      },
-    ],
   ])('refuses a %s after one verification, like a wrong password', async (_case, request) => {
     const { verifiedAgainst, outcome } = await attempt(request);
     expect(outcome).toBe('invalid credentials');

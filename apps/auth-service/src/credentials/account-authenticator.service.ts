@@ -32,7 +32,6 @@ export interface LoginAttempt {
   username: string;
   password: string;
   context?: EntityType;
-  uuid?: string;
   clientAddress: string;
 }
 
@@ -48,8 +47,8 @@ interface LoginAccount {
 /**
  * Checks a username/password pair within a tenant. Tenant and username are normalized once (normalizeLoginName), for
  * the lookup and for the failure counters alike. A failure slot is taken before the check (TokenLimits), so parallel
- * guesses count one each. Every path (unknown tenant, unknown account, disabled account, wrong context, wrong uuid,
- * wrong password) runs exactly one scrypt verification with the current cost, so response time does not reveal which
+ * guesses count one each. Every path (unknown tenant, unknown account, disabled account, wrong context, wrong
+ * password) runs exactly one scrypt verification with the current cost, so response time does not reveal which
  * accounts exist; a hash made with an older cost is replaced after a successful login.
  */
 @Injectable()
@@ -84,8 +83,7 @@ export class AccountAuthenticator {
       account !== null &&
       passwordMatches &&
       account.enabled &&
-      account.entityType === context &&
-      (request.uuid === undefined || request.uuid.toLowerCase() === tenant.uuid);
+      account.entityType === context;
     if (!usable || !tenant || !account) throw new InvalidCredentialsError();
     await this.limits.settleSuccess(slots);
     if (this.hasher.needsRehash(account.secretHash)) await this.rehash(account, request.password);

@@ -2,7 +2,6 @@ import { ValidationFailedError } from '@cpc/errors';
 
 /** Shapes the management console accepts; checked before anything is written. */
 export const TENANT_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{2,127}$/;
-export const PERMISSION_PATTERN = /^(\*|[a-z][a-z0-9-]*(:[a-z][a-z0-9-]*){0,2})$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function requireMatch(parameter: string, value: string, pattern: RegExp, expectation: string): void {

@@ -6,6 +6,7 @@ import {
   type CreateRolePayload,
   HAS_DEPENDENTS_ERROR_KEY,
   type ListRolesPayload,
+  PERMISSION_PATTERN,
   type RoleView,
   type UpdateRolePayload,
 } from '@cpc/contracts';
@@ -16,7 +17,7 @@ import { AdminChanges } from '../admin/admin-changes.service.js';
 import { adminListPage, containing } from '../admin/admin-listing.js';
 import { type AdminScope, requireHeld } from '../admin/admin-scope.js';
 import { lockedRow } from '../admin/locked-row.js';
-import { PERMISSION_PATTERN, refusingDuplicates } from '../credentials/admin-input-rules.js';
+import { refusingDuplicates } from '../credentials/admin-input-rules.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { RoleEntity } from './role.entity.js';

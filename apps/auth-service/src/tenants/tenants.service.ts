@@ -6,6 +6,8 @@ import {
   type AuthorizationMode,
   ENTITY_TYPES,
   type EntityType,
+  invalidUuidIssue,
+  isUuid,
   type ResolveTenantResponse,
 } from '@cpc/contracts';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
@@ -20,8 +22,6 @@ import {
 } from '../credentials/admin-input-rules.js';
 import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { TenantEntity } from './tenant.entity.js';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface TenantView {
   uuid: string;
@@ -96,7 +96,8 @@ export class TenantsService {
     defaultContext?: string;
   }): Promise<TenantEntity> {
     requireMatch('slug', input.slug, TENANT_SLUG_PATTERN, '3 to 128 lower-case letters, digits or dashes');
-    if (input.uuid !== undefined) requireMatch('uuid', input.uuid.toLowerCase(), UUID_PATTERN, 'a UUID');
+    if (input.uuid !== undefined && !isUuid(input.uuid))
+      throw new ValidationFailedError([invalidUuidIssue('uuid')]);
     const defaultContext = input.defaultContext ?? 'user';
     if (!(ENTITY_TYPES as readonly string[]).includes(defaultContext)) {
       throw ValidationFailedError.single(

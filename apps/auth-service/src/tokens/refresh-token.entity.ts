@@ -34,6 +34,10 @@ export class RefreshTokenEntity {
   @Column({ name: 'data_uuid', type: 'uuid', nullable: true })
   dataUuid: string | null;
 
+  /** The permissions the login asked for (RFC 6749 `scope`), space-separated; null: every permission of the role. */
+  @Column({ type: 'text', nullable: true })
+  scope: string | null;
+
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
 

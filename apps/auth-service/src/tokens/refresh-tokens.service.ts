@@ -13,6 +13,8 @@ export interface RefreshTokenGrant {
   accountUuid: string;
   context: EntityType;
   dataUuid: string | null;
+  /** The permissions the family was narrowed to (RFC 6749 `scope`); null: every permission of the role. */
+  scope: string[] | null;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -26,10 +28,12 @@ export class RefreshTokensService {
   /** Stores a new token of the grant's family; the token itself exists only in the answer. */
   async issue(manager: EntityManager, grant: RefreshTokenGrant): Promise<string> {
     const token = randomBytes(32).toString('base64url');
+    const { scope, ...family } = grant;
     await manager.insert(RefreshTokenEntity, {
       uuid: randomUUID(),
       tokenHash: hashToken(token),
-      ...grant,
+      ...family,
+      scope: scope === null ? null : scope.join(' '),
       expiresAt: new Date(Date.now() + this.config.refreshTokenTtlSeconds * 1000),
       usedAt: null,
       revokedAt: null,
@@ -61,13 +65,22 @@ export class RefreshTokensService {
             accountUuid: raw.account_uuid as string,
             context: raw.context as EntityType,
             dataUuid: (raw.data_uuid as string | null) ?? null,
+            scope: (raw.scope as string | null) ?? null,
           }),
         ),
       );
     const consumed = rows[0];
     if (consumed) {
-      const { familyUuid, tenantUuid, accountKind, accountUuid, context, dataUuid } = consumed;
-      return { familyUuid, tenantUuid, accountKind, accountUuid, context, dataUuid };
+      const { familyUuid, tenantUuid, accountKind, accountUuid, context, dataUuid, scope } = consumed;
+      return {
+        familyUuid,
+        tenantUuid,
+        accountKind,
+        accountUuid,
+        context,
+        dataUuid,
+        scope: scope === null ? null : scope.split(' '),
+      };
     }
     const presented = await manager.findOneBy(RefreshTokenEntity, { tokenHash });
     if (presented && (presented.usedAt !== null || presented.revokedAt !== null)) {

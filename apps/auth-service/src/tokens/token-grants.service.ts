@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { IssueTokenRequest, RefreshTokenRequest, TokenPair } from '@cpc/contracts';
+import { InvalidTokenRequestError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
+import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import {
   AccountAuthenticator,
   InvalidCredentialsError,
@@ -11,13 +13,19 @@ import { RolesService } from '../roles/roles.service.js';
 import { AccessTokenSigner } from './access-token-signer.service.js';
 import { AccountRevocationsService } from './account-revocations.service.js';
 import { type RefreshTokenGrant, RefreshTokensService } from './refresh-tokens.service.js';
+import { narrowedScope, tokenPermissions } from './token-scope.js';
 
-/** The two OAuth grants the token endpoint offers: `password` and `refresh_token`. */
+/**
+ * The OAuth grants of the token endpoint: a login with username and password (the spec's form, RFC 6749's `password`
+ * grant, and `client_credentials` with an API key, which the api-gateway hands over as a login in context `apikey`)
+ * and `refresh_token`. Each may narrow the token with a `scope`.
+ */
 @Injectable()
 export class TokenGrantsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly authenticator: AccountAuthenticator,
+    private readonly apiKeys: ApiKeysService,
     private readonly roles: RolesService,
     private readonly signer: AccessTokenSigner,
     private readonly refreshTokens: RefreshTokensService,
@@ -27,7 +35,24 @@ export class TokenGrantsService {
 
   async passwordGrant(request: IssueTokenRequest): Promise<TokenPair> {
     await this.limits.takeRequestSlot(request.clientAddress);
-    const account = await this.authenticator.authenticate(request);
+    // client_credentials may leave the tenant out: the API key's public key names it. An unknown key leaves it empty,
+    // which no tenant has, so the login fails as every other one does (after the same decoy verification).
+    const tenant =
+      request.tenant ??
+      (request.context === 'apikey' ? await this.apiKeys.tenantSlugOf(request.username) : null) ??
+      '';
+    const account = await this.authenticator.authenticate({ ...request, tenant });
+    // Checked only once the credentials are right, so that it tells nothing to whoever does not hold them.
+    if (request.uuid !== undefined && request.uuid.toLowerCase() !== account.tenant.uuid) {
+      throw new InvalidTokenRequestError([
+        {
+          errorKey: 'invalid_value',
+          message: "uuid must be the tenant's own uuid (claim tenant_uuid of its tokens), or be left out",
+          parameter: 'uuid',
+        },
+      ]);
+    }
+    const role = await this.roles.findByUuid(account.roleUuid);
     const grant: RefreshTokenGrant = {
       familyUuid: randomUUID(),
       tenantUuid: account.tenant.uuid,
@@ -35,31 +60,42 @@ export class TokenGrantsService {
       accountUuid: account.uuid,
       context: account.entityType,
       dataUuid: request.uuid?.toLowerCase() ?? null,
+      scope: narrowedScope(role?.permissions ?? [], request.scope),
     };
     return this.dataSource.transaction(async (manager) =>
       this.issuePair(
         grant,
-        account.roleUuid,
+        role?.permissions ?? [],
         account.tenant.slug,
         await this.refreshTokens.issue(manager, grant),
       ),
     );
   }
 
-  /** Uses the refresh token and issues a new pair in one transaction: a failure leaves the old token usable. */
-  async refreshGrant({ refreshToken, clientAddress }: RefreshTokenRequest): Promise<TokenPair> {
+  /**
+   * Uses the refresh token and issues a new pair in one transaction: a failure (a scope beyond the family's too)
+   * leaves the old token usable.
+   */
+  async refreshGrant({ refreshToken, clientAddress, scope }: RefreshTokenRequest): Promise<TokenPair> {
     await this.limits.takeRequestSlot(clientAddress);
     const outcome = await this.dataSource.transaction(async (manager) => {
-      const grant = await this.refreshTokens.consume(manager, refreshToken);
-      if (!grant) return null;
-      const account = await this.authenticator.reload(grant.tenantUuid, grant.accountKind, grant.accountUuid);
+      const consumed = await this.refreshTokens.consume(manager, refreshToken);
+      if (!consumed) return null;
+      const account = await this.authenticator.reload(
+        consumed.tenantUuid,
+        consumed.accountKind,
+        consumed.accountUuid,
+      );
       if (!account) {
-        await this.refreshTokens.revokeFamily(manager, grant.familyUuid);
+        await this.refreshTokens.revokeFamily(manager, consumed.familyUuid);
         return null;
       }
+      const rolePermissions = (await this.roles.findByUuid(account.roleUuid))?.permissions ?? [];
+      const held = tokenPermissions(rolePermissions, consumed.scope);
+      const grant: RefreshTokenGrant = { ...consumed, scope: narrowedScope(held, scope) ?? consumed.scope };
       return this.issuePair(
         grant,
-        account.roleUuid,
+        rolePermissions,
         account.tenant.slug,
         await this.refreshTokens.issue(manager, grant),
       );
@@ -70,14 +106,12 @@ export class TokenGrantsService {
 
   private async issuePair(
     grant: RefreshTokenGrant,
-    roleUuid: string,
+    rolePermissions: readonly string[],
     tenantSlug: string,
     refreshToken: string,
   ): Promise<TokenPair> {
-    const [role, notBefore] = await Promise.all([
-      this.roles.findByUuid(roleUuid),
-      this.revocations.notBeforeOf(grant.accountUuid),
-    ]);
+    const permissions = tokenPermissions(rolePermissions, grant.scope);
+    const notBefore = await this.revocations.notBeforeOf(grant.accountUuid);
     const accessToken = await this.signer.sign({
       notBefore,
       accountUuid: grant.accountUuid,
@@ -85,13 +119,15 @@ export class TokenGrantsService {
       tenantSlug,
       tenantUuid: grant.tenantUuid,
       dataUuid: grant.dataUuid,
-      permissions: role?.permissions ?? [],
+      permissions,
     });
     return {
       access_token: accessToken,
       refresh_token: refreshToken,
       token_type: 'Bearer',
       expires_in: this.signer.ttlSeconds,
+      // RFC 6749 §5.1: what was granted, whenever a scope narrowed it.
+      ...(grant.scope === null ? {} : { scope: permissions.join(' ') }),
     };
   }
 }

@@ -1,4 +1,10 @@
-import { isUuid, type ValidationIssue, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@cpc/contracts';
+import {
+  invalidUuidIssue,
+  isUuid,
+  type ValidationIssue,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+} from '@cpc/contracts';
 
 /** Longest receiver URL accepted. */
 export const MAX_URL_LENGTH = 2048;
@@ -55,7 +61,9 @@ export function checkSubscriptionFields(
     const value = body[parameter];
     if (value === undefined) continue;
     if (value === null || isUuid(value)) fields[key] = value === null ? null : value.toLowerCase();
-    else issue(parameter, 'invalid', `${parameter} must be a UUID or null`);
+    else if (typeof value !== 'string')
+      issue(parameter, 'invalid_type', `${parameter} must be a UUID or null`);
+    else issues.push(invalidUuidIssue(parameter, `${parameter} must be a UUID or null`));
   }
   if (body.enabled !== undefined) {
     if (typeof body.enabled === 'boolean') fields.enabled = body.enabled;

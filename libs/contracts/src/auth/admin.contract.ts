@@ -190,6 +190,12 @@ export type ListAuditEventsPayload = Omit<ListAssetsPayload<AuditEventFilter>, '
 export type AdminPage<TItem> = AssetPage<TItem>;
 
 /**
+ * A permission as roles hold it and token requests ask for it (`scope`): `area`, `area:resource`,
+ * `area:resource:action`, or `*` for everything.
+ */
+export const PERMISSION_PATTERN = /^(\*|[a-z][a-z0-9-]*(:[a-z][a-z0-9-]*){0,2})$/;
+
+/**
  * Whether granted permissions cover a required one. A grant covers itself and everything below it:
  * `control:commands` covers `control:commands:list`, `control` covers both, `*` covers all. api-gateway checks routes
  * with it; auth-service checks with it that nobody hands out more than it holds.

@@ -103,7 +103,7 @@ describe('creating a command', () => {
       [
         ['Idempotency-Key', 'invalid_value'],
         ['colour', 'unknown_field'],
-        ['target_uuid', 'invalid_value'],
+        ['target_uuid', 'invalid_uuid'],
         ['type', 'invalid_target_type'],
         ['valid_for_seconds', 'out_of_range'],
       ].sort(),

@@ -31,6 +31,17 @@ describe('judgeCreateRequest', () => {
     expect(judged.ok && judged.request.validForSeconds).toBe(86_400);
   });
 
+  it('answers a target_uuid that is no UUID with the one errorKey of malformed UUIDs', () => {
+    const judged = judgeCreateRequest(
+      { type: 'soft_reset', target_type: 'controller', target_uuid: 'cp-1' },
+      now,
+    );
+    expect(judged).toEqual({
+      ok: false,
+      issues: [{ parameter: 'target_uuid', errorKey: 'invalid_uuid', message: 'target_uuid must be a UUID' }],
+    });
+  });
+
   it('reports each problem once, on its parameter', () => {
     const judged = judgeCreateRequest(
       { type: 'soft_reset', target_type: 'controller', target_uuid: 5, valid_for_seconds: '60', extra: true },

@@ -1,4 +1,4 @@
-import { UUID_PATTERN, type ValidationIssue } from '@cpc/contracts';
+import { invalidUuidIssue, UUID_PATTERN, type ValidationIssue } from '@cpc/contracts';
 import {
   CommandValidationErrorKey as ErrorKey,
   parseCommandRequest,
@@ -69,7 +69,7 @@ export function judgeCreateRequest(body: unknown, now: Date): JudgedCreateReques
   } else if (typeof targetUuid !== 'string') {
     issues.push(issue('target_uuid', ErrorKey.InvalidType, 'target_uuid must be a string'));
   } else if (!UUID_PATTERN.test(targetUuid)) {
-    issues.push(issue('target_uuid', ErrorKey.InvalidValue, 'target_uuid must be a UUID'));
+    issues.push(invalidUuidIssue('target_uuid'));
   }
 
   const validFor = fields.valid_for_seconds ?? 0;
