@@ -9,7 +9,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Obtain tokens (password grant with user or API-key credentials, or refresh_token grant) */
+        /**
+         * Obtain tokens
+         * @description The spec's form (username, password, tenant, context, uuid) and the RFC 6749 grants beside it: `password` (the default; user or API-key credentials), `client_credentials` (an API key: `client_id` its public key, `client_secret` its private key, in the body or as HTTP Basic `Authorization`; `tenant` optional) and `refresh_token`. Each may narrow the token with `scope` (a subset of the role's permissions, never more). JSON or application/x-www-form-urlencoded. Unknown fields are ignored (RFC 6749 §3.2), on this endpoint only. Bad input answers 400 with one item per problem (a scope beyond the role: errorKey invalid_scope; a `uuid` that is not the tenant's: invalid_value on uuid); wrong credentials 401.
+         */
         post: operations["issueToken"];
         delete?: never;
         options?: never;
@@ -726,14 +729,14 @@ export interface components {
         };
         ValidationIssueBody: {
             /**
-             * @description required, unknown_field, invalid_type, invalid_length, out_of_range, invalid_value, invalid_format, or a domain key such as has_dependents
+             * @description required, unknown_field, invalid_type, invalid_length, out_of_range, invalid_value, invalid_format, invalid_uuid (a malformed UUID, wherever it is sent), invalid_scope (token endpoint), or a domain key such as has_dependents
              * @example required
              */
             errorKey: string;
             /** @example username is required */
             message: string;
             /**
-             * @description the parameter that caused the error (dotted path for nested fields)
+             * @description the parameter that caused the error, as the client sent it: the dotted path of a body field (`schedule.periods[0].limit`), a query parameter in bracket notation (`filter[status]`), a path parameter
              * @example username
              */
             parameter: string;
@@ -746,20 +749,32 @@ export interface components {
              * @default password
              * @enum {string}
              */
-            grant_type?: "password" | "refresh_token";
-            /** @description User e-mail or API key public key (password grant) */
+            grant_type?: "password" | "client_credentials" | "refresh_token";
+            /** @description User e-mail or API key public key (password grant; required there) */
             username?: string;
-            /** @description Password or API key private key (password grant) */
+            /** @description Password or API key private key (password grant; required there) */
             password?: string;
-            /** @description Tenant slug; scopes the token (password grant) */
+            /** @description Tenant slug; scopes the token. Required with the password grant; optional with client_credentials (the API key names its tenant). */
             tenant?: string;
             /**
-             * @description Entity type to authenticate against; default: the tenant's
+             * @description Entity type to authenticate against; default: the tenant's (password grant), apikey (client_credentials)
              * @enum {string}
              */
             context?: "apikey" | "contract" | "user" | "client" | "employee" | "employer";
-            /** @description Tenant UUID; embedded as claim data.uuid */
+            /**
+             * Format: uuid
+             * @description The tenant's own UUID (the `tenant_uuid` claim of any of its tokens; `npm run admin -- tenant:show`), for clients that want the token to carry it: it is embedded as claim `data.uuid`. It selects nothing; `tenant` does. Optional; any other UUID is refused with 400 naming `uuid` (once the credentials are right).
+             */
             uuid?: string;
+            /** @description client_credentials: the API key public key (or send it as HTTP Basic user). Other grants: ignored (the platform has public clients only). */
+            client_id?: string;
+            /** @description client_credentials: the API key private key (or as HTTP Basic password). Other grants: ignored. */
+            client_secret?: string;
+            /**
+             * @description RFC 6749 scope: space-separated permissions the token is to carry, each covered by the role (never more); absent: all of the role's. With refresh_token: a subset of the original. A permission the role does not cover is refused with 400, errorKey invalid_scope on scope.
+             * @example control:commands:list asset:locations:read
+             */
+            scope?: string;
             /** @description Required with grant_type refresh_token */
             refresh_token?: string;
         };
@@ -773,6 +788,8 @@ export interface components {
              * @description Lifetime of the access token in seconds
              */
             expires_in: number;
+            /** @description The permissions granted, space-separated (RFC 6749 §5.1); present when a scope narrowed the token (this request or the login its refresh token descends from). */
+            scope?: string;
         };
         FacilityTypeRefBody: {
             /** Format: uuid */
