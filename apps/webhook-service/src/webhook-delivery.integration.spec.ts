@@ -114,6 +114,8 @@ function serviceConfig(natsUrl: string, databaseUrl: string) {
       maxRetryDelayMs: 400,
       failingDisableAfterMs: 3000,
       idlePollIntervalMs: 50,
+      eventRetryDelayMs: 100,
+      parkedEventPollIntervalMs: 100,
     },
   };
 }
@@ -429,6 +431,57 @@ describe('deliveries', () => {
     expect(
       bodies.filter((body) => body.type === 'charging_session.updated').map((body) => body.data.meter_wh),
     ).toEqual([10, 75]);
+  });
+});
+
+describe('an event whose fan-out fails every time', () => {
+  it('is parked: other subjects flow at once, its own subject after it failed for good', async () => {
+    const target = await receiver();
+    await subscribe(target.url, {
+      event_types: ['command.status_changed', 'controller.connection_changed', 'charging_session.updated'],
+    });
+    const [stuck, other, command] = [randomUUID(), randomUUID(), randomUUID()];
+    const at = '2026-03-01T10:00:00.000Z';
+    const connected = (controllerUuid: string) =>
+      chargePointEvent(
+        ChargePointEventSubjects.connected,
+        { controllerUuid, ocppIdentity: 'CP-P', protocol: 'ocpp1.6', gatewayInstance: 'a', connectedAt: at },
+        at,
+      );
+    // A transaction id longer than the session throttle's column: this event's rows can never be written.
+    await chargePointEvent(
+      ChargePointEventSubjects.transactionUpdated,
+      { controllerUuid: stuck, ocppIdentity: 'CP-P', transactionId: 'x'.repeat(150), meterWh: 1, sampledAt: at },
+      at,
+    );
+    await connected(stuck);
+    await connected(other);
+    await commandStatus(command, 'pending');
+    const controllerOf = (body: { data: Record<string, unknown> }) => body.data.controller_uuid;
+    await eventually(
+      () => target.bodies(),
+      (bodies) => bodies.some((body) => controllerOf(body) === other) && bodies.some((b) => b.data.command),
+    );
+    // The stuck controller's later event waits behind the parked one until it failed for good.
+    const [parked] = (
+      await eventually(
+        () =>
+          database.query(
+            `SELECT status, last_error, failed_at FROM webhooks.parked_events WHERE ordering_key = $1`,
+            [`controller:${stuck}`],
+          ),
+        (result) => result.rows[0]?.status === 'failed',
+      )
+    ).rows;
+    expect(parked.last_error).toMatch(/too long/);
+    await eventually(
+      () => target.received.find((webhook) => webhook.body.includes(stuck)),
+      (webhook) => webhook !== undefined,
+    );
+    const stuckOnes = target.bodies().filter((body) => controllerOf(body) === stuck);
+    expect(stuckOnes.map((body) => body.type)).toEqual(['controller.connection_changed']);
+    const arrived = target.received.find((webhook) => webhook.body.includes(stuck))!.at;
+    expect(arrived).toBeGreaterThanOrEqual((parked.failed_at as Date).getTime());
   });
 });
 

@@ -11,6 +11,15 @@ export interface WebhookServiceTuning {
   databasePoolSize: number;
   /** Redelivery delay of an event whose fan-out failed (the database was away, say). */
   eventRetryDelayMs: number;
+  /**
+   * Tries of an event's fan-out before it is parked (webhooks.parked_events) and acknowledged: until then the
+   * consumer's ack floor, and with it every later delivery of the consumer, waits for it.
+   */
+  eventAttemptsBeforeParking: number;
+  /** How often each replica looks for parked events due for another try. */
+  parkedEventPollIntervalMs: number;
+  /** Parked events one look takes at most (tried one after the other). */
+  parkedEventClaimBatchSize: number;
   /** Events delivered by JetStream and not yet acknowledged, at most, per consumer. */
   eventMaxAckPending: number;
   /** Events one pull fetches and buffers, so a backlog is read in few round trips. */
@@ -56,6 +65,9 @@ export interface WebhookServiceTuning {
 export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.freeze({
   databasePoolSize: 10,
   eventRetryDelayMs: 1000,
+  eventAttemptsBeforeParking: 5,
+  parkedEventPollIntervalMs: 5000,
+  parkedEventClaimBatchSize: 20,
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
   commandEventConcurrency: 8,

@@ -8,6 +8,7 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { TargetGuard } from './delivery/target-guard.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { ControllerLocations } from './events/controller-locations.js';
+import { ParkedEventsRetrier } from './events/parked-events.retrier.js';
 import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
 import { SecretBox } from './signing/secret-box.js';
 import { SubscriptionsHandler } from './subscriptions/subscriptions.handler.js';
@@ -60,6 +61,7 @@ export class WebhookServiceModule {
         ControllerLocations,
         SubscriptionsService,
         WebhookEventsConsumer,
+        ParkedEventsRetrier,
         DeliveryWorker,
       ],
     };

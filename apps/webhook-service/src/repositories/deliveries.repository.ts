@@ -5,7 +5,8 @@ import { sqlStatement } from '@cpc/database';
  * a queue in stream order: only its first pending row can be claimed, and a claimed row stays pending (its next
  * attempt pushed out by the lease) until its attempt is recorded, so the next row waits for it on every replica. A row
  * is claimable once its consumer's ack floor has reached it: then every earlier event of the stream has its rows
- * written, whichever replica handled it, so no earlier row of its queue can still appear.
+ * written, whichever replica handled it, or is parked (webhooks.parked_events), so no earlier row of its queue can
+ * still appear but a parked event's: while one is pending, the later rows of its ordering key wait.
  */
 
 export interface DeliveryRow {
@@ -106,8 +107,8 @@ export interface ClaimedDelivery {
 /**
  * Takes due heads of queues of enabled subscriptions (not those in `busySubscriptions`, which have enough requests
  * in flight here) that their consumer's ack floor has reached (commands: `commandAckFloor`, charge point events:
- * `chargePointAckFloor`; pings have no stream place), counts the attempt and hides them from other replicas for the
- * lease.
+ * `chargePointAckFloor`; pings have no stream place) and no earlier parked event of their ordering key still waits
+ * for, counts the attempt and hides them from other replicas for the lease.
  */
 export const claimDueDeliveries = sqlStatement<
   {
@@ -132,6 +133,9 @@ export const claimDueDeliveries = sqlStatement<
              AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
                               WHERE e.status = 'pending' AND e.subscription_uuid = d.subscription_uuid
                                 AND e.ordering_key = d.ordering_key AND e.stream_seq < d.stream_seq)
+             AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
+                              WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
+                                AND p.stream_seq < d.stream_seq)
            ORDER BY d.next_attempt_at
            LIMIT :limit
            FOR UPDATE OF d SKIP LOCKED)
@@ -179,6 +183,9 @@ export const claimNextInQueue = sqlStatement<
            AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
                                                           THEN :commandAckFloor::bigint
                                                           ELSE :chargePointAckFloor::bigint END)
+           AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
+                            WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
+                              AND p.stream_seq < d.stream_seq)
            AND s.uuid = d.subscription_uuid AND s.enabled
         RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
                   s.secret_ciphertext,
