@@ -5,10 +5,12 @@ import { Webhook } from 'standardwebhooks';
 import {
   AssetsSubjects,
   ChargePointEventSubjects,
+  chargingSessionUuidOf,
   CommandSubjects,
   type CreatedWebhookSubscription,
   ErrorCode,
   type EventEnvelope,
+  type PlugFilter,
   type WebhookDeliveryPage,
   type WebhookDeliveryView,
   WebhookSubjects,
@@ -37,6 +39,8 @@ const receivers: WebhookReceiver[] = [];
 const tenantA = randomUUID();
 const tenantB = randomUUID();
 const locationOfController = new Map<string, string>();
+/** The plugs the stand-in assets-service knows: controller uuid → plugs. */
+const plugsOfController = new Map<string, { uuid: string; connector_id: number; evse_id: number }[]>();
 
 async function receiver(...args: Parameters<typeof WebhookReceiver.start>): Promise<WebhookReceiver> {
   const started = await WebhookReceiver.start(...args);
@@ -127,6 +131,15 @@ beforeAll(async () => {
       serveAsNestService<{ uuid: string }>(connection, AssetsSubjects.getController, ({ payload }) => {
         const location = locationOfController.get(payload.uuid);
         return location ? { uuid: payload.uuid, location_uuid: location } : undefined;
+      });
+      serveAsNestService<{ filter: PlugFilter }>(connection, AssetsSubjects.listPlugs, ({ payload }) => {
+        const { filter } = payload;
+        const items = (plugsOfController.get(filter.controller_uuid ?? '') ?? []).filter(
+          (plug) =>
+            (filter.connector_id === undefined || plug.connector_id === filter.connector_id) &&
+            (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
+        );
+        return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
       });
     },
     start: ({ natsUrl, databaseUrl }) => startWebhookService(serviceConfig(natsUrl, databaseUrl)),
@@ -358,8 +371,9 @@ describe('deliveries', () => {
 
   it('sends charge point events by controller and location filter, charging_session.updated at most once a minute', async () => {
     const target = await receiver();
-    const [controller, elsewhere, location] = [randomUUID(), randomUUID(), randomUUID()];
+    const [controller, elsewhere, location, plug] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     locationOfController.set(controller, location);
+    plugsOfController.set(controller, [{ uuid: plug, connector_id: 1, evse_id: 1 }]);
     locationOfController.set(elsewhere, randomUUID());
     await subscribe(target.url, {
       event_types: [
@@ -427,7 +441,11 @@ describe('deliveries', () => {
       'charging_session.ended',
     ]);
     expect(bodies[0].data).toMatchObject({ controller_uuid: controller, connection_status: 'online' });
-    expect(bodies[1].data).toMatchObject({ connector_id: 1, status: 'Charging' });
+    // The platform's uuids beside the OCPP ids: the plug's (assets-service), the session's (command-service).
+    expect(bodies[1].data).toMatchObject({ plug_uuid: plug, connector_id: 1, status: 'Charging' });
+    const session = chargingSessionUuidOf(tenantA, controller, '42');
+    expect(bodies[2].data).toMatchObject({ charging_session_uuid: session, plug_uuid: plug, connector_id: 1 });
+    for (const body of bodies.slice(3)) expect(body.data.charging_session_uuid).toBe(session);
     expect(
       bodies.filter((body) => body.type === 'charging_session.updated').map((body) => body.data.meter_wh),
     ).toEqual([10, 75]);

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import {
   type AssetPage,
   AssetsSubjects,
@@ -8,23 +7,25 @@ import {
   type PlugView,
   type TenantScopedRequest,
 } from '@cpc/contracts';
-import { ServiceClient } from '@cpc/nats';
+import type { ServiceClient } from './service-client.js';
 
 /** Plugs per EVSE the lookup considers; OCPP 2.0.1 stations have one to three. */
 const MAX_PLUGS_PER_EVSE = 50;
 
-/** The plug of a session, or why none was found. */
+/** The plug (assets-service) of an OCPP connector, or why none was found. */
 export type PlugResolution = { plugUuid: string } | { plugUuid: null; reason: string };
 
 /**
- * Finds the plug (assets-service) of a transaction's connector, by the same rule assets-service applies to status
- * notifications: on 1.6 the plug with that connector id, on 2.0.1 the n-th plug (by connector id) of that EVSE, or
- * the EVSE's only plug when the charge point named the EVSE alone. Assets-service being unreachable throws, so the
- * event is retried later.
+ * Finds the plug (assets-service) of the connector a charge point names, by the same rule assets-service applies to
+ * status notifications: on 1.6 the plug with that connector id, on 2.0.1 the n-th plug (by connector id) of that EVSE,
+ * or the EVSE's only plug when the charge point named the EVSE alone. Assets-service being unreachable throws, so the
+ * event is retried later. `serviceName` is the service asking, for the tenant the event belongs to.
  */
-@Injectable()
-export class ChargingSessionPlugResolver {
-  constructor(private readonly services: ServiceClient) {}
+export class PlugOfConnectorLookup {
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly serviceName: string,
+  ) {}
 
   async resolve(
     tenantUuid: string,
@@ -43,7 +44,7 @@ export class ChargingSessionPlugResolver {
       principal: {
         tenantUuid,
         tenantSlug: '',
-        subject: 'command-service',
+        subject: this.serviceName,
         subjectType: 'service',
         scopes: [],
       },

@@ -11,6 +11,7 @@ import { parkEvent } from '../repositories/parked-events.repository.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './consumer-names.js';
+import { ConnectorPlugs } from './connector-plugs.js';
 import { ControllerLocations } from './controller-locations.js';
 import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
 
@@ -36,6 +37,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     private readonly eventBus: JetStreamEventBus,
     private readonly dataSource: DataSource,
     private readonly locations: ControllerLocations,
+    private readonly plugs: ConnectorPlugs,
     private readonly signal: DeliverySignal,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
@@ -106,6 +108,13 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
       return;
     }
     const { tenantUuid } = event;
+    if (webhookEvent.plugOf) {
+      webhookEvent.data.plug_uuid = await this.plugs.plugOf(
+        tenantUuid,
+        webhookEvent.controllerUuid,
+        webhookEvent.plugOf,
+      );
+    }
     const fanOut = (runner: DataSource | EntityManager, locationUuid: string | null) =>
       runStatement(runner, fanOutEvent, {
         tenantUuid,
