@@ -444,7 +444,11 @@ describe('deliveries', () => {
     // The platform's uuids beside the OCPP ids: the plug's (assets-service), the session's (command-service).
     expect(bodies[1].data).toMatchObject({ plug_uuid: plug, connector_id: 1, status: 'Charging' });
     const session = chargingSessionUuidOf(tenantA, controller, '42');
-    expect(bodies[2].data).toMatchObject({ charging_session_uuid: session, plug_uuid: plug, connector_id: 1 });
+    expect(bodies[2].data).toMatchObject({
+      charging_session_uuid: session,
+      plug_uuid: plug,
+      connector_id: 1,
+    });
     for (const body of bodies.slice(3)) expect(body.data.charging_session_uuid).toBe(session);
     expect(
       bodies.filter((body) => body.type === 'charging_session.updated').map((body) => body.data.meter_wh),
@@ -469,7 +473,13 @@ describe('an event whose fan-out fails every time', () => {
     // A transaction id longer than the session throttle's column: this event's rows can never be written.
     await chargePointEvent(
       ChargePointEventSubjects.transactionUpdated,
-      { controllerUuid: stuck, ocppIdentity: 'CP-P', transactionId: 'x'.repeat(150), meterWh: 1, sampledAt: at },
+      {
+        controllerUuid: stuck,
+        ocppIdentity: 'CP-P',
+        transactionId: 'x'.repeat(150),
+        meterWh: 1,
+        sampledAt: at,
+      },
       at,
     );
     await connected(stuck);

@@ -35,11 +35,20 @@ export interface WebhookServiceTuning {
    * returns, and its rows become claimable once the consumer's ack floor has moved past it.
    */
   wakeAfterFanOutMs: number;
+  /**
+   * How old a reading of the consumers' ack floors may be and still serve a claim: a claim follows every finished
+   * delivery, and two JetStream API requests for each would cost more than the delivery; an older reading only holds
+   * the newest rows back a little.
+   */
+  ackFloorMaxAgeMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
   claimBatchSize: number;
   /** HTTP requests to receivers in flight at once in one replica. */
   maxRequestsInFlight: number;
-  /** Requests in flight to one subscription's receiver at once in one replica, so a slow one cannot take them all. */
+  /**
+   * Requests in flight to one subscription's receiver at once in one replica (from the request until its answer), so
+   * a slow one cannot take them all; a claim takes no more of a subscription's rows than its free share.
+   */
   maxRequestsInFlightPerSubscription: number;
   /** How long a claimed row stays invisible to other replicas: longer than one attempt can take. */
   claimLeaseMs: number;
@@ -72,6 +81,7 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   eventPullBatchSize: 256,
   commandEventConcurrency: 8,
   wakeAfterFanOutMs: 5,
+  ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,
   maxRequestsInFlight: 200,
   maxRequestsInFlightPerSubscription: 20,
