@@ -238,16 +238,21 @@ export const recordFailedAttempt = sqlStatement<
         RETURNING failing_since`,
 });
 
-/** Disables a subscription (410, or failing too long) and ends its pending deliveries as failed, with the reason. */
+/**
+ * Disables a subscription (410, or failing too long) and ends its pending deliveries as failed, with the reason. The
+ * deliveries are locked before the subscription, in the order recording an attempt locks them (its delivery, then the
+ * subscription's failing streak): the other way round the two deadlocked.
+ */
 export const disableSubscription = sqlStatement<{ subscriptionUuid: string; reason: string }>({
   name: 'deliveries.disable-subscription',
   parameters: ['subscriptionUuid', 'reason'],
-  sql: `WITH disabled AS (
-          UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
-           WHERE uuid = :subscriptionUuid RETURNING uuid)
-        UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL,
-               last_error = COALESCE(last_error, left(:reason, 1000))
-         WHERE subscription_uuid = (SELECT uuid FROM disabled) AND status = 'pending'`,
+  sql: `WITH failed AS (
+          UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL,
+                 last_error = COALESCE(last_error, left(:reason, 1000))
+           WHERE subscription_uuid = :subscriptionUuid AND status = 'pending'
+          RETURNING id)
+        UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
+         WHERE uuid = :subscriptionUuid AND (SELECT count(*) FROM failed) >= 0`,
 });
 
 export const recordGone = sqlStatement<{ id: string; statusCode: number; error: string }>({
