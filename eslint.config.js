@@ -5,7 +5,18 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.nx/**', '.data/**', 'coverage/**', 'bench-results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'libs/sdk/dist/**',
+      'libs/sdk/src/generated/**',
+      'node_modules/**',
+      '.nx/**',
+      '.data/**',
+      'coverage/**',
+      'bench-results/**',
+    ],
+  },
   ...nx.configs['flat/base'],
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

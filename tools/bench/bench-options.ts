@@ -1,7 +1,18 @@
 import { parseArgs } from 'node:util';
 
-/** Idle last: closing its thousands of sockets keeps the gateway and assets-service busy for a while afterwards. */
-export const PHASES = ['location', 'commands-list', 'commands', 'webhooks', 'authorize', 'idle'] as const;
+/**
+ * The fleets last: closing thousands of sockets keeps the gateway and assets-service busy for a while afterwards.
+ * Telemetry after idle, whose teardown is over by the time telemetry's fleet has connected and its steps begin.
+ */
+export const PHASES = [
+  'location',
+  'commands-list',
+  'commands',
+  'webhooks',
+  'authorize',
+  'idle',
+  'telemetry',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -25,11 +36,19 @@ export interface BenchOptions {
   authorizeTokens: number;
   authorizeRate: number;
   authorizeSeconds: number;
+  telemetryChargePoints: number;
+  telemetryChargingShare: number;
+  telemetryHeartbeatSeconds: number;
+  telemetryMeterSeconds: number;
+  telemetryMeasurands: number;
+  telemetryStatusSeconds: number;
+  telemetryRateMultipliers: number[];
+  telemetrySeconds: number;
   out: string;
 }
 
 export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<NAME> in the environment)
-  --phases location,commands-list,commands,webhooks,authorize,idle   which phases, in this order (default: all)
+  --phases location,commands-list,commands,webhooks,authorize,idle,telemetry   which phases, in this order (default: all)
   --api-url, --ocpp-url, --database-url, --nats-url   measure a running platform instead of starting one
   --idle-count 20000         idle charge points for one gateway (capped by its open-file limit)
   --heartbeat-seconds 30     their Heartbeat interval
@@ -49,6 +68,16 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --authorize-tokens 10000   id tokens imported for the tenant first
   --authorize-rate 2000      Authorize calls per second, in all
   --authorize-seconds 15     duration of the Authorize load
+  --telemetry-charge-points 20000   charge points (half 1.6, half 2.0.1) reporting telemetry to one gateway
+                             (capped by its open-file limit; they connect at --connect-rate)
+  --telemetry-charging-share 0.1    share of them in a transaction, sending meter values
+  --telemetry-heartbeat-seconds 60  Heartbeat interval of each
+  --telemetry-meter-seconds 10      meter-value interval of each charging one (1.6 MeterValues, 2.0.1
+                             TransactionEvent Updated)
+  --telemetry-measurands 4   sampled values per meter-value message (1 to 8)
+  --telemetry-status-seconds 600    interval of each one's StatusNotification changes
+  --telemetry-rate-multipliers 1,5  one step each, every interval divided by the multiplier
+  --telemetry-seconds 60     duration of each step
   --out <file>               JSON results (default bench-results/bench-<time>.json)`;
 
 export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
@@ -77,6 +106,14 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'authorize-tokens',
         'authorize-rate',
         'authorize-seconds',
+        'telemetry-charge-points',
+        'telemetry-charging-share',
+        'telemetry-heartbeat-seconds',
+        'telemetry-meter-seconds',
+        'telemetry-measurands',
+        'telemetry-status-seconds',
+        'telemetry-rate-multipliers',
+        'telemetry-seconds',
         'out',
       ].map((name) => [name, { type: 'string' as const }]),
     ),
@@ -91,6 +128,19 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
       throw new Error(`--${name} must be a positive number, not "${raw}"`);
     return parsed;
   };
+  const list = (name: string, fallback: string): number[] => {
+    const raw = value(name) ?? fallback;
+    const parsed = raw.split(',').map(Number);
+    if (parsed.some((entry) => !Number.isFinite(entry) || entry <= 0))
+      throw new Error(`--${name} must be positive numbers separated by commas, not "${raw}"`);
+    return parsed;
+  };
+  const chargingShare = number('telemetry-charging-share', 0.1);
+  if (chargingShare > 1)
+    throw new Error(`--telemetry-charging-share must be at most 1, not ${chargingShare}`);
+  const measurands = number('telemetry-measurands', 4);
+  if (!Number.isInteger(measurands) || measurands > 8)
+    throw new Error(`--telemetry-measurands must be a whole number from 1 to 8, not ${measurands}`);
   const phases = (value('phases') ?? PHASES.join(',')).split(',') as Phase[];
   const unknown = phases.filter((phase) => !PHASES.includes(phase));
   if (unknown.length > 0)
@@ -119,6 +169,14 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     authorizeTokens: number('authorize-tokens', 10_000),
     authorizeRate: number('authorize-rate', 2000),
     authorizeSeconds: number('authorize-seconds', 15),
+    telemetryChargePoints: number('telemetry-charge-points', 20_000),
+    telemetryChargingShare: chargingShare,
+    telemetryHeartbeatSeconds: number('telemetry-heartbeat-seconds', 60),
+    telemetryMeterSeconds: number('telemetry-meter-seconds', 10),
+    telemetryMeasurands: measurands,
+    telemetryStatusSeconds: number('telemetry-status-seconds', 600),
+    telemetryRateMultipliers: list('telemetry-rate-multipliers', '1,5'),
+    telemetrySeconds: number('telemetry-seconds', 60),
     out: value('out') ?? `bench-results/bench-${new Date().toISOString().replaceAll(':', '-')}.json`,
   };
 }

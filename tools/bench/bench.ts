@@ -23,6 +23,7 @@ import {
 } from './process-usage.js';
 import { Progress } from './progress.js';
 import { runWebhooksPhase } from './webhooks-phase.js';
+import { runTelemetryPhase, type TelemetryResult } from './telemetry-phase.js';
 
 interface PhaseReport {
   phase: Phase;
@@ -55,6 +56,28 @@ async function runPhase(
           connectsPerSecond: options.connectsPerSecond,
           holdSeconds: options.idleHoldSeconds,
         },
+        progress,
+      );
+    }
+    case 'telemetry': {
+      const gatewayPid = pids.get('ocpp-gateway');
+      if (gatewayPid === undefined) throw new Error('no ocpp-gateway process found on this machine');
+      return runTelemetryPhase(
+        target,
+        tenant,
+        gatewayPid,
+        {
+          chargePoints: options.telemetryChargePoints,
+          chargingShare: options.telemetryChargingShare,
+          heartbeatSeconds: options.telemetryHeartbeatSeconds,
+          meterSeconds: options.telemetryMeterSeconds,
+          measurands: options.telemetryMeasurands,
+          statusSeconds: options.telemetryStatusSeconds,
+          rateMultipliers: options.telemetryRateMultipliers,
+          seconds: options.telemetrySeconds,
+          connectsPerSecond: options.connectsPerSecond,
+        },
+        sampler,
         progress,
       );
     }
@@ -188,6 +211,8 @@ function printTable(reports: PhaseReport[]): void {
         `${String(r.statusEvents)}, ${String(r.delivered)}, ${String(r.lost)}, ${String(r.repeated)}, ${String(r.differentIds)}`,
       ]);
       rows.push([label, 'requests to the receiver that times out', String(r.timedOutReceiverRequests)]);
+    } else if (phase === 'telemetry') {
+      telemetryRows(result as TelemetryResult, rows);
     } else if (phase === 'location' || phase === 'commands-list') {
       const latency = r.latencyMs as Record<string, number>;
       rows.push([phase, 'requests/s', `${String(r.requestsPerSecond)} (${String(r.non2xx)} non-2xx)`]);
@@ -222,6 +247,8 @@ function printTable(reports: PhaseReport[]): void {
     }
   }
   for (const { phase, result, usage } of reports) {
+    // Telemetry's usage is per step, in its rows above.
+    if (phase === 'telemetry') continue;
     const perCommand = phase === 'commands' ? cpuPerCommand(result, usage) : {};
     for (const [service, figures] of Object.entries(usage)) {
       const cpuMs = perCommand[service] === undefined ? '' : `, ${perCommand[service]} ms CPU per command`;
@@ -234,6 +261,58 @@ function printTable(reports: PhaseReport[]): void {
   }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));
+}
+
+function telemetryRows(result: TelemetryResult, rows: string[][]): void {
+  rows.push([
+    'telemetry',
+    'charge points ready (connected, charging, of attempted)',
+    `${result.ready} (${result.connected}, ${result.charging}, ${result.attempted})`,
+  ]);
+  const ms = (summary: { p50: number | null; p95: number | null; p99: number | null }) =>
+    `${summary.p50}/${summary.p95}/${summary.p99} ms`;
+  for (const step of result.steps) {
+    const label = `telemetry ×${step.multiplier}`;
+    const answered = step.answered;
+    rows.push([
+      label,
+      'acknowledged/s (offered/s)',
+      `${step.acknowledgedPerSecond} (${step.offeredPerSecond.messages})`,
+    ]);
+    rows.push([
+      label,
+      'answered: heartbeat, status, meter; errors, unanswered',
+      `${answered.heartbeat}, ${answered.status}, ${answered.meter}; ${JSON.stringify(step.errors)}, ${step.unanswered}`,
+    ]);
+    rows.push([label, 'round trip p50/p95/p99', ms(step.roundTripMs)]);
+    rows.push([
+      label,
+      'samples stored (of acknowledged), stored/s',
+      `${step.samples.stored} (${step.samples.acknowledged}), ${step.samples.storedPerSecond}`,
+    ]);
+    rows.push([
+      label,
+      'status changes logged (of acknowledged)',
+      `${step.statusChanges.logged} (${step.statusChanges.acknowledged})`,
+    ]);
+    rows.push([
+      label,
+      'receipt → stored p50/p95/p99',
+      'unavailable' in step.receiptToStoredMs
+        ? step.receiptToStoredMs.unavailable
+        : ms(step.receiptToStoredMs),
+    ]);
+    rows.push([label, 'sent → stored p50/p95/p99', ms(step.sentToStoredMs)]);
+    for (const [service, figures] of Object.entries(step.usage)) {
+      const perMessage = step.cpuMsPerMessage[service];
+      rows.push([
+        label,
+        `${service} CPU / max RSS`,
+        `${figures.cpuPercent}% / ${figures.maxRssMiB === null ? '–' : `${figures.maxRssMiB} MiB`}` +
+          (perMessage === undefined ? '' : `, ${perMessage} ms CPU per message`),
+      ]);
+    }
+  }
 }
 
 /**

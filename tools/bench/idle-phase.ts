@@ -1,14 +1,10 @@
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { BenchTarget, BenchTenant } from './bench-setup.js';
 import { apiCall } from './bench-setup.js';
-import type { IdleFleetReport } from './idle-fleet.js';
+import { FleetProcesses } from './fleet-processes.js';
 import { readProcess } from './process-usage.js';
 import type { Progress } from './progress.js';
-
-const PER_PROCESS = 5000;
 
 export interface IdleOptions {
   count: number;
@@ -119,34 +115,16 @@ export async function runIdlePhase(
   }
   const heapBeforeAfterGc = await inspected?.usedBytes();
 
-  const fleetEntry = fileURLToPath(new URL('./idle-fleet.js', import.meta.url));
-  const reports: IdleFleetReport[] = [];
-  const children = [];
-  const processes = Math.ceil(identities.length / PER_PROCESS);
-  for (let index = 0; index < processes; index += 1) {
-    const child = fork(fleetEntry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.on('message', (report: IdleFleetReport) => (reports[index] = report));
-    child.send({
-      start: {
-        ocppUrl: target.ocppUrl,
-        tenant: tenant.slug,
-        identities: identities.slice(index * PER_PROCESS, (index + 1) * PER_PROCESS),
-        heartbeatSeconds: options.heartbeatSeconds,
-        connectsPerSecond: options.connectsPerSecond / processes,
-      },
-    });
-    children.push(child);
-  }
-  const totals = () =>
-    reports.reduce(
-      (sum, report) => ({
-        connected: sum.connected + (report?.connected ?? 0),
-        failed: sum.failed + (report?.failed ?? 0),
-        retries: sum.retries + (report?.retries ?? 0),
-        heartbeatsAnswered: sum.heartbeatsAnswered + (report?.heartbeatsAnswered ?? 0),
-      }),
-      { connected: 0, failed: 0, retries: 0, heartbeatsAnswered: 0 },
-    );
+  const fleet = FleetProcesses.start(
+    {
+      ocppUrl: target.ocppUrl,
+      tenant: tenant.slug,
+      heartbeatSeconds: options.heartbeatSeconds,
+      connectsPerSecond: options.connectsPerSecond,
+    },
+    identities,
+  );
+  const totals = () => fleet.totals();
 
   const started = performance.now();
   let lastChange = started;
@@ -181,7 +159,7 @@ export async function runIdlePhase(
   const rssAfter = readProcess(gatewayPid)?.rssBytes ?? 0;
   const heapAfterAfterGc = await inspected?.usedBytes();
   inspected?.close();
-  for (const child of children) child.send({ stop: true });
+  fleet.stop();
   const perConnection = (bytes: number) =>
     final.connected === 0 ? 0 : Math.round((bytes / final.connected / 1024) * 10) / 10;
   return {
@@ -191,9 +169,7 @@ export async function runIdlePhase(
     connected: final.connected,
     failed: final.failed,
     retries: final.retries,
-    ...(reports.find((report) => report?.lastError)
-      ? { lastError: reports.find((r) => r?.lastError)?.lastError }
-      : {}),
+    ...(fleet.lastError ? { lastError: fleet.lastError } : {}),
     connectSeconds,
     heartbeatsAnswered: final.heartbeatsAnswered,
     gatewayRssBeforeMiB: mib(rssBefore),

@@ -23,6 +23,7 @@ import { RouteAccess } from './authentication/route-access.js';
 import { SigningKeyCache } from './authentication/signing-key-cache.js';
 import { VerifiedTokenCache } from './authentication/verified-token-cache.js';
 import { ChargingSessionsRoutesModule } from './charging-sessions/charging-sessions-routes.module.js';
+import { ReservationsRoutesModule } from './reservations/reservations-routes.module.js';
 import { CommandsRoutesModule } from './commands/commands-routes.module.js';
 import { ApiExceptionFilter } from './http-pipeline/api-exception.filter.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
@@ -61,6 +62,7 @@ export class ApiGatewayModule {
         AssetsRoutesModule,
         AuthorizationRoutesModule,
         ChargingSessionsRoutesModule,
+        ReservationsRoutesModule,
         CommandsRoutesModule,
         AdminRoutesModule,
         WebhooksRoutesModule,

@@ -21,6 +21,8 @@ describe('assets-service tuning', () => {
       idTokenImportPartMaxAgeMs: 3_600_000,
       idTokenSnapshotMaxPageSize: 2000,
       idTokenChangeMaxTokens: 500,
+      localListUpdateMaxAgeMs: 3_600_000,
+      localListMaxPageSize: 2000,
       decisionsInFlight: 512,
       decisionBatchSize: 256,
       decisionInsertsInFlight: 2,

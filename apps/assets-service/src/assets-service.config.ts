@@ -48,6 +48,13 @@ export interface AssetsServiceTuning {
   idTokenSnapshotMaxPageSize: number;
   /** Most tokens a change broadcast carries; a larger change (an import) tells the gateways to reload instead. */
   idTokenChangeMaxTokens: number;
+  /**
+   * Age past which the update prepared for a send_local_list whose answer never came (the call failed or timed out)
+   * is dropped; far beyond any call timeout, so an answer arriving late still finds its update.
+   */
+  localListUpdateMaxAgeMs: number;
+  /** Most tokens and removals one page of a local list update carries (far below NATS's 1 MiB message limit). */
+  localListMaxPageSize: number;
   /** Decision events handled at once; those arriving together are stored by one INSERT. */
   decisionsInFlight: number;
   /** Most decisions one INSERT stores. */
@@ -70,6 +77,8 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   idTokenImportPartMaxAgeMs: 60 * 60_000,
   idTokenSnapshotMaxPageSize: 2000,
   idTokenChangeMaxTokens: 500,
+  localListUpdateMaxAgeMs: 60 * 60_000,
+  localListMaxPageSize: 2000,
   decisionsInFlight: 512,
   decisionBatchSize: 256,
   decisionInsertsInFlight: 2,

@@ -30,6 +30,8 @@ import { AuthorizationDecisionsService } from './authorization-decisions/authori
 import { IdTokenSnapshots } from './id-tokens/id-token-snapshots.js';
 import { IdTokensHandler } from './id-tokens/id-tokens.handler.js';
 import { IdTokensService } from './id-tokens/id-tokens.service.js';
+import { LocalListsHandler } from './local-lists/local-lists.handler.js';
+import { LocalListsService } from './local-lists/local-lists.service.js';
 import { FacilityTypesService } from './locations/facility-types.service.js';
 import { LocationsHandler } from './locations/locations.handler.js';
 import { LocationsService } from './locations/locations.service.js';
@@ -67,6 +69,7 @@ export class AssetsServiceModule {
         PlugsHandler,
         SensorsHandler,
         IdTokensHandler,
+        LocalListsHandler,
         AuthorizationDecisionsHandler,
         ChargePointAuthenticationHandler,
       ],
@@ -97,6 +100,7 @@ export class AssetsServiceModule {
         SensorsService,
         IdTokensService,
         IdTokenSnapshots,
+        LocalListsService,
         AuthorizationDecisionsService,
         ChargePointStateConsumer,
         ControllerEventsService,

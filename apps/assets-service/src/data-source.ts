@@ -9,6 +9,7 @@ import { CreateControllerEvents1795643900000 } from './migrations/1795643900000-
 import { CreateControllerConfiguration1795644000000 } from './migrations/1795644000000-create-controller-configuration.js';
 import { CreateIdTokens1795700000000 } from './migrations/1795700000000-create-id-tokens.js';
 import { CreateAuthorizationDecisions1795700200000 } from './migrations/1795700200000-create-authorization-decisions.js';
+import { CreateLocalLists1795700400000 } from './migrations/1795700400000-create-local-lists.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -19,6 +20,7 @@ export const ASSETS_MIGRATIONS = [
   CreateControllerConfiguration1795644000000,
   CreateIdTokens1795700000000,
   CreateAuthorizationDecisions1795700200000,
+  CreateLocalLists1795700400000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

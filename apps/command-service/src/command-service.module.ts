@@ -10,8 +10,9 @@ import { CommandsModule } from './commands/commands.module.js';
 import { COMMAND_SERVICE_NAME, type CommandServiceConfig } from './command-service.config.js';
 import { controlDataSourceOptions } from './data-source.js';
 import { MeterValuesModule } from './meter-values/meter-values.module.js';
+import { ReservationsModule } from './reservations/reservations.module.js';
 
-/** Commands and their lifecycle; charging sessions and their meter values, fed by the gateway's events. */
+/** Commands and their lifecycle; charging sessions, their meter values and reservations, fed by the gateway's events. */
 @Module({})
 export class CommandServiceModule {
   static register(config: CommandServiceConfig): DynamicModule {
@@ -33,6 +34,7 @@ export class CommandServiceModule {
         HealthModule.register([DatabaseHealthIndicator, NatsHealthIndicator]),
         CommandsModule.register(config),
         MeterValuesModule.register(config),
+        ReservationsModule,
       ],
       controllers: [ChargingSessionsHandler],
       providers: [ChargingSessionsService, ChargingSessionPlugResolver, ChargingSessionEventsConsumer],

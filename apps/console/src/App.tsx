@@ -15,6 +15,9 @@ const UserList = lazy(() => admin().then((module) => ({ default: module.UserList
 const RoleList = lazy(() => admin().then((module) => ({ default: module.RoleList })));
 const ApiKeyList = lazy(() => admin().then((module) => ({ default: module.ApiKeyList })));
 const AuditEventList = lazy(() => admin().then((module) => ({ default: module.AuditEventList })));
+const webhooks = () => import('./screens/webhooks');
+const WebhookList = lazy(() => webhooks().then((module) => ({ default: module.WebhookList })));
+const WebhookDetail = lazy(() => webhooks().then((module) => ({ default: module.WebhookDetail })));
 
 interface Section {
   path: string;
@@ -28,6 +31,7 @@ const SECTIONS: Section[] = [
   { path: '/controllers', label: 'Controllers', permission: 'asset:controllers:list' },
   { path: '/commands', label: 'Commands', permission: 'control:commands:list' },
   { path: '/charging-sessions', label: 'Charging sessions', permission: 'control:charging-sessions:list' },
+  { path: '/webhooks', label: 'Webhooks', permission: 'webhooks:subscriptions:list' },
   { path: '/users', label: 'Users', permission: 'admin:users:list' },
   { path: '/roles', label: 'Roles', permission: 'admin:roles:list' },
   { path: '/api-keys', label: 'API keys', permission: 'admin:api-keys:list' },
@@ -47,6 +51,8 @@ function Screen({ path }: { path: string }): ReactNode {
   if (matchPath('/charging-sessions', path)) return <ChargingSessionList />;
   if ((params = matchPath('/charging-sessions/:uuid', path)))
     return <ChargingSessionDetail uuid={params.uuid} />;
+  if (matchPath('/webhooks', path)) return <WebhookList />;
+  if ((params = matchPath('/webhooks/:uuid', path))) return <WebhookDetail uuid={params.uuid} />;
   if (matchPath('/users', path)) return <UserList />;
   if (matchPath('/roles', path)) return <RoleList />;
   if (matchPath('/api-keys', path)) return <ApiKeyList />;

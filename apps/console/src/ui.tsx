@@ -2,6 +2,8 @@ import {
   Alert,
   Badge,
   Button,
+  Code,
+  CopyButton,
   Group,
   Modal,
   Pagination,
@@ -11,7 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { type ChangeEvent, type ReactNode, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactNode, useState } from 'react';
 import { describeError } from './api/errors';
 import type { Pagination as PaginationBody } from './api/types';
 
@@ -94,6 +96,12 @@ const STATUS_COLORS: Record<string, string> = {
   enabled: 'green',
   disabled: 'gray',
   revoked: 'red',
+  delivered: 'green',
+  connected: 'green',
+  disconnected: 'gray',
+  booted: 'blue',
+  security_event: 'orange',
+  authorization_refused: 'orange',
 };
 
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
@@ -203,6 +211,61 @@ export function DataTable<T>({
   );
 }
 
+/** What a list screen shows of its query (`useList`): the page's rows, its pagination, the failure if any. */
+export interface ListResult<T> {
+  data?: { items: T[]; pagination?: PaginationBody };
+  error: unknown;
+}
+
+/**
+ * A list screen: its title with the actions the role may use, the filters, the failure in words, the table and the
+ * pages. `noun` names the rows in the sentences ("The users cannot be shown", "No users match.", "Pages of users").
+ */
+export function ListScreen<T>({
+  title,
+  noun,
+  actions,
+  filters,
+  list,
+  onPage,
+  caption = title,
+  headingLevel = 1,
+  ...table
+}: {
+  title: string;
+  noun: string;
+  actions?: ReactNode;
+  filters?: ReactNode;
+  list: ListResult<T>;
+  onPage: (page: number) => void;
+  caption?: string;
+  /** 2 for a list inside another screen (a controller's events). */
+  headingLevel?: 1 | 2;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  minWidth?: number;
+}) {
+  return (
+    <>
+      {headingLevel === 1 ? (
+        <PageHeader title={title}>{actions}</PageHeader>
+      ) : (
+        <Title order={2} size="h3">
+          {title}
+        </Title>
+      )}
+      {filters && (
+        <Group align="end" wrap="wrap">
+          {filters}
+        </Group>
+      )}
+      <ErrorAlert error={list.error} title={`The ${noun} cannot be shown`} />
+      <DataTable caption={caption} rows={list.data?.items} empty={`No ${noun} match.`} {...table} />
+      <Paging pagination={list.data?.pagination} onPage={onPage} label={`Pages of ${noun}`} />
+    </>
+  );
+}
+
 /**
  * The filters and page of a list screen: changing a filter goes back to page 1. `field(name)` gives a control its
  * value and change handler.
@@ -265,6 +328,144 @@ export function ConfirmDelete({
           <Button color="red" loading={pending} onClick={onConfirm}>
             {verb} {what}
           </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Small outline buttons on striped rows need the darker red to keep their text's contrast (axe-core). */
+export const DANGER = 'red.9';
+
+/** A form in a dialog: the refusal in words above the fields, the 422s beside them. */
+export function FormDialog({
+  title,
+  opened,
+  onClose,
+  onSubmit,
+  error,
+  pending,
+  submitLabel,
+  children,
+  describe,
+}: {
+  title: string;
+  opened: boolean;
+  onClose: () => void;
+  onSubmit: () => void;
+  error: unknown;
+  pending: boolean;
+  submitLabel: string;
+  children: ReactNode;
+  /** The words for a refusal; screens with refusals of their own (the admin API's) pass theirs. */
+  describe?: (error: unknown) => string;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} closeButtonProps={CLOSE}>
+      <form onSubmit={submit} noValidate aria-label={title}>
+        <Stack>
+          <ErrorAlert error={error} title="Not saved" describe={describe} />
+          {children}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={pending}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export type Dialog<T> = { mode: 'create' } | { mode: 'edit'; item: T } | { mode: 'delete'; item: T } | null;
+
+/** Edit and Delete for a row, each only with its permission (`<area>:update`, `<area>:delete`). */
+export function editDeleteColumn<T>(
+  can: (permission: string) => boolean,
+  area: string,
+  nameOf: (item: T) => string,
+  open: (dialog: Dialog<T>) => void,
+): Column<T> {
+  return {
+    header: 'Actions',
+    cell: (item) => (
+      <Group gap="xs" wrap="nowrap">
+        {can(`${area}:update`) && (
+          <Button
+            size="xs"
+            variant="default"
+            aria-label={`Edit ${nameOf(item)}`}
+            onClick={() => open({ mode: 'edit', item })}
+          >
+            Edit
+          </Button>
+        )}
+        {can(`${area}:delete`) && (
+          <Button
+            size="xs"
+            color={DANGER}
+            variant="outline"
+            aria-label={`Delete ${nameOf(item)}`}
+            onClick={() => open({ mode: 'delete', item })}
+          >
+            Delete
+          </Button>
+        )}
+      </Group>
+    ),
+  };
+}
+
+/**
+ * A secret shown this once (an API key's private key, a webhook's signing secret): it lives in this dialog's state and
+ * nowhere else (never in storage, the query cache or the URL), so closing the dialog forgets it.
+ */
+export function SecretOnce({
+  title,
+  warning,
+  secretLabel,
+  secret,
+  testId,
+  onClose,
+  children,
+}: {
+  title: string;
+  warning: string;
+  /** The secret's name: "Private key", "Signing secret". */
+  secretLabel: string;
+  secret: string;
+  testId: string;
+  onClose: () => void;
+  /** What else the dialog shows above the secret (an API key's public key). */
+  children?: ReactNode;
+}) {
+  return (
+    <Modal opened onClose={onClose} title={title} closeOnClickOutside={false} closeButtonProps={CLOSE}>
+      <Stack>
+        <Alert color="red" variant="outline" title={`Copy the ${secretLabel.toLowerCase()} now`}>
+          {warning}
+        </Alert>
+        {children}
+        <Text size="sm">{secretLabel}:</Text>
+        <Code block aria-label={secretLabel} data-testid={testId}>
+          {secret}
+        </Code>
+        <Group justify="flex-end">
+          <CopyButton value={secret}>
+            {({ copied, copy }) => (
+              <Button variant="outline" onClick={copy}>
+                {copied ? 'Copied' : `Copy ${secretLabel.toLowerCase()}`}
+              </Button>
+            )}
+          </CopyButton>
+          <Button onClick={onClose}>I have copied it, close</Button>
         </Group>
       </Stack>
     </Modal>

@@ -17,6 +17,7 @@ describe('ocpp-gateway tuning', () => {
       credentialRevocationMarginMs: 60_000,
       idTokenSyncIntervalMs: 250,
       idTokenSnapshotPageSize: 2000,
+      localListPageSize: 2000,
       idTokenLoadRetryMs: 1000,
       idTokenLoadAttempts: 3,
       decisionQueueLimit: 100_000,

@@ -44,6 +44,8 @@ export interface OcppGatewayTuning {
   idTokenSyncIntervalMs: number;
   /** Tokens asked for per page when a tenant's tokens are loaded (assets-service caps it at 2,000). */
   idTokenSnapshotPageSize: number;
+  /** Tokens and removals asked for per page of a send_local_list's list (assets-service caps it at 2,000). */
+  localListPageSize: number;
   /** After a failed load of a tenant's tokens, how long answers go without them before the next attempt. */
   idTokenLoadRetryMs: number;
   /** Loads of one tenant tried while its revision keeps moving between the first page and the last. */
@@ -66,6 +68,7 @@ export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
   credentialRevocationMarginMs: 60_000,
   idTokenSyncIntervalMs: 250,
   idTokenSnapshotPageSize: 2000,
+  localListPageSize: 2000,
   idTokenLoadRetryMs: 1000,
   idTokenLoadAttempts: 3,
   decisionQueueLimit: 100_000,

@@ -5,6 +5,7 @@ import { IdTokenCache } from './authorization/id-token-cache.js';
 import { TenantAuthorizationModes } from './authorization/tenant-authorization-modes.js';
 import { ChargePointCallSender } from './calls/charge-point-call.sender.js';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
+import { LocalListSource } from './calls/local-list.source.js';
 import { OcppCallResponder } from './calls/ocpp-call.responder.js';
 import { ChargePointConnectionLifecycle } from './connections/charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from './connections/charge-point-connections.registry.js';
@@ -35,6 +36,7 @@ import { MeterValues201Handler } from './messages/meter-values-201.handler.js';
 import { NotifyReportHandler } from './messages/notify-report.handler.js';
 import { Ocpp16TransactionIdAllocator } from './messages/ocpp16-transaction-ids.allocator.js';
 import { Ocpp16TransactionsHandler } from './messages/ocpp16-transactions.handler.js';
+import { ReservationStatusUpdateHandler } from './messages/reservation-status-update.handler.js';
 import { SecurityEventNotificationHandler } from './messages/security-event-notification.handler.js';
 import { StatusNotificationHandler } from './messages/status-notification.handler.js';
 import { TransactionEventHandler } from './messages/transaction-event.handler.js';
@@ -54,6 +56,7 @@ const MESSAGE_HANDLERS = [
   FirmwareStatusHandler,
   DiagnosticsStatusHandler,
   SecurityEventNotificationHandler,
+  ReservationStatusUpdateHandler,
   NotifyReportHandler,
   DataTransferHandler,
   AcknowledgedNotificationsHandler,
@@ -111,6 +114,7 @@ export class OcppGatewayModule {
         CommandDeliveryLedger,
         ChargePointCallSender,
         OcppCallResponder,
+        LocalListSource,
         OcppWebSocketServer,
       ],
     };

@@ -2,23 +2,27 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import playwright, { type Browser, type Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
+  eventually,
   OCPP_PASSWORD,
   ocppChargePoint,
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
   USER_PASSWORD,
+  WebhookReceiver,
 } from '@cpc/testing';
 
 /**
  * The management console in a real browser (Debian's chromium, headless, driven by playwright-core) against the real
  * platform: sign in, locations with their 422s, a controller whose simulated charge point comes online, a reset
- * followed to `accepted`, users, roles and an API key whose secret shows once, a role that cannot delete, axe-core on
- * the main screens at laptop and tablet widths. The run writes the screenshots of docs/console.md (docs/images/console-*.png).
+ * followed to `accepted`, the configuration and events it reported, a session's power and energy charts, users, roles
+ * and an API key whose secret shows once, webhooks with a test delivered to a real receiver, a role that cannot
+ * delete, axe-core on the main screens at laptop and tablet widths. The run writes the screenshots of docs/console.md (docs/images/console-*.png).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumPresent = existsSync(CHROMIUM);
@@ -70,6 +74,7 @@ interface AxeViolation {
     const pageErrors: string[] = [];
     let locationUuid = '';
     let controllerUuid = '';
+    let receiver: WebhookReceiver | undefined;
 
     const screenshot = async (name: string) => {
       mkdirSync(imagesDirectory, { recursive: true });
@@ -121,7 +126,11 @@ interface AxeViolation {
     beforeAll(async () => {
       if (!chromiumPresent)
         throw new Error(`CI=true and no chromium at ${CHROMIUM}: .ci/run installs it (apt)`);
-      platform = await startPlatformUnderTest();
+      // The webhook receiver listens on loopback: allowed here, never in production (docs/webhooks.md).
+      platform = await startPlatformUnderTest({
+        env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8' },
+      });
+      receiver = await WebhookReceiver.start();
       api = await ApiTestClient.connect(platform.apiUrl);
       const tokens = await tenantWithUsers(platform, api, 'acme', {
         operator: '*',
@@ -144,6 +153,7 @@ interface AxeViolation {
 
     afterAll(async () => {
       await chargePoint?.close({ force: true }).catch(() => undefined);
+      await receiver?.close();
       await browser?.close();
       await platform?.stop();
     }, 60_000);
@@ -246,6 +256,13 @@ interface AxeViolation {
           protocols: ['ocpp1.6'],
         });
         chargePoint.handle('Reset', () => ({ status: 'Accepted' }));
+        chargePoint.handle('GetConfiguration', () => ({
+          configurationKey: [
+            { key: 'HeartbeatInterval', readonly: false, value: '300' },
+            { key: 'NumberOfConnectors', readonly: true, value: '1' },
+          ],
+          unknownKey: [],
+        }));
         await chargePoint.connect();
         await chargePoint.call('BootNotification', {
           chargePointVendor: 'ACME',
@@ -285,14 +302,62 @@ interface AxeViolation {
     );
 
     step(
+      'shows the configuration and the events the charge point reported',
+      async () => {
+        await page.getByLabel(label('Command type')).selectOption('refresh_configuration');
+        await page.getByRole('button', { name: 'Send command' }).click();
+        const configuration = page.getByRole('table', {
+          name: 'Configuration as the charge point reported it, by key',
+        });
+        await visible(configuration.getByText('HeartbeatInterval', { exact: true }), 30_000);
+        await visible(configuration.getByText('NumberOfConnectors', { exact: true }));
+        await page.getByLabel(label('Key starts with')).fill('Heart');
+        await configuration.getByText('NumberOfConnectors', { exact: true }).waitFor({ state: 'detached' });
+        await visible(configuration.getByRole('cell', { name: '300', exact: true }));
+
+        const events = page.getByRole('table', { name: 'Events of this controller, newest first' });
+        await visible(events.getByLabel('Event: booted'));
+        await visible(events.getByLabel('Event: connected').first());
+        await page.getByLabel(label('Event kind')).selectOption('status_changed');
+        await events.getByLabel('Event: booted').waitFor({ state: 'detached' });
+        await visible(events.getByText(/status: available/i).first());
+        await expectNoSeriousAxeViolations('controller configuration and events');
+        await page.getByRole('heading', { name: 'Configuration', exact: true }).scrollIntoViewIfNeeded();
+        await screenshot('controller-configuration');
+        await page.evaluate('window.scrollTo(0, 0)');
+      },
+      60_000,
+    );
+
+    step(
       'lists commands and charging sessions',
       async () => {
-        await chargePoint!.call('StartTransaction', {
+        const { transactionId } = (await chargePoint!.call('StartTransaction', {
           connectorId: 1,
           idTag: 'RFID-0001',
           meterStart: 1000,
           timestamp: new Date(Date.now() - 25 * 60_000).toISOString(),
-        });
+        })) as { transactionId: number };
+        // Three samples of the energy register and of power, ten minutes apart: the session's charts.
+        for (const [minutesAgo, wh, kw] of [
+          [20, 1600, 7.2],
+          [10, 2800, 7.4],
+          [0, 3900, 6.6],
+        ]) {
+          await chargePoint!.call('MeterValues', {
+            connectorId: 1,
+            transactionId,
+            meterValue: [
+              {
+                timestamp: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+                sampledValue: [
+                  { value: String(wh), measurand: 'Energy.Active.Import.Register', unit: 'Wh' },
+                  { value: String(kw), measurand: 'Power.Active.Import', unit: 'kW' },
+                ],
+              },
+            ],
+          });
+        }
 
         await page.getByRole('link', { name: 'Commands' }).click();
         await visible(page.getByRole('heading', { name: 'Commands' }));
@@ -307,6 +372,23 @@ interface AxeViolation {
         await visible(page.getByRole('cell', { name: 'RFID-0001' }), 20_000);
         await expectNoSeriousAxeViolations('charging sessions');
         await screenshot('charging-sessions');
+
+        await page
+          .getByRole('row', { name: /RFID-0001/ })
+          .getByRole('link')
+          .first()
+          .click();
+        await visible(page.getByRole('heading', { name: 'Power and energy' }), 20_000);
+        await visible(page.getByRole('img', { name: /^Power: 3 samples/ }), 30_000);
+        await visible(page.getByRole('img', { name: /^Energy delivered: 3 samples/ }), 30_000);
+        expect(await page.getByRole('img', { name: /^Power: / }).getAttribute('aria-label')).toContain(
+          'highest 7.4 kW',
+        );
+        expect(
+          await page.getByRole('img', { name: /^Energy delivered: / }).getAttribute('aria-label'),
+        ).toContain('last 2.90 kWh');
+        await expectNoSeriousAxeViolations('charging session with charts');
+        await screenshot('charging-session');
 
         await page.getByRole('link', { name: 'Locations' }).click();
         await visible(page.getByRole('link', { name: 'Harbour car park' }));
@@ -424,6 +506,94 @@ interface AxeViolation {
     );
 
     step(
+      'subscribes a webhook whose secret shows once, sends a test to a real receiver, retries, rotates, deletes',
+      async () => {
+        const hook = receiver!;
+        await page.getByRole('link', { name: 'Webhooks' }).click();
+        await visible(page.getByRole('heading', { name: 'Webhooks' }));
+        await page.getByRole('button', { name: 'New webhook' }).click();
+        const form = page.getByRole('form', { name: 'New webhook' });
+        // A private address is refused (SSRF): the API's 422 beside the URL.
+        await form.getByLabel(label('URL')).fill('http://10.1.2.3/hooks');
+        await form.getByLabel('plug.status_changed').check();
+        await form.getByRole('button', { name: 'Create webhook' }).click();
+        await visible(form.getByRole('alert'));
+        expect(await form.getByLabel(label('URL')).getAttribute('aria-invalid')).toBe('true');
+        await expectNoSeriousAxeViolations('webhook form with errors');
+
+        await form.getByLabel(label('URL')).fill(hook.url);
+        await form.getByRole('button', { name: 'Create webhook' }).click();
+        const secretDialog = page.getByRole('dialog', { name: "The webhook's signing secret" });
+        await visible(secretDialog);
+        const secret = (await page.getByTestId('webhook-secret').innerText()).trim();
+        expect(secret).toMatch(/^whsec_/);
+        await expectNoSeriousAxeViolations('webhook secret');
+        await screenshot('webhook-secret');
+        await secretDialog.getByRole('button', { name: 'I have copied it, close' }).click();
+        await secretDialog.waitFor({ state: 'detached' });
+        await visible(page.getByRole('link', { name: hook.url }));
+        expect(await page.content()).not.toContain(secret);
+        await expectNoSeriousAxeViolations('webhooks');
+        await screenshot('webhooks');
+
+        // A test ping reaches the receiver, signed with the secret the dialog showed.
+        await page.getByRole('link', { name: hook.url }).click();
+        await visible(page.getByRole('heading', { name: 'Webhook', exact: true }));
+        await page.getByRole('button', { name: 'Send test' }).click();
+        await visible(page.getByLabel('Delivery ping: delivered'), 30_000);
+        const pings = () => hook.received.filter((webhook) => JSON.parse(webhook.body).type === 'ping');
+        const ping = await eventually(pings, (received) => received.length === 1);
+        expect(JSON.parse(ping[0].body)).toMatchObject({ type: 'ping' });
+        expect(() => new Webhook(secret).verify(ping[0].body, ping[0].headers)).not.toThrow();
+
+        // A receiver that fails: the delivery stays pending with the answer shown, and Retry sends it again.
+        let failing = true;
+        hook.answer = () => (failing ? 500 : 204);
+        await page.getByRole('button', { name: 'Send test' }).click();
+        await visible(page.getByLabel('Delivery ping: pending'), 30_000);
+        await visible(page.getByRole('cell', { name: /HTTP 500/ }), 30_000);
+        failing = false;
+        const retried = page.waitForResponse((answer) => answer.url().endsWith(':retry'));
+        await page.getByRole('button', { name: /^Retry delivery msg_/ }).click();
+        expect((await retried).status()).toBe(202);
+        await page.getByLabel('Delivery ping: pending').waitFor({ state: 'detached', timeout: 30_000 });
+        expect(await page.getByLabel('Delivery ping: delivered').count()).toBe(2);
+        await expectNoSeriousAxeViolations('webhook');
+        await screenshot('webhook');
+
+        // Rotation shows a new secret once; the previous one keeps signing for a while.
+        await page.getByRole('button', { name: 'Rotate secret' }).click();
+        await page
+          .getByRole('dialog', { name: 'Rotate this secret?' })
+          .getByRole('button', { name: 'Rotate secret' })
+          .click();
+        await visible(secretDialog);
+        const rotated = (await page.getByTestId('webhook-secret').innerText()).trim();
+        expect(rotated).toMatch(/^whsec_/);
+        expect(rotated).not.toBe(secret);
+        await secretDialog.getByRole('button', { name: 'I have copied it, close' }).click();
+        await secretDialog.waitFor({ state: 'detached' });
+        expect(await page.content()).not.toContain(rotated);
+
+        await page.getByRole('button', { name: 'Edit' }).click();
+        const editForm = page.getByRole('form', { name: 'Edit webhook' });
+        await editForm.getByLabel('Enabled (events are sent)').uncheck();
+        await editForm.getByRole('button', { name: 'Save webhook' }).click();
+        await editForm.waitFor({ state: 'detached' });
+        await visible(page.getByText('disabled', { exact: true }));
+
+        await page.getByRole('button', { name: 'Delete' }).click();
+        await page
+          .getByRole('dialog', { name: 'Delete this webhook?' })
+          .getByRole('button', { name: 'Delete webhook' })
+          .click();
+        await visible(page.getByRole('heading', { name: 'Webhooks' }));
+        await visible(page.getByText('No webhooks match.'));
+      },
+      120_000,
+    );
+
+    step(
       'shows a role that cannot delete no delete button, signed in with the keyboard alone',
       async () => {
         await page.getByRole('button', { name: 'Sign out' }).click();
@@ -444,7 +614,7 @@ interface AxeViolation {
         expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
         expect(await page.getByRole('button', { name: 'New location' }).count()).toBe(0);
         expect(await page.getByRole('link', { name: 'Charging sessions' }).count()).toBe(0);
-        for (const section of ['Users', 'Roles', 'API keys', 'Audit events'])
+        for (const section of ['Users', 'Roles', 'API keys', 'Audit events', 'Webhooks'])
           expect(await page.getByRole('link', { name: section }).count()).toBe(0);
 
         await page.getByRole('link', { name: 'Harbour car park' }).click();

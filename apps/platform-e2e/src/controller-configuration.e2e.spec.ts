@@ -5,6 +5,7 @@ import {
   type ChargePoint,
   COMMANDS_PATH,
   CommandsTestClient,
+  createRpcError,
   eventually,
   OCPP_PASSWORD,
   ocppChargePoint,
@@ -544,6 +545,144 @@ describe('controller configuration', () => {
       expect(foreign.status).toBe(404);
       const { reader } = await tenantWithUsers(platform, api, 'third', { reader: 'control' });
       expect((await configuration(controller, '', reader)).status).toBe(403);
+    });
+  });
+  describe('calls the charge point does not answer, and 2.0.1 messages split by its limits', () => {
+    it('1.6 change_configuration: a key without an answer does not stop the next one; each has its status', async () => {
+      const { controller, cp } = await connectedChargePoint('ocpp1.6');
+      try {
+        const received = recordCalls(cp, 'ChangeConfiguration', (n) => {
+          if (n === 1) throw createRpcError('NotSupported', 'not on this model');
+          return { status: 'Accepted' };
+        });
+        const command = await changeConfiguration(controller, [
+          { key: 'HeartbeatInterval', value: '61' },
+          { key: 'MeterValueSampleInterval', value: '30' },
+        ]);
+        const done = await ended(command.command_uuid);
+        expect(received).toHaveLength(2);
+        expect(done.status).toBe('rejected');
+        expect(done.result).toEqual({
+          status: 'CallError',
+          response: { responses: [null, { status: 'Accepted' }] },
+          settings: [
+            { key: 'HeartbeatInterval', value: '61', status: 'CallError' },
+            { key: 'MeterValueSampleInterval', value: '30', status: 'Accepted' },
+          ],
+        });
+        const entries = await configurationOnceIt(controller, (found) => found.length > 0);
+        expect(entries).toEqual([
+          expect.objectContaining({ key: 'MeterValueSampleInterval', value: '30', status: 'Accepted' }),
+        ]);
+      } finally {
+        await cp.close({ force: true });
+      }
+    });
+
+    it('2.0.1: GetVariables and SetVariables in parts by ItemsPerMessage / BytesPerMessage, answers merged', async () => {
+      const { controller, cp } = await connectedChargePoint('ocpp2.0.1');
+      try {
+        // The station's limits, as its base report tells them: one variable per GetVariables, 400 bytes per SetVariables.
+        let requestId = 0;
+        cp.handle('GetBaseReport', ({ params }) => {
+          requestId = (params as { requestId: number }).requestId;
+          return { status: 'Accepted' };
+        });
+        const report = await create({
+          type: 'refresh_configuration',
+          target_type: 'controller',
+          target_uuid: controller.uuid,
+        });
+        expect(await ended(report.command_uuid)).toMatchObject({ status: 'accepted' });
+        const limit = (variable: string, instance: string, value: string) => ({
+          component: { name: 'DeviceDataCtrlr' },
+          variable: { name: variable, instance },
+          variableAttribute: [{ value, mutability: 'ReadOnly' }],
+        });
+        await cp.call('NotifyReport', {
+          requestId,
+          generatedAt: new Date().toISOString(),
+          seqNo: 0,
+          reportData: [
+            limit('ItemsPerMessage', 'GetVariables', '1'),
+            limit('BytesPerMessage', 'SetVariables', '400'),
+          ],
+        });
+        await configurationOnceIt(controller, (found) => found.length === 2);
+
+        const gets = recordCalls(cp, 'GetVariables', (n) => ({
+          getVariableResult: [
+            n === 1
+              ? {
+                  attributeStatus: 'Accepted',
+                  component: { name: 'OCPPCommCtrlr' },
+                  variable: { name: 'HeartbeatInterval' },
+                  attributeValue: '120',
+                }
+              : {
+                  attributeStatus: 'UnknownComponent',
+                  component: { name: 'Foo' },
+                  variable: { name: 'Bar' },
+                },
+          ],
+        }));
+        const refresh = await create({
+          type: 'refresh_configuration',
+          target_type: 'controller',
+          target_uuid: controller.uuid,
+          parameters: { keys: ['OCPPCommCtrlr.HeartbeatInterval', 'Foo.Bar'] },
+        });
+        const refreshed = await ended(refresh.command_uuid);
+        expect(gets).toEqual([
+          {
+            getVariableData: [
+              { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'HeartbeatInterval' } },
+            ],
+          },
+          { getVariableData: [{ component: { name: 'Foo' }, variable: { name: 'Bar' } }] },
+        ]);
+        expect(refreshed.status).toBe('accepted');
+        expect(refreshed.result?.response).toEqual({
+          getVariableResult: [
+            expect.objectContaining({ attributeValue: '120' }),
+            expect.objectContaining({ attributeStatus: 'UnknownComponent' }),
+          ],
+        });
+        await configurationOnceIt(controller, (found) => found.length === 4);
+
+        const sets = recordCalls(cp, 'SetVariables', (n) => {
+          if (n === 2) throw createRpcError('InternalError', 'busy');
+          return {
+            setVariableResult: [
+              {
+                attributeStatus: 'Accepted',
+                component: { name: 'OCPPCommCtrlr' },
+                variable: { name: 'HeartbeatInterval' },
+              },
+            ],
+          };
+        });
+        const long = (letter: string) => letter.repeat(150);
+        const change = await changeConfiguration(controller, [
+          { component: 'OCPPCommCtrlr', variable: 'HeartbeatInterval', value: long('a') },
+          { component: 'OCPPCommCtrlr', variable: 'MessageTimeout', value: long('b') },
+        ]);
+        const changed = await ended(change.command_uuid);
+        expect(
+          sets.map((payload) => (payload as { setVariableData: unknown[] }).setVariableData.length),
+        ).toEqual([1, 1]);
+        expect(changed.status).toBe('rejected');
+        expect(changed.result?.status).toBe('CallError');
+        expect(changed.result?.settings).toEqual([
+          expect.objectContaining({ variable: 'HeartbeatInterval', status: 'Accepted' }),
+          expect.objectContaining({ variable: 'MessageTimeout', status: 'CallError' }),
+        ]);
+        expect(changed.result?.response).toEqual({
+          setVariableResult: [expect.objectContaining({ attributeStatus: 'Accepted' })],
+        });
+      } finally {
+        await cp.close({ force: true });
+      }
     });
   });
 });

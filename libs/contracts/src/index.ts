@@ -15,5 +15,6 @@ export * from './ocpp-gateway/index.js';
 export * from './control/charging-sessions.contract.js';
 export * from './control/charging-session-uuid.js';
 export * from './control/commands.contract.js';
+export * from './control/reservations.contract.js';
 export * from './nats-permissions/index.js';
 export * from './webhooks/webhooks.contract.js';

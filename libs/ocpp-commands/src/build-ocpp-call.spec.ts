@@ -623,6 +623,8 @@ describe('buildOcppCall', () => {
     const covered = new Set([
       ...CASES.map((row) => `${row.type}@${row.target}`),
       'change_configuration@controller',
+      // send_local_list needs the list assets-service prepares: its own tests below.
+      'send_local_list@controller',
     ]);
     const expected = COMMAND_TYPES.flatMap((type) =>
       COMMAND_TARGET_TYPES[type].map((target) => `${type}@${target}`),
@@ -692,6 +694,48 @@ describe('buildOcppCall', () => {
         const target: ResolvedTarget = { targetType: 'charging_session', transactionId };
         expect(buildError(() => build(protocol, 'remote_stop', target)).errorKey).toBe('invalid_target');
       }
+    });
+  });
+
+  describe('send_local_list', () => {
+    const localList = {
+      listVersion: 4,
+      updateType: 'differential' as const,
+      tokens: [
+        {
+          uuid: '0b7f3b4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+          idToken: 'CARD-1',
+          type: 'iso14443' as const,
+          status: 'blocked' as const,
+          expiresAt: null,
+          group: null,
+          allowedLocationUuids: [],
+        },
+      ],
+      removals: [{ idToken: 'CARD-2', type: 'iso14443' as const }],
+    };
+    const parameters = { update_type: 'differential' };
+
+    it.each(OCPP_PROTOCOLS)('%s sends the prepared list', (protocol) => {
+      const call = buildOcppCall(
+        protocol,
+        { type: 'send_local_list', parameters, commandUuid: COMMAND_UUID },
+        TARGETS.controller,
+        { now: NOW, localList },
+      );
+      expect(call.action).toBe('SendLocalList');
+      expect(call.payload).toMatchObject(
+        protocol === 'ocpp1.6'
+          ? { listVersion: 4, updateType: 'Differential' }
+          : { versionNumber: 4, updateType: 'Differential' },
+      );
+      expect(call.payload.localAuthorizationList).toHaveLength(2);
+      expect(schemaViolation(protocol, call.action, 'req', call.payload)).toBeUndefined();
+    });
+
+    it.each(OCPP_PROTOCOLS)('%s fails with invalid_parameters without a prepared list', (protocol) => {
+      const error = buildError(() => build(protocol, 'send_local_list', TARGETS.controller, parameters));
+      expect(error.errorKey).toBe('invalid_parameters');
     });
   });
 

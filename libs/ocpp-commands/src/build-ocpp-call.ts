@@ -80,7 +80,7 @@ export function buildOcppCalls(
   const calls = dispatch(
     builders,
     parsed.command,
-    new CallContext(target, command.commandUuid, options.now ?? new Date()),
+    new CallContext(target, command.commandUuid, options.now ?? new Date(), options.localList),
   );
   return Array.isArray(calls) ? calls : [calls];
 }

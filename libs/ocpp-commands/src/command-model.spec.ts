@@ -32,7 +32,12 @@ describe('command model', () => {
       'clear_charging_profile',
     ]);
     expect(COMMAND_TYPES).toEqual(
-      expect.arrayContaining(['change_configuration', 'trigger_message', 'get_local_list_version']),
+      expect.arrayContaining([
+        'change_configuration',
+        'trigger_message',
+        'get_local_list_version',
+        'send_local_list',
+      ]),
     );
     expect(Object.keys(COMMAND_TARGET_TYPES).sort()).toEqual([...COMMAND_TYPES].sort());
     expect(TARGET_TYPES).toEqual(['controller', 'connector', 'charging_session']);
@@ -63,6 +68,7 @@ describe('command model', () => {
       change_configuration: ['controller'],
       trigger_message: ['connector', 'controller'],
       get_local_list_version: ['controller'],
+      send_local_list: ['controller'],
     });
     expect(isTargetTypeAllowed('unlock', 'connector')).toBe(true);
     expect(isTargetTypeAllowed('unlock', 'controller')).toBe(false);

@@ -23,6 +23,7 @@ export const COMMAND_TYPES = [
   'change_configuration',
   'trigger_message',
   'get_local_list_version',
+  'send_local_list',
 ] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
@@ -63,6 +64,7 @@ export const COMMAND_TARGET_TYPES: Readonly<Record<CommandType, readonly TargetT
   change_configuration: ['controller'],
   trigger_message: ['controller', 'connector'],
   get_local_list_version: ['controller'],
+  send_local_list: ['controller'],
 };
 
 function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {

@@ -1,3 +1,4 @@
+import { MAX_ID_TOKENS_PER_IMPORT, UUID_PATTERN } from '@cpc/contracts';
 import type { CommandType, TargetType } from './command-model.js';
 import { type FieldReader } from './field-reader.js';
 import { CommandValidationErrorKey as ErrorKey } from './validation-error-keys.js';
@@ -185,6 +186,21 @@ export interface ClearChargingProfileParameters {
   stack_level?: number;
 }
 
+/** send_local_list `update_type`: 1.6 / 2.0.1 `updateType` Full or Differential. */
+export const LOCAL_LIST_UPDATE_TYPES = ['full', 'differential'] as const;
+export type LocalListUpdateType = (typeof LOCAL_LIST_UPDATE_TYPES)[number];
+/** Tokens one send_local_list may name explicitly: as many as one import may create. */
+export const MAX_LOCAL_LIST_TOKENS = MAX_ID_TOKENS_PER_IMPORT;
+
+export interface SendLocalListParameters {
+  update_type: LocalListUpdateType;
+  /** Distinct uuids of the tenant's id tokens, in the order given; absent = the tokens allowed at the controller's
+   * location. Given empty: a full update clears the list, a differential one takes off everything sent before. */
+  id_token_uuids?: string[];
+  /** After a VersionMismatch answer, send the whole list at once as a full update (same delivery). */
+  full_on_version_mismatch?: boolean;
+}
+
 export interface CommandParametersByType {
   soft_reset: EmptyParameters;
   hard_reset: EmptyParameters;
@@ -204,6 +220,7 @@ export interface CommandParametersByType {
   change_configuration: ChangeConfigurationParameters;
   trigger_message: TriggerMessageParameters;
   get_local_list_version: EmptyParameters;
+  send_local_list: SendLocalListParameters;
 }
 
 export interface ParameterContext {
@@ -511,6 +528,34 @@ export const PARAMETER_PARSERS: { [T in CommandType]: ParameterParser<CommandPar
     });
     if (!settings.every((setting) => setting !== undefined)) return undefined;
     return { settings } as ChangeConfigurationParameters;
+  },
+
+  send_local_list: (reader) => {
+    reader.rejectUnknown(['update_type', 'id_token_uuids', 'full_on_version_mismatch']);
+    const updateType = reader.enumeration('update_type', LOCAL_LIST_UPDATE_TYPES, { required: true });
+    const fullOnVersionMismatch = reader.boolean('full_on_version_mismatch');
+    let idTokenUuids: string[] | undefined;
+    const items = reader.elements('id_token_uuids', { maxItems: MAX_LOCAL_LIST_TOKENS });
+    if (items) {
+      const uuids = items.indexes().map((index) =>
+        items.string(index, {
+          required: true,
+          maxLength: 36,
+          pattern: UUID_PATTERN,
+          patternMessage: 'must be a uuid',
+        }),
+      );
+      if (!uuids.every((uuid) => uuid !== undefined)) return undefined;
+      idTokenUuids = [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
+    } else if (reader.has('id_token_uuids')) return undefined;
+    return complete<SendLocalListParameters>(
+      {
+        update_type: updateType,
+        id_token_uuids: idTokenUuids,
+        full_on_version_mismatch: fullOnVersionMismatch,
+      },
+      ['update_type'],
+    );
   },
 
   trigger_message: (reader, { targetType }) => {

@@ -58,6 +58,7 @@ const MINIMAL: Record<CommandType, Record<string, unknown> | undefined> = {
   change_configuration: { settings: [{ key: 'HeartbeatInterval', value: '60' }] },
   trigger_message: { message: 'status_notification' },
   get_local_list_version: undefined,
+  send_local_list: { update_type: 'full' },
 };
 
 describe('validateCommandRequest', () => {
@@ -420,6 +421,56 @@ describe('validateCommandRequest', () => {
       expect(problems('refresh_configuration', 'controller', { keys })).toEqual([
         'out_of_range@parameters.keys',
       ]);
+    });
+  });
+
+  describe('send_local_list', () => {
+    const A = '0B7F3B4E-1C2D-4E5F-8A9B-0C1D2E3F4A5B';
+    const B = '1b7f3b4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+
+    it('needs update_type, takes distinct token uuids (lower case, in order) and the mismatch switch', () => {
+      expect(parsedParameters('send_local_list', 'controller', { update_type: 'full' })).toEqual({
+        update_type: 'full',
+      });
+      expect(
+        parsedParameters('send_local_list', 'controller', {
+          update_type: 'differential',
+          id_token_uuids: [B, A, A.toLowerCase()],
+          full_on_version_mismatch: true,
+        }),
+      ).toEqual({
+        update_type: 'differential',
+        id_token_uuids: [B, A.toLowerCase()],
+        full_on_version_mismatch: true,
+      });
+      expect(
+        parsedParameters('send_local_list', 'controller', { update_type: 'full', id_token_uuids: [] }),
+      ).toEqual({ update_type: 'full', id_token_uuids: [] });
+    });
+
+    it('reports each bad field', () => {
+      expect(problems('send_local_list', 'controller', {})).toEqual(['required@parameters.update_type']);
+      expect(
+        problems('send_local_list', 'controller', {
+          update_type: 'partial',
+          id_token_uuids: [A, 'not-a-uuid', 7],
+          full_on_version_mismatch: 'yes',
+          version: 3,
+        }),
+      ).toEqual([
+        'unknown_field@parameters.version',
+        'invalid_value@parameters.update_type',
+        'invalid_type@parameters.full_on_version_mismatch',
+        'invalid_value@parameters.id_token_uuids[1]',
+        'invalid_type@parameters.id_token_uuids[2]',
+      ]);
+      expect(problems('send_local_list', 'connector', { update_type: 'full' })).toEqual([
+        'invalid_target_type@type',
+      ]);
+      const many = Array.from({ length: 10_001 }, () => A);
+      expect(
+        problems('send_local_list', 'controller', { update_type: 'full', id_token_uuids: many }),
+      ).toEqual(['out_of_range@parameters.id_token_uuids']);
     });
   });
 

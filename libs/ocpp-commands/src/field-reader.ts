@@ -129,6 +129,12 @@ export class FieldReader {
     return tenths / 10;
   }
 
+  boolean(key: string, rule: PresenceRule = {}): boolean | undefined {
+    const value = this.present(key, rule);
+    if (value === undefined) return undefined;
+    return typeof value === 'boolean' ? value : this.invalidType(key, 'true or false');
+  }
+
   enumeration<T extends string>(key: string, values: readonly T[], rule: PresenceRule = {}): T | undefined {
     const value = this.present(key, rule);
     if (value === undefined) return undefined;

@@ -20,6 +20,10 @@ export {
   MAX_SCHEDULE_PERIODS,
   PRINTABLE_ASCII,
   RECURRENCY_KINDS,
+  LOCAL_LIST_UPDATE_TYPES,
+  MAX_LOCAL_LIST_TOKENS,
+  type LocalListUpdateType,
+  type SendLocalListParameters,
   type Availability,
   type CancelReservationParameters,
   type ChangeConfigurationParameters,
@@ -72,7 +76,14 @@ export {
   type ResolvedTarget,
 } from './ocpp-call.js';
 export { buildOcppCall, buildOcppCalls } from './build-ocpp-call.js';
-export { settingResults } from './configuration-changes.js';
+export {
+  DEFAULT_ITEMS_PER_MESSAGE,
+  type MessageLimits,
+  mergeVariableResponses,
+  settingResults,
+  splitVariableCall,
+  UNANSWERED_SETTING_STATUS,
+} from './configuration-changes.js';
 export {
   CHANGED_STATUSES,
   classifyOcppResponse,
@@ -82,10 +93,8 @@ export {
 } from './classify-ocpp-response.js';
 export { classifyCallError, COMMAND_RESULT_ERRORS, CommandResultError } from './result-errors.js';
 export {
-  LOCAL_LIST_UPDATE_TYPES,
   OCPP_ID_TOKEN_TYPES,
   sendLocalListCall,
   type LocalListCall,
   type LocalListUpdate,
-  type LocalListUpdateType,
 } from './local-list.js';

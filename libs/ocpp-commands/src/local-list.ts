@@ -1,5 +1,5 @@
 import type { AuthorizationToken, IdTokenStatus, IdTokenType, OcppProtocol } from '@cpc/contracts';
-import { ID_TAG_MAX_LENGTH } from './command-parameters.js';
+import { ID_TAG_MAX_LENGTH, type LocalListUpdateType } from './command-parameters.js';
 import { ocppCall, type OcppCall } from './ocpp-call.js';
 
 /** OCPP 2.0.1 IdTokenEnumType by the platform's snake-case id token type. */
@@ -22,9 +22,6 @@ const LIST_STATUS: Readonly<Record<IdTokenStatus, string>> = {
   invalid: 'Invalid',
 };
 
-export const LOCAL_LIST_UPDATE_TYPES = ['full', 'differential'] as const;
-export type LocalListUpdateType = (typeof LOCAL_LIST_UPDATE_TYPES)[number];
-
 /** One SendLocalList: the list version to install and the tokens it carries. */
 export interface LocalListUpdate {
   /** The version the charge point holds after this update (the platform's stored version + 1). */
@@ -38,7 +35,7 @@ export interface LocalListUpdate {
 
 /** The call and the tokens it could not carry (1.6: an idTag or parentIdTag longer than 20 characters). */
 export interface LocalListCall {
-  call: OcppCall;
+  call: OcppCall<'SendLocalList'>;
   /** uuids of the tokens left out, in the order given. */
   omittedUuids: string[];
 }

@@ -3,6 +3,7 @@ import type { CommandType } from './command-model.js';
 import { type CommandParametersByType, compact } from './command-parameters.js';
 import { ocppIdFromCommandUuid } from './generated-ids.js';
 import { INT32_MAX } from './field-reader.js';
+import type { LocalListUpdate } from './local-list.js';
 import { CommandResultError } from './result-errors.js';
 
 /** The OCPP 1.6-J actions commands become (CSMS → charge point). */
@@ -96,6 +97,11 @@ export interface BuildOptions {
    * a byte-identical payload on every delivery; a past retrieve date means "at once" to a charge point.
    */
   now?: Date;
+  /**
+   * send_local_list: the list to send, prepared by assets-service at delivery (the stored parameters only say which
+   * tokens; the version and, for a differential update, the changes come from what the controller holds).
+   */
+  localList?: LocalListUpdate;
 }
 
 /**
@@ -129,7 +135,15 @@ export class CallContext {
     readonly target: ResolvedTarget,
     readonly commandUuid: string,
     readonly now: Date,
+    private readonly preparedLocalList?: LocalListUpdate,
   ) {}
+
+  /** The prepared list of a send_local_list (BuildOptions.localList). */
+  localList(): LocalListUpdate {
+    if (!this.preparedLocalList)
+      throw new OcppCallBuildError(CommandResultError.InvalidParameters, 'the local list was not prepared');
+    return this.preparedLocalList;
+  }
 
   /** See ocppIdFromCommandUuid. */
   get generatedId(): number {

@@ -1,4 +1,5 @@
 import { type ChargingProfileParameters, compact, type KeySetting } from './command-parameters.js';
+import { sendLocalListCall } from './local-list.js';
 import { reservationIdFor } from './generated-ids.js';
 import { commonProfileFields, commonScheduleFields } from './charging-profile-fields.js';
 import {
@@ -42,6 +43,7 @@ export const OCPP16_CALLS: CallBuilders<Ocpp16Action> = {
   hard_reset: () => call('Reset', { type: 'Hard' }),
   clear_cache: () => call('ClearCache'),
   get_local_list_version: () => call('GetLocalListVersion'),
+  send_local_list: (_parameters, context) => sendLocalListCall('ocpp1.6', context.localList()).call,
   change_availability: (parameters, context) =>
     call('ChangeAvailability', {
       connectorId: context.connectorIdOrZero(),

@@ -4,6 +4,7 @@ import {
   type TriggerableMessage,
   type VariableSetting,
 } from './command-parameters.js';
+import { sendLocalListCall } from './local-list.js';
 import { reservationIdFor } from './generated-ids.js';
 import { commonProfileFields, commonScheduleFields } from './charging-profile-fields.js';
 import {
@@ -72,6 +73,7 @@ export const OCPP201_CALLS: CallBuilders<Ocpp201Action> = {
   hard_reset: () => call('Reset', { type: 'Immediate' }),
   clear_cache: () => call('ClearCache'),
   get_local_list_version: () => call('GetLocalListVersion'),
+  send_local_list: (_parameters, context) => sendLocalListCall('ocpp2.0.1', context.localList()).call,
   change_availability: (parameters, context) =>
     call('ChangeAvailability', {
       operationalStatus: parameters.availability === 'operative' ? 'Operative' : 'Inoperative',

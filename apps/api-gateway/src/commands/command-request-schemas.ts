@@ -20,9 +20,11 @@ import {
   ID_TAG_MAX_LENGTH,
   type KeySetting,
   INT32_MAX,
+  LOCAL_LIST_UPDATE_TYPES,
   LOCATION_MAX_LENGTH,
   MAX_CONFIGURATION_KEYS,
   MAX_CONFIGURATION_SETTINGS,
+  MAX_LOCAL_LIST_TOKENS,
   MAX_SCHEDULE_PERIODS,
   PRINTABLE_ASCII,
   RECURRENCY_KINDS,
@@ -250,6 +252,30 @@ const PARAMETERS: { [T in CommandType]: SchemaObject } = {
       },
     },
     ['settings'],
+  ),
+  send_local_list: fieldsOf<CommandParametersByType['send_local_list']>(
+    "The controller's local authorization list: which tokens, and how (docs/authorization.md).",
+    {
+      update_type: {
+        type: 'string',
+        enum: [...LOCAL_LIST_UPDATE_TYPES],
+        description:
+          'full: the list becomes these tokens; differential: only what changed since the list the controller ' +
+          'accepted last (added, changed and removed tokens).',
+      },
+      id_token_uuids: {
+        type: 'array',
+        maxItems: MAX_LOCAL_LIST_TOKENS,
+        items: { type: 'string', format: 'uuid' },
+        description:
+          "The tenant's id tokens to list; absent: every token allowed at the controller's location.",
+      },
+      full_on_version_mismatch: {
+        type: 'boolean',
+        description: 'After a VersionMismatch answer, send the whole list as a full update at once.',
+      },
+    },
+    ['update_type'],
   ),
   trigger_message: fieldsOf<CommandParametersByType['trigger_message']>(
     'The message the charge point is asked to send (a connector target: meter_values or status_notification).',

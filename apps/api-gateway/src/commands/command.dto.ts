@@ -134,7 +134,8 @@ export class CommandResultBody {
     description:
       'change_configuration: each setting sent, in order, with the status the charge point answered for it ' +
       '(Accepted, RebootRequired, Rejected, NotSupported, UnknownComponent, UnknownVariable, ' +
-      'NotSupportedAttributeType). The command is accepted only when every one is Accepted or RebootRequired.',
+      'NotSupportedAttributeType), or how its call ended without an answer (Timeout, CallError, InvalidResponse, ' +
+      'ConnectionLost, NotSent). The command is accepted only when every one is Accepted or RebootRequired.',
   })
   settings?: ConfigurationSettingResultBody[];
 }

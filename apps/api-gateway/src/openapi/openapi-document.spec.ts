@@ -30,6 +30,11 @@ const VALID_PARAMETERS: Record<CommandType, Record<string, unknown>> = {
   identify: {},
   remote_stop: {},
   get_local_list_version: {},
+  send_local_list: {
+    update_type: 'differential',
+    id_token_uuids: ['0b7f3b4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b'],
+    full_on_version_mismatch: true,
+  },
   change_availability: { availability: 'inoperative' },
   update_firmware: {
     location: 'https://firmware.example/cp-2.1.bin',

@@ -50,6 +50,7 @@ export const OPERATION_IDS: Readonly<Record<string, Readonly<Record<string, stri
     get: 'getChargingSession',
     meterValues: 'listChargingSessionMeterValues',
   },
+  ReservationsController: { list: 'listReservations', get: 'getReservation' },
   CommandsController: { create: 'createCommand', list: 'listCommands', get: 'getCommand' },
   UsersController: {
     create: 'createUser',

@@ -11,6 +11,7 @@ import { JetStreamEventBus } from '@cpc/nats';
 import { ocppIdFromCommandUuid } from '@cpc/ocpp-commands';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { fromChangedSettings, fromGetConfiguration, fromGetVariables } from './configuration-entries.js';
+import { LocalListsService } from '../local-lists/local-lists.service.js';
 import { ControllerConfigurationService } from './controller-configuration.service.js';
 
 /** Durable names cannot hold dots. */
@@ -35,7 +36,8 @@ function reportOf(event: EventEnvelope<unknown>) {
 
 /**
  * Feeds ControllerConfigurationService from the event stream: the gateway's call-completed events (the answers to
- * GetConfiguration, GetVariables, GetBaseReport, ChangeConfiguration, SetVariables) and the parts of 2.0.1 NotifyReports. Both durable, in stream order;
+ * GetConfiguration, GetVariables, GetBaseReport, ChangeConfiguration, SetVariables; and SendLocalList, whose Accepted
+ * records the controller's local list in LocalListsService) and the parts of 2.0.1 NotifyReports. Both durable, in stream order;
  * every write is idempotent, so a redelivered event changes nothing.
  */
 @Injectable()
@@ -45,6 +47,7 @@ export class ControllerConfigurationConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly eventBus: JetStreamEventBus,
     private readonly configuration: ControllerConfigurationService,
+    private readonly localLists: LocalListsService,
     @Inject(ASSETS_SERVICE_TUNING_TOKEN) private readonly tuning: AssetsServiceTuning,
   ) {}
 
@@ -89,6 +92,8 @@ export class ControllerConfigurationConsumer implements OnApplicationBootstrap {
           { ...report, message: reply.action, commandUuid },
           fromChangedSettings(reply.settings),
         );
+      case 'SendLocalList':
+        return this.localLists.answered(report.tenantUuid, commandUuid, reply.status === 'accepted');
       case 'GetBaseReport':
         if (reply.status !== 'accepted') return;
         return this.configuration.rememberRequest(report, ocppIdFromCommandUuid(commandUuid), commandUuid);

@@ -189,10 +189,9 @@ export class ControllerConfigurationService {
         ? Number(value)
         : null;
     };
-    return {
-      getConfigurationMaxKeys: limitOf(SETTING_LIMIT_KEYS.getConfigurationMaxKeys),
-      itemsPerMessageSetVariables: limitOf(SETTING_LIMIT_KEYS.itemsPerMessageSetVariables),
-    };
+    return Object.fromEntries(
+      Object.entries(SETTING_LIMIT_KEYS).map(([limit, key]) => [limit, limitOf(key)]),
+    ) as unknown as ControllerSettingLimits;
   }
 
   /** The controller's uuid (lower-case) when the tenant has it; not_found otherwise. */

@@ -72,6 +72,10 @@ const LOGGED: Record<string, { kind: ControllerEventKind; details: (data: Data) 
       reported_at: text(data.reportedAt),
     }),
   },
+  [ChargePointEventSubjects.reservationStatus]: {
+    kind: 'reservation_status',
+    details: (data) => ({ reservation_id: integer(data.reservationId), status: text(data.status) }),
+  },
 };
 
 /** The kinds whose latest status is also a field of the controller. */

@@ -26,7 +26,7 @@ import {
 /** The smallest uuid: the first page starts after it. */
 const BEFORE_EVERY_UUID = '00000000-0000-0000-0000-000000000000';
 
-function toAuthorizationToken(row: AuthorizationTokenRow): AuthorizationToken {
+export function toAuthorizationToken(row: AuthorizationTokenRow): AuthorizationToken {
   return {
     uuid: row.uuid,
     idToken: row.id_token,

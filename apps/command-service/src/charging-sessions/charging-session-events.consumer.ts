@@ -11,6 +11,7 @@ import { JetStreamEventBus } from '@cpc/nats';
 import { ChargingSessionPlugResolver } from './charging-session-plug.resolver.js';
 import { type SessionPlugState } from '../repositories/charging-sessions.repository.js';
 import { ChargingSessionsService } from './charging-sessions.service.js';
+import { ReservationsService } from '../reservations/reservations.service.js';
 
 /** Durable names cannot hold dots. */
 export const CHARGING_SESSIONS_CONSUMER = 'command-service_charging-sessions';
@@ -39,7 +40,8 @@ const hasLocation = (data: TransactionUpdatedEvent['data'] | TransactionEndedEve
 /**
  * Turns the gateway's transaction events into charging sessions, and keeps them true to what the charge point does:
  * a new transaction on a connector supersedes the one left open there, and a connector that reports Available after
- * its charge point booted ends the sessions the boot interrupted. One durable consumer over all charge-point events
+ * its charge point booted ends the sessions the boot interrupted. A transaction that names a reservation uses it up,
+ * and a 2.0.1 ReservationStatusUpdate ends one (ReservationsService). One durable consumer over all charge-point events
  * (NATS 2.9 allows one filter subject per consumer, and one consumer keeps boots, statuses and transactions in stream
  * order); the other subjects are acknowledged and skipped.
  */
@@ -51,6 +53,7 @@ export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
     private readonly bus: JetStreamEventBus,
     private readonly sessions: ChargingSessionsService,
     private readonly plugs: ChargingSessionPlugResolver,
+    private readonly reservations: ReservationsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -63,6 +66,8 @@ export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
   async handle(subject: string, event: EventEnvelope<unknown>): Promise<void> {
     if (subject === ChargePointEventSubjects.booted) return this.handleBoot(event);
     if (subject === ChargePointEventSubjects.connectorStatus) return this.handleConnectorStatus(event);
+    if (subject === ChargePointEventSubjects.reservationStatus)
+      return this.reservations.recordStatusUpdate(event);
     if (!TRANSACTION_SUBJECTS.includes(subject)) return;
     const data = (event.data ?? {}) as TransactionData;
     if (
@@ -82,13 +87,15 @@ export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
           (event as TransactionStartedEvent).data,
         );
         await this.supersedeOlder(session);
+        await this.reservations.recordUse(event.tenantUuid, (event as TransactionStartedEvent).data);
         return this.resolvePlug(event.tenantUuid, data.controllerUuid, session);
       }
       case ChargePointEventSubjects.transactionUpdated: {
         const updated = (event as TransactionUpdatedEvent).data;
-        if (updated.meterWh !== null || !hasLocation(updated)) {
+        if (updated.meterWh !== null || (!hasLocation(updated) && updated.reservationId === undefined)) {
           await this.sessions.recordMeterValue(event.tenantUuid, updated);
         }
+        await this.reservations.recordUse(event.tenantUuid, updated);
         return this.completeLocation(event.tenantUuid, updated);
       }
       default: {

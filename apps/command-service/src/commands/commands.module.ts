@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ReservationsModule } from '../reservations/reservations.module.js';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { createServiceDataSource, TransactionalOutbox } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
@@ -12,6 +13,7 @@ import { CommandsHandler } from './commands.handler.js';
 import { CommandCreationService } from './creation/command-creation.service.js';
 import { CommandInserts } from './creation/command-inserts.js';
 import { CommandTargetResolver } from './creation/command-target.resolver.js';
+import { LocalListTokens } from './creation/local-list-tokens.js';
 import { SettingLimits } from './creation/setting-limits.js';
 import { ControllerLookups } from './creation/controller-lookups.js';
 import { IdempotencyKeySweeper } from './creation/idempotency-key.sweeper.js';
@@ -44,6 +46,7 @@ export class CommandsModule {
               poolSize: config.tuning.deliveryPoolSize,
             }).initialize(),
         }),
+        ReservationsModule,
       ],
       controllers: [CommandsHandler],
       providers: [
@@ -61,6 +64,7 @@ export class CommandsModule {
         CommandInserts,
         CommandTargetResolver,
         SettingLimits,
+        LocalListTokens,
         ControllerLookups,
         IdempotencyKeySweeper,
         CommandReader,

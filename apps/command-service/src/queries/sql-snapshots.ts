@@ -4,6 +4,7 @@ import { COMMAND_COUNTS_STATEMENTS } from '../repositories/command-counts.reposi
 import { COMMANDS_STATEMENTS } from '../repositories/commands.repository.js';
 import { IDEMPOTENCY_KEYS_STATEMENTS } from '../repositories/idempotency-keys.repository.js';
 import { METER_VALUES_STATEMENTS } from '../repositories/meter-values.repository.js';
+import { RESERVATIONS_STATEMENTS } from '../repositories/reservations.repository.js';
 
 /** The command that writes the snapshots anew. */
 export const REGENERATE_SQL_SNAPSHOTS = 'npm run sql:snapshots';
@@ -18,6 +19,7 @@ const REPOSITORIES: { repository: string; statements: readonly SqlStatement<neve
   { repository: 'idempotency-keys', statements: IDEMPOTENCY_KEYS_STATEMENTS },
   { repository: 'charging-sessions', statements: CHARGING_SESSIONS_STATEMENTS },
   { repository: 'meter-values', statements: METER_VALUES_STATEMENTS },
+  { repository: 'reservations', statements: RESERVATIONS_STATEMENTS },
 ];
 
 /**

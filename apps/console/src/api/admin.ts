@@ -1,4 +1,4 @@
-import { ApiError, describeError } from './errors';
+import { ApiError, describeError, errorsByTopField } from './errors';
 
 /** libs/contracts' LAST_SUPER_ADMIN_ERROR_KEY, repeated: the console imports types only from the server side. */
 const LAST_SUPER_ADMIN_ERROR_KEY = 'last_super_admin';
@@ -49,12 +49,5 @@ export function describeAdminError(error: unknown): string {
  * `last_super_admin` item (parameter `uuid`) belongs to no field and is said in words above the form instead.
  */
 export function adminFieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError)) return {};
-  const byField: Record<string, string> = {};
-  for (const issue of error.issues) {
-    if (issue.errorKey === LAST_SUPER_ADMIN_ERROR_KEY) continue;
-    const field = (issue.parameter || 'body').split(/[.[]/)[0];
-    byField[field] = byField[field] ? `${byField[field]}; ${issue.message}` : issue.message;
-  }
-  return byField;
+  return errorsByTopField(error, (issue) => issue.errorKey === LAST_SUPER_ADMIN_ERROR_KEY);
 }

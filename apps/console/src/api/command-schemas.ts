@@ -129,5 +129,8 @@ export function enumOf(
 ): string[] {
   if (!document) return [];
   const schema = resolveSchema(document, document.components.schemas[schemaName]);
-  return (resolveSchema(document, schema.properties?.[property]).enum ?? []).map(String);
+  const value = resolveSchema(document, schema.properties?.[property]);
+  // A list's allowed values are those of its items (a webhook's event_types).
+  const values = value.enum ?? (value.items ? resolveSchema(document, value.items).enum : undefined);
+  return (values ?? []).map(String);
 }

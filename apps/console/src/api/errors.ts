@@ -97,3 +97,21 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return `Something went wrong in the console: ${error.message}`;
   return 'Something went wrong in the console.';
 }
+
+/**
+ * The validation messages of a 422 by the form field they belong to, the first part of `parameter`: `permissions.3`
+ * and `event_types.0` belong to the list's field; items that `skip` says belong to no field are left out.
+ */
+export function errorsByTopField(
+  error: unknown,
+  skip: (issue: ValidationIssue) => boolean = () => false,
+): Record<string, string> {
+  if (!(error instanceof ApiError)) return {};
+  const byField: Record<string, string> = {};
+  for (const issue of error.issues) {
+    if (skip(issue)) continue;
+    const field = (issue.parameter || 'body').split(/[.[]/)[0];
+    byField[field] = byField[field] ? `${byField[field]}; ${issue.message}` : issue.message;
+  }
+  return byField;
+}

@@ -6,8 +6,16 @@ import type { Pagination } from './types';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
-/** One page of a list route (`{<key>: [...], pagination}`), asked again every POLL.listMs while shown. */
-export function useList<T>(path: string, key: string, query: Query, options: { enabled?: boolean } = {}) {
+/**
+ * One page of a list route (`{<key>: [...], pagination}`), asked again every POLL.listMs while shown; `live` lists
+ * (what an operator watches change: a webhook's deliveries, a controller's events) every POLL.liveMs.
+ */
+export function useList<T>(
+  path: string,
+  key: string,
+  query: Query,
+  options: { enabled?: boolean; live?: boolean } = {},
+) {
   const session = useSession();
   return useQuery({
     queryKey: [path, query],
@@ -17,7 +25,7 @@ export function useList<T>(path: string, key: string, query: Query, options: { e
       pagination: body.pagination as Pagination | undefined,
     }),
     placeholderData: keepPreviousData,
-    refetchInterval: pollWithBackoff(POLL.listMs),
+    refetchInterval: pollWithBackoff(options.live ? POLL.liveMs : POLL.listMs),
     enabled: options.enabled ?? true,
   });
 }

@@ -26,3 +26,17 @@ export type {
   RoleView as Role,
   UserView as User,
 } from '@cpc/contracts';
+
+export type {
+  ControllerConfigurationEntryView as ConfigurationEntry,
+  ControllerEventView as ControllerEvent,
+  MeterValueView as MeterValue,
+  WebhookDeliveryView as WebhookDelivery,
+  WebhookSubscriptionView as Webhook,
+} from '@cpc/contracts';
+
+/** The answer to a webhook's creation and to `:rotate-secret`: the only ones that hold its signing secret. */
+export interface WebhookWithSecret {
+  webhook: import('@cpc/contracts').WebhookSubscriptionView;
+  secret: string;
+}

@@ -1,34 +1,29 @@
 import {
-  Alert,
   Button,
   Checkbox,
   Code,
-  CopyButton,
-  Group,
-  Modal,
   NativeSelect,
   PasswordInput,
-  Stack,
   Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { adminFieldErrors, describeAdminError, formatPermissions, parsePermissions } from '../api/admin';
 import { useCan, useSession } from '../api/context';
 import { useEnum, useList } from '../api/hooks';
 import type { ApiKey, AuditEvent, CreatedApiKey, Role, User } from '../api/types';
 import {
   choices,
-  CLOSE,
-  type Column,
   ConfirmDelete,
-  DataTable,
-  ErrorAlert,
+  DANGER,
+  type Dialog,
+  editDeleteColumn,
+  FormDialog,
+  ListScreen,
   formatDateTime,
-  PageHeader,
-  Paging,
+  SecretOnce,
   StatusBadge,
   useFilters,
 } from '../ui';
@@ -41,9 +36,6 @@ const USERS = '/api/v1/admin/users';
 const ROLES = '/api/v1/admin/roles';
 const API_KEYS = '/api/v1/admin/api-keys';
 const AUDIT_EVENTS = '/api/v1/admin/audit-events';
-
-/** Small outline buttons on striped rows need the darker red to keep their text's contrast (axe-core). */
-const DANGER = 'red.9';
 
 const YES_NO = [
   { value: '', label: 'Any' },
@@ -106,89 +98,6 @@ function RoleField({
   );
 }
 
-/** A form in a dialog: the refusal in words above the fields, the 422s beside them. */
-function FormDialog({
-  title,
-  opened,
-  onClose,
-  onSubmit,
-  error,
-  pending,
-  submitLabel,
-  children,
-}: {
-  title: string;
-  opened: boolean;
-  onClose: () => void;
-  onSubmit: () => void;
-  error: unknown;
-  pending: boolean;
-  submitLabel: string;
-  children: ReactNode;
-}) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
-  return (
-    <Modal opened={opened} onClose={onClose} title={title} closeButtonProps={CLOSE}>
-      <form onSubmit={submit} noValidate aria-label={title}>
-        <Stack>
-          <ErrorAlert error={error} title="Not saved" describe={describeAdminError} />
-          {children}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending}>
-              {submitLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-type Dialog<T> = { mode: 'create' } | { mode: 'edit'; item: T } | { mode: 'delete'; item: T } | null;
-
-/** Edit and Delete for a row, each only with its permission (`<area>:update`, `<area>:delete`). */
-function editDeleteColumn<T>(
-  can: (permission: string) => boolean,
-  area: string,
-  nameOf: (item: T) => string,
-  open: (dialog: Dialog<T>) => void,
-): Column<T> {
-  return {
-    header: 'Actions',
-    cell: (item) => (
-      <Group gap="xs" wrap="nowrap">
-        {can(`${area}:update`) && (
-          <Button
-            size="xs"
-            variant="default"
-            aria-label={`Edit ${nameOf(item)}`}
-            onClick={() => open({ mode: 'edit', item })}
-          >
-            Edit
-          </Button>
-        )}
-        {can(`${area}:delete`) && (
-          <Button
-            size="xs"
-            color={DANGER}
-            variant="outline"
-            aria-label={`Delete ${nameOf(item)}`}
-            onClick={() => open({ mode: 'delete', item })}
-          >
-            Delete
-          </Button>
-        )}
-      </Group>
-    ),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------------------- users
 
 export function UserList() {
@@ -207,20 +116,22 @@ export function UserList() {
 
   return (
     <>
-      <PageHeader title="Users">
-        {can('admin:users:create') && <Button onClick={() => setDialog({ mode: 'create' })}>New user</Button>}
-      </PageHeader>
-      <Group align="end" wrap="wrap">
-        <TextInput label="Search by e-mail" type="search" {...filters.field('email')} />
-        <TextInput label="Role name" type="search" {...filters.field('role')} />
-        <NativeSelect label="Disabled" {...filters.field('disabled')} data={YES_NO} />
-      </Group>
-      <ErrorAlert error={list.error} title="The users cannot be shown" />
-      <DataTable
-        caption="Users"
-        rows={list.data?.items}
+      <ListScreen
+        title="Users"
+        noun="users"
+        actions={
+          can('admin:users:create') && <Button onClick={() => setDialog({ mode: 'create' })}>New user</Button>
+        }
+        filters={
+          <>
+            <TextInput label="Search by e-mail" type="search" {...filters.field('email')} />
+            <TextInput label="Role name" type="search" {...filters.field('role')} />
+            <NativeSelect label="Disabled" {...filters.field('disabled')} data={YES_NO} />
+          </>
+        }
+        list={list}
+        onPage={filters.setPage}
         rowKey={(user) => user.uuid}
-        empty="No users match."
         columns={[
           { header: 'E-mail', cell: (user) => user.email },
           { header: 'Role', cell: (user) => user.role },
@@ -232,7 +143,6 @@ export function UserList() {
           editDeleteColumn(can, 'admin:users', (user) => user.email, setDialog),
         ]}
       />
-      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of users" />
       {dialog?.mode === 'create' && <UserForm onClose={close} />}
       {dialog?.mode === 'edit' && <UserForm user={dialog.item} onClose={close} />}
       {dialog?.mode === 'delete' && <UserDelete user={dialog.item} onClose={close} />}
@@ -265,6 +175,7 @@ function UserForm({ user, onClose }: { user?: User; onClose: () => void }) {
   };
   return (
     <FormDialog
+      describe={describeAdminError}
       title={user ? `Edit ${user.email}` : 'New user'}
       opened
       onClose={onClose}
@@ -338,16 +249,16 @@ export function RoleList() {
 
   return (
     <>
-      <PageHeader title="Roles">
-        {can('admin:roles:create') && <Button onClick={() => setDialog({ mode: 'create' })}>New role</Button>}
-      </PageHeader>
-      <TextInput label="Search by name" type="search" maw={320} {...filters.field('name')} />
-      <ErrorAlert error={list.error} title="The roles cannot be shown" />
-      <DataTable
-        caption="Roles"
-        rows={list.data?.items}
+      <ListScreen
+        title="Roles"
+        noun="roles"
+        actions={
+          can('admin:roles:create') && <Button onClick={() => setDialog({ mode: 'create' })}>New role</Button>
+        }
+        filters={<TextInput label="Search by name" type="search" {...filters.field('name')} />}
+        list={list}
+        onPage={filters.setPage}
         rowKey={(role) => role.uuid}
-        empty="No roles match."
         columns={[
           { header: 'Name', cell: (role) => role.name },
           {
@@ -362,7 +273,6 @@ export function RoleList() {
           editDeleteColumn(can, 'admin:roles', (role) => role.name, setDialog),
         ]}
       />
-      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of roles" />
       {dialog?.mode === 'create' && <RoleForm onClose={close} />}
       {dialog?.mode === 'edit' && <RoleForm role={dialog.item} onClose={close} />}
       {dialog?.mode === 'delete' && <RoleDelete role={dialog.item} onClose={close} />}
@@ -384,6 +294,7 @@ function RoleForm({ role, onClose }: { role?: Role; onClose: () => void }) {
     save.mutate({ name: name.trim(), permissions: parsePermissions(permissions) }, { onSuccess: onClose });
   return (
     <FormDialog
+      describe={describeAdminError}
       title={role ? `Edit role ${role.name}` : 'New role'}
       opened
       onClose={onClose}
@@ -448,22 +359,24 @@ export function ApiKeyList() {
 
   return (
     <>
-      <PageHeader title="API keys">
-        {can('admin:api-keys:create') && (
-          <Button onClick={() => setDialog({ mode: 'create' })}>New API key</Button>
-        )}
-      </PageHeader>
-      <Group align="end" wrap="wrap">
-        <TextInput label="Search by name" type="search" {...filters.field('name')} />
-        <TextInput label="Role name" type="search" {...filters.field('role')} />
-        <NativeSelect label="Revoked" {...filters.field('revoked')} data={YES_NO} />
-      </Group>
-      <ErrorAlert error={list.error} title="The API keys cannot be shown" />
-      <DataTable
-        caption="API keys"
-        rows={list.data?.items}
+      <ListScreen
+        title="API keys"
+        noun="API keys"
+        actions={
+          can('admin:api-keys:create') && (
+            <Button onClick={() => setDialog({ mode: 'create' })}>New API key</Button>
+          )
+        }
+        filters={
+          <>
+            <TextInput label="Search by name" type="search" {...filters.field('name')} />
+            <TextInput label="Role name" type="search" {...filters.field('role')} />
+            <NativeSelect label="Revoked" {...filters.field('revoked')} data={YES_NO} />
+          </>
+        }
+        list={list}
+        onPage={filters.setPage}
         rowKey={(key) => key.uuid}
-        empty="No API keys match."
         columns={[
           { header: 'Name', cell: (key) => key.name || '—' },
           { header: 'Public key', cell: (key) => <Code>{key.public_key}</Code> },
@@ -487,7 +400,6 @@ export function ApiKeyList() {
           },
         ]}
       />
-      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of API keys" />
       {dialog?.mode === 'create' && (
         <ApiKeyForm
           onClose={close}
@@ -523,6 +435,7 @@ function ApiKeyForm({
     });
   return (
     <FormDialog
+      describe={describeAdminError}
       title="New API key"
       opened
       onClose={onClose}
@@ -543,43 +456,28 @@ function ApiKeyForm({
   );
 }
 
-/** The private key of a new API key, shown this once: it lives in this dialog's state and nowhere else. */
+/** The private key of a new API key, shown this once. */
 function ApiKeySecret({ apiKey, onClose }: { apiKey: CreatedApiKey; onClose: () => void }) {
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <SecretOnce
       title="The new API key's secret"
-      closeOnClickOutside={false}
-      closeButtonProps={CLOSE}
+      warning={
+        'This is the only time the private key is shown. The platform keeps only its hash: after closing this ' +
+        'dialog nobody can show it again; a lost key is revoked and replaced.'
+      }
+      secretLabel="Private key"
+      secret={apiKey.private_key}
+      testId="api-key-secret"
+      onClose={onClose}
     >
-      <Stack>
-        <Alert color="red" variant="outline" title="Copy the private key now">
-          This is the only time the private key is shown. The platform keeps only its hash: after closing this
-          dialog nobody can show it again; a lost key is revoked and replaced.
-        </Alert>
-        <Text size="sm">
-          Public key (the user name at the token endpoint, context <Code>apikey</Code>):
-        </Text>
-        <Code block aria-label="Public key">
-          {apiKey.public_key}
-        </Code>
-        <Text size="sm">Private key (the password):</Text>
-        <Code block aria-label="Private key" data-testid="api-key-secret">
-          {apiKey.private_key}
-        </Code>
-        <Group justify="flex-end">
-          <CopyButton value={apiKey.private_key}>
-            {({ copied, copy }) => (
-              <Button variant="outline" onClick={copy}>
-                {copied ? 'Copied' : 'Copy private key'}
-              </Button>
-            )}
-          </CopyButton>
-          <Button onClick={onClose}>I have copied it, close</Button>
-        </Group>
-      </Stack>
-    </Modal>
+      <Text size="sm">
+        Public key (the user name at the token endpoint, context <Code>apikey</Code>):
+      </Text>
+      <Code block aria-label="Public key">
+        {apiKey.public_key}
+      </Code>
+      <Text size="sm">The private key is the password.</Text>
+    </SecretOnce>
   );
 }
 
@@ -622,33 +520,36 @@ export function AuditEventList() {
   });
 
   return (
-    <>
-      <PageHeader title="Audit events" />
-      <Group align="end" wrap="wrap">
-        <NativeSelect label="Actor type" {...filters.field('actor_type')} data={choices(actorTypes)} />
-        <NativeSelect label="Kind" {...filters.field('kind')} data={choices(kinds)} />
-        <TextInput label="Actor UUID" {...filters.field('actor_uuid')} />
-        <TextInput label="Target UUID" {...filters.field('target_uuid')} />
-        <TextInput label="From" description="e.g. 2026-01-31T12:00:00Z" {...filters.field('from')} />
-        <TextInput label="To (exclusive)" description="e.g. 2026-02-01T00:00:00Z" {...filters.field('to')} />
-      </Group>
-      <ErrorAlert error={list.error} title="The audit events cannot be shown" />
-      <DataTable
-        caption="Audit events, newest first"
-        rows={list.data?.items}
-        rowKey={(event) => event.uuid}
-        empty="No audit events match."
-        minWidth={760}
-        columns={[
-          { header: 'When', cell: (event) => formatDateTime(event.occurred_at) },
-          { header: 'Kind', cell: (event) => event.kind },
-          { header: 'Actor', cell: (event) => `${event.actor.name} (${event.actor.type.replace('_', ' ')})` },
-          { header: 'Target', cell: (event) => <Code>{`${event.target.type} ${event.target.uuid}`}</Code> },
-          { header: 'Changed', cell: (event) => event.changed_fields.join(', ') || '—' },
-          { header: 'From address', cell: (event) => event.source_address ?? '—' },
-        ]}
-      />
-      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of audit events" />
-    </>
+    <ListScreen
+      title="Audit events"
+      noun="audit events"
+      caption="Audit events, newest first"
+      filters={
+        <>
+          <NativeSelect label="Actor type" {...filters.field('actor_type')} data={choices(actorTypes)} />
+          <NativeSelect label="Kind" {...filters.field('kind')} data={choices(kinds)} />
+          <TextInput label="Actor UUID" {...filters.field('actor_uuid')} />
+          <TextInput label="Target UUID" {...filters.field('target_uuid')} />
+          <TextInput label="From" description="e.g. 2026-01-31T12:00:00Z" {...filters.field('from')} />
+          <TextInput
+            label="To (exclusive)"
+            description="e.g. 2026-02-01T00:00:00Z"
+            {...filters.field('to')}
+          />
+        </>
+      }
+      list={list}
+      onPage={filters.setPage}
+      rowKey={(event) => event.uuid}
+      minWidth={760}
+      columns={[
+        { header: 'When', cell: (event) => formatDateTime(event.occurred_at) },
+        { header: 'Kind', cell: (event) => event.kind },
+        { header: 'Actor', cell: (event) => `${event.actor.name} (${event.actor.type.replace('_', ' ')})` },
+        { header: 'Target', cell: (event) => <Code>{`${event.target.type} ${event.target.uuid}`}</Code> },
+        { header: 'Changed', cell: (event) => event.changed_fields.join(', ') || '—' },
+        { header: 'From address', cell: (event) => event.source_address ?? '—' },
+      ]}
+    />
   );
 }

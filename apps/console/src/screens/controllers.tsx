@@ -22,15 +22,16 @@ import {
   ConfirmDelete,
   DataTable,
   ErrorAlert,
+  ListScreen,
   Fields,
   formatDateTime,
   LiveNote,
   PageHeader,
-  Paging,
   StatusBadge,
   useFilters,
 } from '../ui';
 import { COMMANDS, CommandTable, commandsOf, SendCommandForm } from './commands';
+import { ControllerConfiguration, ControllerEvents } from './controller-records';
 
 const CONTROLLERS = '/api/v1/assets/controllers';
 
@@ -44,42 +45,40 @@ export function ControllerList() {
     'filter[connection_status]': filters.values.connection || undefined,
   });
   return (
-    <>
-      <PageHeader title="Controllers" />
-      <Group align="end" wrap="wrap">
-        <TextInput label="Search by name" type="search" {...filters.field('name')} />
-        <NativeSelect
-          label="Connection"
-          {...filters.field('connection')}
-          data={choices(['online', 'offline'])}
-        />
-      </Group>
-      <ErrorAlert error={list.error} title="The controllers cannot be shown" />
-      <DataTable
-        caption="Controllers"
-        rows={list.data?.items}
-        rowKey={(controller) => controller.uuid}
-        empty="No controllers match."
-        columns={[
-          {
-            header: 'Name',
-            cell: (controller) => <Link to={`/controllers/${controller.uuid}`}>{controller.name}</Link>,
-          },
-          { header: 'OCPP identity', cell: (controller) => controller.ocpp_identity },
-          {
-            header: 'Connection',
-            cell: (controller) => <StatusBadge status={controller.connection_status} />,
-          },
-          { header: 'Protocol', cell: (controller) => controller.ocpp_protocol ?? '—' },
-          {
-            header: 'Vendor / model',
-            cell: (controller) => [controller.vendor, controller.model].filter(Boolean).join(' / ') || '—',
-          },
-          { header: 'Last seen', cell: (controller) => formatDateTime(controller.last_seen_at) },
-        ]}
-      />
-      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of controllers" />
-    </>
+    <ListScreen
+      title="Controllers"
+      noun="controllers"
+      filters={
+        <>
+          <TextInput label="Search by name" type="search" {...filters.field('name')} />
+          <NativeSelect
+            label="Connection"
+            {...filters.field('connection')}
+            data={choices(['online', 'offline'])}
+          />
+        </>
+      }
+      list={list}
+      onPage={filters.setPage}
+      rowKey={(controller) => controller.uuid}
+      columns={[
+        {
+          header: 'Name',
+          cell: (controller) => <Link to={`/controllers/${controller.uuid}`}>{controller.name}</Link>,
+        },
+        { header: 'OCPP identity', cell: (controller) => controller.ocpp_identity },
+        {
+          header: 'Connection',
+          cell: (controller) => <StatusBadge status={controller.connection_status} />,
+        },
+        { header: 'Protocol', cell: (controller) => controller.ocpp_protocol ?? '—' },
+        {
+          header: 'Vendor / model',
+          cell: (controller) => [controller.vendor, controller.model].filter(Boolean).join(' / ') || '—',
+        },
+        { header: 'Last seen', cell: (controller) => formatDateTime(controller.last_seen_at) },
+      ]}
+    />
   );
 }
 
@@ -203,6 +202,8 @@ export function ControllerDetail({ uuid }: { uuid: string }) {
           <CommandTable commands={commands.data?.items} caption="Recent commands of this controller" />
         </>
       )}
+      <ControllerConfiguration uuid={uuid} />
+      <ControllerEvents uuid={uuid} />
       <ConfirmDelete
         opened={confirming}
         onClose={() => setConfirming(false)}

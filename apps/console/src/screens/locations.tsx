@@ -23,10 +23,10 @@ import {
   ConfirmDelete,
   DataTable,
   ErrorAlert,
+  ListScreen,
   Fields,
   LiveNote,
   PageHeader,
-  Paging,
   StatusBadge,
   useFilters,
 } from '../ui';
@@ -47,35 +47,34 @@ export function LocationList() {
   });
 
   return (
-    <>
-      <PageHeader title="Locations">
-        {can('asset:locations:create') && (
+    <ListScreen
+      title="Locations"
+      noun="locations"
+      actions={
+        can('asset:locations:create') && (
           <Button onClick={() => navigate('/locations/new')}>New location</Button>
-        )}
-      </PageHeader>
-      <Group align="end" wrap="wrap">
-        <TextInput label="Search by name" type="search" {...filters.field('name')} />
-        <NativeSelect label="Status" {...filters.field('status')} data={choices(statuses)} />
-      </Group>
-      <ErrorAlert error={list.error} title="The locations cannot be shown" />
-      <DataTable
-        caption="Locations"
-        rows={list.data?.items}
-        rowKey={(location) => location.uuid}
-        empty="No locations match."
-        columns={[
-          {
-            header: 'Name',
-            cell: (location) => <Link to={`/locations/${location.uuid}`}>{location.name}</Link>,
-          },
-          { header: 'Status', cell: (location) => <StatusBadge status={location.status} /> },
-          { header: 'City', cell: (location) => location.city ?? '—' },
-          { header: 'Charge points', cell: (location) => location.charge_point_count },
-          { header: 'Created', cell: (location) => location.created_at },
-        ]}
-      />
-      <Paging pagination={list.data?.pagination} onPage={filters.setPage} label="Pages of locations" />
-    </>
+        )
+      }
+      filters={
+        <>
+          <TextInput label="Search by name" type="search" {...filters.field('name')} />
+          <NativeSelect label="Status" {...filters.field('status')} data={choices(statuses)} />
+        </>
+      }
+      list={list}
+      onPage={filters.setPage}
+      rowKey={(location) => location.uuid}
+      columns={[
+        {
+          header: 'Name',
+          cell: (location) => <Link to={`/locations/${location.uuid}`}>{location.name}</Link>,
+        },
+        { header: 'Status', cell: (location) => <StatusBadge status={location.status} /> },
+        { header: 'City', cell: (location) => location.city ?? '—' },
+        { header: 'Charge points', cell: (location) => location.charge_point_count },
+        { header: 'Created', cell: (location) => location.created_at },
+      ]}
+    />
   );
 }
 

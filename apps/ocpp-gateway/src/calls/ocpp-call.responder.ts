@@ -15,19 +15,26 @@ import { runWithRequestId } from '@cpc/logging';
 import { JetStreamEventBus, NATS_CONNECTION } from '@cpc/nats';
 import {
   buildOcppCalls,
+  classifyOcppResponse,
   isCommandType,
+  type LocalListUpdate,
+  mergeVariableResponses,
   type OcppCall,
+  type MessageLimits,
   OcppCallBuildError,
   settingResults,
   settingsStatus,
+  splitVariableCall,
+  UNANSWERED_SETTING_STATUS,
 } from '@cpc/ocpp-commands';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
-import { describeError } from '@cpc/errors';
+import { describeError, DomainError } from '@cpc/errors';
 import { eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import { ChargePointCallSender, type SentCall } from './charge-point-call.sender.js';
 import { CommandDeliveryLedger, type DeliveryRecord } from './command-delivery.ledger.js';
+import { LocalListSource, sendLocalListParameters } from './local-list.source.js';
 import { NO_TURN } from './one-call-at-a-time.queue.js';
 
 /** All instances share it: a request reaches exactly one of them even in the moment two hold the same controller. */
@@ -54,6 +61,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     private readonly ledger: CommandDeliveryLedger,
     private readonly sender: ChargePointCallSender,
     private readonly bus: JetStreamEventBus,
+    private readonly localLists: LocalListSource,
   ) {}
 
   beforeApplicationShutdown(): void {
@@ -135,9 +143,28 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
         description: 'the connection closed before the call went out',
       };
     }
+    let localList: LocalListUpdate | undefined;
+    const listParameters = sendLocalListParameters(request);
+    if (listParameters) {
+      try {
+        localList = await this.localLists.prepare(connection, request.commandUuid, listParameters);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'not_found') {
+          const reply = invalidCommand('the tenant has no such controller');
+          this.publishCompleted(connection, request.commandUuid, null, reply);
+          return reply;
+        }
+        this.logger.warn(`local list of ${request.commandUuid} not prepared: ${describeError(error)}`);
+        return {
+          outcome: 'not_sent',
+          reason: 'delivery_not_recorded',
+          description: 'the local list could not be prepared',
+        };
+      }
+    }
     let calls: OcppCall[];
     try {
-      calls = this.build(connection, request);
+      calls = this.build(connection, request, localList);
     } catch (error) {
       const reply =
         error instanceof OcppCallBuildError
@@ -199,15 +226,26 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
             description: 'the connection closed before the call went out',
           };
     }
+    if (listParameters && result.reply.outcome === 'answered') {
+      // Before the reply: the controller's next command is prepared over the list this answer leaves.
+      await this.localLists
+        .answered(connection, request.commandUuid, result.reply.status === 'accepted')
+        .catch((error: unknown) => {
+          this.logger.warn(
+            `answer to ${request.commandUuid} left to the call-completed event: ${describeError(error)}`,
+          );
+        });
+    }
     this.settle(connection, request.commandUuid, record, result.sentAt, result.reply);
     return result.reply;
   }
 
   /**
-   * The command's calls one after the other, in one turn of the charge point (one call for every type but 1.6
-   * change_configuration). The first call that is not answered ends the delivery with its outcome; the calls after it
-   * are not sent. A change_configuration's answers become one reply: each setting with its status, accepted only
-   * when every one was Accepted or RebootRequired.
+   * The command's calls one after the other, in one turn of the charge point: one call for most types; 1.6
+   * change_configuration one ChangeConfiguration per key; a 2.0.1 SetVariables/GetVariables larger than the charge
+   * point takes, one call per part (splitVariableCall). A call that is not answered does not stop the others (but a
+   * lost connection does: the calls after it are not sent); when none is answered, the first one's outcome is the
+   * delivery's. Several answers become one reply (mergedReply).
    */
   private async sendAll(
     connection: ChargePointConnection,
@@ -216,45 +254,101 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     onSent: (sentAt: string) => void,
   ): Promise<SentCall> {
     const responses: unknown[] = [];
+    const unanswered = new Map<number, string>();
     let sentAt: string | undefined;
-    let last: SentCall | undefined;
-    for (const call of calls) {
-      last = await this.sender.send(connection, call, sentAt === undefined ? onSent : undefined);
-      if (sentAt === undefined) {
-        if (!last.sent) return last;
-        sentAt = last.sentAt;
+    let firstFailure: OcppCallReply | undefined;
+    for (const [index, call] of calls.entries()) {
+      if (firstFailure?.outcome === 'connection_lost') {
+        unanswered.set(index, UNANSWERED_SETTING_STATUS.not_sent);
+        responses.push(undefined);
+        continue;
       }
-      const reply = last.reply ?? { outcome: 'connection_lost', action: call.action };
-      if (reply.outcome !== 'answered') return { sent: true, sentAt, reply };
-      responses.push(reply.response);
+      const sent = await this.sender.send(connection, call, sentAt === undefined ? onSent : undefined);
+      if (sentAt === undefined) {
+        if (!sent.sent) return sent;
+        sentAt = sent.sentAt;
+      }
+      const reply = sent.reply ?? { outcome: 'connection_lost', action: call.action };
+      if (reply.outcome === 'answered') {
+        responses.push(reply.response);
+        if (calls.length === 1 && request.type !== 'change_configuration') {
+          const single = { sent: true, sentAt, reply } as const;
+          return request.type === 'send_local_list'
+            ? this.fullAfterVersionMismatch(connection, request, single, sentAt)
+            : single;
+        }
+        continue;
+      }
+      firstFailure ??= reply;
+      responses.push(undefined);
+      unanswered.set(index, unansweredStatus(reply));
     }
-    if (request.type !== 'change_configuration' || !last?.sent || sentAt === undefined) return last!;
-    const settings = settingResults(connection.protocol, calls, responses);
-    const { accepted, resultStatus } = settingsStatus(settings.map((setting) => setting.status));
+    if (sentAt === undefined) throw new TypeError('a command without calls');
+    if (unanswered.size === calls.length) return { sent: true, sentAt, reply: firstFailure! };
     return {
       sent: true,
       sentAt,
-      reply: {
-        outcome: 'answered',
-        action: calls[0].action,
-        response: calls.length === 1 ? responses[0] : { responses },
-        status: accepted ? 'accepted' : 'rejected',
-        resultStatus,
-        settings,
-      },
+      reply: mergedReply(connection.protocol, request, calls, responses, unanswered),
     };
   }
 
-  private build(connection: ChargePointConnection, request: OcppCallRequest): OcppCall[] {
+  /**
+   * send_local_list: a differential update answered VersionMismatch is followed, in the same turn, by the whole list
+   * as a full update when the command asks for it (`full_on_version_mismatch`). The reply is the full update's, with
+   * both answers as `response.responses`; without the follow-up (not asked, or the list could not be prepared) the
+   * VersionMismatch reply stands.
+   */
+  private async fullAfterVersionMismatch(
+    connection: ChargePointConnection,
+    request: OcppCallRequest,
+    first: Extract<SentCall, { sent: true }>,
+    sentAt: string,
+  ): Promise<SentCall> {
+    const parameters = sendLocalListParameters(request);
+    const reply = first.reply;
+    if (
+      reply?.outcome !== 'answered' ||
+      reply.resultStatus !== 'VersionMismatch' ||
+      parameters?.update_type !== 'differential' ||
+      parameters.full_on_version_mismatch !== true
+    )
+      return first;
+    let calls: OcppCall[];
+    try {
+      const full = await this.localLists.prepare(connection, request.commandUuid, parameters, 'full');
+      calls = this.build(connection, request, full);
+    } catch (error) {
+      this.logger.warn(`full local list after VersionMismatch not sent: ${describeError(error)}`);
+      return first;
+    }
+    const second = await this.sender.send(connection, calls[0]);
+    const secondReply = second.reply ?? {
+      outcome: 'connection_lost' as const,
+      action: calls[0].action,
+    };
+    if (secondReply.outcome !== 'answered') return { sent: true, sentAt, reply: secondReply };
+    return {
+      sent: true,
+      sentAt,
+      reply: { ...secondReply, response: { responses: [reply.response, secondReply.response] } },
+    };
+  }
+
+  private build(
+    connection: ChargePointConnection,
+    request: OcppCallRequest,
+    localList?: LocalListUpdate,
+  ): OcppCall[] {
     if (!isCommandType(request.type))
       throw new OcppCallBuildError('invalid_parameters', `unknown command type ${String(request.type)}`);
     const createdAt = request.createdAt ? new Date(request.createdAt) : undefined;
-    return buildOcppCalls(
+    const calls = buildOcppCalls(
       connection.protocol,
       { commandUuid: request.commandUuid, type: request.type, parameters: request.parameters },
       targetFor(connection.protocol, request.target),
-      { now: createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined },
+      { now: createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined, localList },
     );
+    return calls.flatMap((call) => splitVariableCall(call, messageLimitsFor(call, request.messageLimits)));
   }
 
   /**
@@ -343,11 +437,71 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
   }
 }
 
+/** The limits of the call's action (2.0.1 SetVariables/GetVariables) among the charge point's (null: not known). */
+function messageLimitsFor(call: OcppCall, limits: OcppCallRequest['messageLimits']): MessageLimits {
+  const known = (value: unknown) =>
+    Number.isInteger(value) && (value as number) > 0 ? (value as number) : null;
+  return call.action === 'GetVariables'
+    ? {
+        itemsPerMessage: known(limits?.itemsPerMessageGetVariables),
+        bytesPerMessage: known(limits?.bytesPerMessageGetVariables),
+      }
+    : {
+        itemsPerMessage: known(limits?.itemsPerMessageSetVariables),
+        bytesPerMessage: known(limits?.bytesPerMessageSetVariables),
+      };
+}
+
 /** 2.0.1 numbers a connector within its EVSE; the request carries that number beside the station-wide one. */
 function targetFor(protocol: OcppProtocol, target: OcppCallTarget): OcppCallTarget {
   if (protocol !== 'ocpp2.0.1' || target?.targetType !== 'connector' || !target.evseConnectorId)
     return target;
   return { ...target, connectorId: target.evseConnectorId };
+}
+
+/** The status result.settings gives a call that got no answer. */
+function unansweredStatus(reply: OcppCallReply): string {
+  return reply.outcome in UNANSWERED_SETTING_STATUS
+    ? UNANSWERED_SETTING_STATUS[reply.outcome as keyof typeof UNANSWERED_SETTING_STATUS]
+    : UNANSWERED_SETTING_STATUS.not_sent;
+}
+
+/**
+ * The answers to a command's calls (at least one answered) as one reply. change_configuration: each setting with its
+ * status, accepted only when every one was Accepted or RebootRequired; the response is 1.6 `{responses}` (null for
+ * a key not answered), 2.0.1 the parts' results merged. A GetVariables in parts: the answered parts merged, classified
+ * as one answer.
+ */
+function mergedReply(
+  protocol: OcppProtocol,
+  request: OcppCallRequest,
+  calls: OcppCall[],
+  responses: unknown[],
+  unanswered: ReadonlyMap<number, string>,
+): OcppCallReply {
+  const action = calls[0].action;
+  const response =
+    protocol === 'ocpp1.6'
+      ? calls.length === 1
+        ? responses[0]
+        : { responses: responses.map((each) => each ?? null) }
+      : mergeVariableResponses(action, responses);
+  if (request.type !== 'change_configuration') {
+    const verdict = classifyOcppResponse(protocol, action, response);
+    return verdict.status === 'failed'
+      ? { outcome: 'invalid_response', action, description: 'the reply lacks what the call needs' }
+      : { outcome: 'answered', action, response, status: verdict.status, resultStatus: verdict.resultStatus };
+  }
+  const settings = settingResults(protocol, calls, responses, unanswered);
+  const { accepted, resultStatus } = settingsStatus(settings.map((setting) => setting.status));
+  return {
+    outcome: 'answered',
+    action,
+    response,
+    status: accepted ? 'accepted' : 'rejected',
+    resultStatus,
+    settings,
+  };
 }
 
 function invalidCommand(description: string): OcppCallReply {

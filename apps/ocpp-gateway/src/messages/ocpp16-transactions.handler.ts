@@ -19,6 +19,7 @@ interface StartTransaction16 {
   idTag: string;
   meterStart: number;
   timestamp: string;
+  reservationId?: number;
 }
 
 interface StopTransaction16 {
@@ -76,6 +77,7 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
         idTag: start.idTag,
         meterStartWh: start.meterStart,
         startedAt: start.timestamp,
+        reservationId: start.reservationId ?? null,
       },
       { eventId: eventIdFrom(connection.controllerUuid, 'started', transactionId) },
     );

@@ -21,6 +21,7 @@ interface TransactionEvent201 {
   evse?: { id: number; connectorId?: number };
   idToken?: { idToken: string; type: string };
   meterValue?: MeterValue201[];
+  reservationId?: number;
 }
 
 function transactionLocation(evse: TransactionEvent201['evse']): {
@@ -67,14 +68,16 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
             idTag: event.idToken?.idToken ?? null,
             meterStartWh: energyReading201(event.meterValue, 'Transaction.Begin')?.wh ?? null,
             startedAt: event.timestamp,
+            reservationId: event.reservationId ?? null,
           },
           { eventId },
         );
         break;
       case 'Updated': {
         const reading = energyReading201(event.meterValue);
-        // Without a reading, an Updated that names the EVSE still completes a session whose start did not.
-        if (reading || event.evse) {
+        // Without a reading, an Updated that names the EVSE still completes a session whose start did not, and one
+        // that names a reservation uses it up.
+        if (reading || event.evse || event.reservationId !== undefined) {
           await this.events.publish<TransactionUpdatedEvent>(
             ChargePointEventSubjects.transactionUpdated,
             connection,
@@ -83,6 +86,7 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
               meterWh: reading?.wh ?? null,
               sampledAt: reading?.sampledAt ?? event.timestamp,
               ...transactionLocation(event.evse),
+              ...(event.reservationId === undefined ? {} : { reservationId: event.reservationId }),
             },
             { eventId },
           );

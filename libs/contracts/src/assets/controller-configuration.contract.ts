@@ -68,16 +68,28 @@ export interface ControllerSettingLimitsPayload {
   controllerUuid: string;
 }
 
-/** How many settings one change may carry, as the charge point reported it (null: not known). */
+/**
+ * How many settings one change may carry and how large one 2.0.1 message may be, as the charge point reported it
+ * (null: not known).
+ */
 export interface ControllerSettingLimits {
   /** 1.6 `GetConfigurationMaxKeys`. */
   getConfigurationMaxKeys: number | null;
   /** 2.0.1 `DeviceDataCtrlr.ItemsPerMessage[SetVariables]` (ItemsPerMessageSetVariables). */
   itemsPerMessageSetVariables: number | null;
+  /** 2.0.1 `DeviceDataCtrlr.BytesPerMessage[SetVariables]` (BytesPerMessageSetVariables). */
+  bytesPerMessageSetVariables: number | null;
+  /** 2.0.1 `DeviceDataCtrlr.ItemsPerMessage[GetVariables]` (ItemsPerMessageGetVariables). */
+  itemsPerMessageGetVariables: number | null;
+  /** 2.0.1 `DeviceDataCtrlr.BytesPerMessage[GetVariables]` (BytesPerMessageGetVariables). */
+  bytesPerMessageGetVariables: number | null;
 }
 
 /** The entry keys (ControllerConfigurationEntryView.key) the limits are read from. */
 export const SETTING_LIMIT_KEYS = {
   getConfigurationMaxKeys: 'GetConfigurationMaxKeys',
   itemsPerMessageSetVariables: 'DeviceDataCtrlr.ItemsPerMessage[SetVariables]',
-} as const;
+  bytesPerMessageSetVariables: 'DeviceDataCtrlr.BytesPerMessage[SetVariables]',
+  itemsPerMessageGetVariables: 'DeviceDataCtrlr.ItemsPerMessage[GetVariables]',
+  bytesPerMessageGetVariables: 'DeviceDataCtrlr.BytesPerMessage[GetVariables]',
+} as const satisfies Record<keyof ControllerSettingLimits, string>;

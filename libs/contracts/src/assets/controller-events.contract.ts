@@ -11,6 +11,7 @@ export const CONTROLLER_EVENT_KINDS = [
   'diagnostics_status',
   'security_event',
   'authorization_refused',
+  'reservation_status',
 ] as const;
 export type ControllerEventKind = (typeof CONTROLLER_EVENT_KINDS)[number];
 

@@ -14,6 +14,8 @@ export const ChargePointEventSubjects = {
   securityEvent: 'events.charge-point.security-event.v1',
   /** One part of a 2.0.1 NotifyReport (answer to GetBaseReport/GetReport); parts share `requestId`. */
   report: 'events.charge-point.report.v1',
+  /** 2.0.1 ReservationStatusUpdate: a reservation ended on the station (expired, or removed there). */
+  reservationStatus: 'events.charge-point.reservation-status.v1',
 } as const;
 
 export type OcppProtocol = 'ocpp1.6' | 'ocpp2.0.1';
@@ -73,6 +75,8 @@ export type TransactionStartedEvent = EventEnvelope<
     idTag: string | null;
     meterStartWh: number | null;
     startedAt: string;
+    /** The reservation the transaction used (1.6 StartTransaction / 2.0.1 TransactionEvent `reservationId`). */
+    reservationId?: number | null;
   }
 >;
 /**
@@ -86,7 +90,14 @@ interface TransactionLocation {
 
 /** `meterWh` null: the message carried no energy reading, only the transaction's EVSE / connector. */
 export type TransactionUpdatedEvent = EventEnvelope<
-  ChargePointRef & TransactionLocation & { transactionId: string; meterWh: number | null; sampledAt: string }
+  ChargePointRef &
+    TransactionLocation & {
+      transactionId: string;
+      meterWh: number | null;
+      sampledAt: string;
+      /** 2.0.1: the reservation the transaction used, when this message names it. */
+      reservationId?: number | null;
+    }
 >;
 export type TransactionEndedEvent = EventEnvelope<
   ChargePointRef &
@@ -119,4 +130,11 @@ export type ChargePointReportEvent = EventEnvelope<
     generatedAt: string;
     reportData: unknown[];
   }
+>;
+/**
+ * 2.0.1 ReservationStatusUpdate: `status` as the station sent it (`Expired`, `Removed`); `reportedAt` is when the
+ * gateway received it (the message carries no time).
+ */
+export type ReservationStatusEvent = EventEnvelope<
+  ChargePointRef & { reservationId: number; status: string; reportedAt: string }
 >;

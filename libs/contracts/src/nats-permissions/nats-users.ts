@@ -8,6 +8,7 @@ import {
 import { ChargePointEventSubjects } from '../charge-points/charge-point-events.js';
 import { TelemetryEventSubjects } from '../charge-points/meter-values-events.js';
 import { ChargingSessionSubjects } from '../control/charging-sessions.contract.js';
+import { ReservationSubjects } from '../control/reservations.contract.js';
 import { CommandSubjects } from '../control/commands.contract.js';
 import { CHARGE_POINT_PRESENCE_BUCKET } from '../ocpp-gateway/charge-point-presence.contract.js';
 import { OcppCallEventSubjects } from '../ocpp-gateway/ocpp-call.contract.js';
@@ -78,6 +79,7 @@ export const NATS_USERS = {
       CommandSubjects.list,
       CommandSubjects.get,
       ...Object.values(ChargingSessionSubjects),
+      ...Object.values(ReservationSubjects),
       ...Object.values(WebhookSubjects),
     ],
     listens: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
@@ -111,6 +113,9 @@ export const NATS_USERS = {
       ...AUTHORIZATION_API_SUBJECTS,
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
+      AuthorizationSubjects.localListPage,
+      AuthorizationSubjects.localListAnswered,
+      AuthorizationSubjects.idTokensExist,
     ],
     broadcasts: [AuthorizationSubjects.idTokensChanged],
     publishesEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
@@ -133,12 +138,14 @@ export const NATS_USERS = {
       CommandSubjects.list,
       CommandSubjects.get,
       ...Object.values(ChargingSessionSubjects),
+      ...Object.values(ReservationSubjects),
     ],
     calls: [
       AssetsSubjects.controllersExist,
       AssetsSubjects.controllerSettingLimits,
       AssetsSubjects.getPlug,
       AssetsSubjects.listPlugs,
+      AuthorizationSubjects.idTokensExist,
       // The calls to the charge points, through the gateway instance holding each one's socket.
       OcppGatewaySubjects.call('*'),
     ],
@@ -161,6 +168,8 @@ export const NATS_USERS = {
       AssetsSubjects.authenticateChargePoint,
       AuthorizationSubjects.idTokenSnapshot,
       AuthorizationSubjects.idTokenRevisions,
+      AuthorizationSubjects.localListPage,
+      AuthorizationSubjects.localListAnswered,
     ],
     broadcasts: [OcppGatewaySubjects.connectionOpened('*')],
     listens: [
@@ -187,8 +196,11 @@ export const NATS_USERS = {
       { name: 'webhook-service_command-status', filterSubject: CommandSubjects.statusChanged },
     ],
   },
-  /** `npm run bench`: watches command status events as they are published, nothing else. */
-  bench: { ...NOTHING, listens: [CommandSubjects.statusChanged] },
+  /**
+   * `npm run bench`: watches command status events and meter-value events (when the gateway received each message)
+   * as they are published, nothing else.
+   */
+  bench: { ...NOTHING, listens: [CommandSubjects.statusChanged, TelemetryEventSubjects.meterValues] },
 } as const satisfies Record<string, NatsUserGrants>;
 
 export type NatsUserName = keyof typeof NATS_USERS;

@@ -1,3 +1,4 @@
+import type { ControllerSettingLimits } from '../assets/controller-configuration.contract.js';
 import type { EventEnvelope } from '../events/event-stream.js';
 
 /**
@@ -24,6 +25,12 @@ export interface OcppCallRequest {
   target: OcppCallTarget;
   /** ISO 8601 creation time of the command: the "now" of time-dependent defaults, so every build is identical. */
   createdAt?: string;
+  /**
+   * change_configuration and refresh_configuration: the charge point's limits as its stored configuration reports
+   * them. On 2.0.1 a SetVariables/GetVariables larger than its ItemsPerMessage/BytesPerMessage goes as several calls
+   * whose answers become one reply; absent = not known (`@cpc/ocpp-commands` DEFAULT_ITEMS_PER_MESSAGE).
+   */
+  messageLimits?: ControllerSettingLimits;
 }
 
 /** The resolved target (same shape as `@cpc/ocpp-commands` ResolvedTarget). */
@@ -62,7 +69,11 @@ export type OcppCallReply =
   | {
       outcome: 'answered';
       action: string;
-      /** The reply as received; for several calls (1.6 change_configuration) `{responses: [each reply, in order]}`. */
+      /**
+       * The reply as received. Several calls: 1.6 change_configuration `{responses: [each reply in order, null for a
+       * key not answered]}`; a 2.0.1 SetVariables/GetVariables sent in parts, one reply with the results of every
+       * answered part.
+       */
       response: unknown;
       status: 'accepted' | 'rejected';
       resultStatus: string;

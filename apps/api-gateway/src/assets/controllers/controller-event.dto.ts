@@ -35,7 +35,8 @@ export class ControllerEventBody {
       'The event in snake case: connected {protocol, gateway_instance}; disconnected {reason, close_code, ' +
       'gateway_instance}; booted {vendor, model, serial_number, firmware_version}; status_changed {connector_id, ' +
       'evse_id, status, error_code, reported_at}; firmware_status and diagnostics_status {status, request_id}; ' +
-      'security_event {type, tech_info, reported_at}; authorization_refused {id_token, result, reason, message_kind}.',
+      'security_event {type, tech_info, reported_at}; authorization_refused {id_token, result, reason, message_kind}; ' +
+      'reservation_status {reservation_id, status} (2.0.1 ReservationStatusUpdate).',
   })
   details: Record<string, string | number | boolean | null>;
 }

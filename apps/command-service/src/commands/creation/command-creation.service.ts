@@ -15,6 +15,7 @@ import { CommandReader } from '../listing/command-reader.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { CommandInserts, type NewCommand } from './command-inserts.js';
 import { CommandTargetResolver } from './command-target.resolver.js';
+import { LocalListTokens } from './local-list-tokens.js';
 import { SettingLimits } from './setting-limits.js';
 import {
   IDEMPOTENCY_KEY_PARAMETER,
@@ -43,6 +44,7 @@ export class CommandCreationService {
     private readonly dispatch: DispatchSignal,
     private readonly inserts: CommandInserts,
     private readonly settingLimits: SettingLimits,
+    private readonly localListTokens: LocalListTokens,
   ) {}
 
   async create(principal: Principal, payload: CreateCommandPayload): Promise<CreatedCommand> {
@@ -75,6 +77,10 @@ export class CommandCreationService {
         request.command.parameters,
       );
       if (tooMany.length > 0) throw new ValidationFailedError(tooMany);
+    }
+    if (request.command.type === 'send_local_list') {
+      const unknown = await this.localListTokens.check(principal, request.command.parameters);
+      if (unknown.length > 0) throw new ValidationFailedError(unknown);
     }
 
     const commandUuid = randomUUID();

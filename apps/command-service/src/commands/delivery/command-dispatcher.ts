@@ -9,6 +9,8 @@ import {
 } from '@nestjs/common';
 import {
   AssetsSubjects,
+  type ControllerSettingLimits,
+  type ControllerSettingLimitsPayload,
   ErrorCode,
   type OcppCallReply,
   type Principal,
@@ -189,6 +191,7 @@ export class CommandDispatcher
           parameters: command.parameters,
           target: command.target,
           createdAt: command.created_at.toISOString(),
+          messageLimits: await this.messageLimits(command),
         },
         this.config.ocppCallTimeoutMs,
       );
@@ -253,21 +256,35 @@ export class CommandDispatcher
    */
   private async plugDeleted(command: ClaimedCommand): Promise<boolean | undefined> {
     if (command.target_type !== 'connector') return false;
-    const principal: Principal = {
-      tenantUuid: command.tenant_uuid,
-      tenantSlug: '',
-      subject: 'command-service',
-      subjectType: 'service',
-      scopes: [],
-    };
     try {
       await this.services.request<unknown, TenantScopedRequest<{ uuid: string }>>(AssetsSubjects.getPlug, {
-        principal,
+        principal: servicePrincipal(command),
         payload: { uuid: command.target_uuid },
       });
       return false;
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.NotFound) return true;
+      return undefined;
+    }
+  }
+
+  /**
+   * The charge point's message limits for the configuration commands (the gateway splits a 2.0.1 SetVariables or
+   * GetVariables by them); undefined for other types, or when assets-service does not answer (the gateway's
+   * defaults then apply).
+   */
+  private async messageLimits(command: ClaimedCommand): Promise<ControllerSettingLimits | undefined> {
+    if (command.type !== 'change_configuration' && command.type !== 'refresh_configuration') return undefined;
+    try {
+      return await this.services.request<
+        ControllerSettingLimits,
+        TenantScopedRequest<ControllerSettingLimitsPayload>
+      >(AssetsSubjects.controllerSettingLimits, {
+        principal: servicePrincipal(command),
+        payload: { controllerUuid: command.controller_uuid },
+      });
+    } catch (error) {
+      this.logger.warn(`limits of ${command.controller_uuid} not known: ${describeError(error)}`);
       return undefined;
     }
   }
@@ -279,4 +296,15 @@ export class CommandDispatcher
       this.logger.warn(`claims not renewed: ${describeError(error)}`);
     }
   }
+}
+
+/** command-service asking assets-service about the command's tenant. */
+function servicePrincipal(command: ClaimedCommand): Principal {
+  return {
+    tenantUuid: command.tenant_uuid,
+    tenantSlug: '',
+    subject: 'command-service',
+    subjectType: 'service',
+    scopes: [],
+  };
 }

@@ -9,6 +9,7 @@ import { JetStreamEventBus } from '@cpc/nats';
 import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
 import type { CommandServiceConfig } from '../../command-service.config.js';
 import { endingOf } from './call-outcome.js';
+import { ReservationsService } from '../../reservations/reservations.service.js';
 import { CommandTransitions } from './command-transitions.js';
 
 /** Durable names cannot hold dots. */
@@ -17,7 +18,9 @@ export const GATEWAY_CALL_EVENTS_CONSUMER = 'command-service_ocpp-calls';
 /**
  * The gateway's durable call events: `call-sent` makes a pending command `sent`; `call-completed` ends it, which is
  * how an outcome reaches the database when the instance that asked for the call died waiting for the reply. Both
- * are idempotent through the guarded transitions (a repeat or a late event changes nothing).
+ * are idempotent through the guarded transitions (a repeat or a late event changes nothing). An accepted reserve or
+ * cancel_reservation also makes or ends a reservation (ReservationsService), from here only: every answer of a
+ * charge point comes as this event, whichever instance asked for it.
  */
 @Injectable()
 export class GatewayCallEventsConsumer implements OnApplicationBootstrap {
@@ -26,6 +29,7 @@ export class GatewayCallEventsConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly bus: JetStreamEventBus,
     private readonly transitions: CommandTransitions,
+    private readonly reservations: ReservationsService,
     @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
   ) {}
 
@@ -59,5 +63,6 @@ export class GatewayCallEventsConsumer implements OnApplicationBootstrap {
       return;
     }
     await this.transitions.finish(data.commandUuid, ending);
+    await this.reservations.recordAnswer(event as OcppCallCompletedEvent);
   }
 }

@@ -1,0 +1,179 @@
+import { sqlStatement } from '@cpc/database';
+
+/**
+ * The statements of control.reservations. A reservation is written when its charge point accepts the reserve command
+ * (from the command's stored target and parameters), and ended by what the charge point reports; every end is a
+ * guarded UPDATE of an `active` row, so redelivered and late events change nothing. An active reservation whose
+ * expiry passed reads as `expired` (RESERVATION_COLUMNS), without a job writing it.
+ */
+
+export interface ReservationRow {
+  uuid: string;
+  controller_uuid: string;
+  plug_uuid: string | null;
+  connector_id: number | null;
+  evse_id: number | null;
+  reservation_id: number;
+  id_tag: string;
+  expires_at: Date;
+  status: string;
+  ended_at: Date | null;
+  charging_session_uuid: string | null;
+  reserve_command_uuid: string;
+  cancel_command_uuid: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Active past its expiry is expired, ended at the expiry. */
+const EXPIRED_BY_TIME = `(r.status = 'active' AND r.expires_at <= now())`;
+
+const RESERVATION_COLUMNS = `r.uuid, r.controller_uuid, r.plug_uuid, r.connector_id, r.evse_id, r.reservation_id, r.id_tag,
+              r.expires_at, CASE WHEN ${EXPIRED_BY_TIME} THEN 'expired' ELSE r.status END AS status,
+              CASE WHEN ${EXPIRED_BY_TIME} THEN r.expires_at ELSE r.ended_at END AS ended_at,
+              r.charging_session_uuid, r.reserve_command_uuid, r.cancel_command_uuid, r.created_at, r.updated_at`;
+
+/**
+ * The reservation of a reserve command its charge point accepted, with the reservation id the command sent: the one
+ * given, else `generatedId` (reservationIdFor). An older active reservation with the same id on the same charge point
+ * is replaced, as OCPP replaces it on the charge point; a repeat of the acceptance changes nothing.
+ */
+export const recordReservation = sqlStatement<{
+  uuid: string;
+  commandUuid: string;
+  generatedId: number;
+  acceptedAt: string;
+}>({
+  name: 'reservations.record',
+  parameters: ['uuid', 'commandUuid', 'generatedId', 'acceptedAt'],
+  sql: `WITH reserve AS (
+         SELECT c.uuid, c.tenant_uuid, c.controller_uuid, c.target_type, c.target_uuid, c.target, c.parameters,
+                COALESCE((c.parameters->>'reservation_id')::integer, :generatedId::integer) AS reservation_id
+           FROM control.commands c
+          WHERE c.uuid = :commandUuid AND c.type = 'reserve'
+            AND NOT EXISTS (SELECT 1 FROM control.reservations x WHERE x.reserve_command_uuid = c.uuid)
+       ), replaced AS (
+         UPDATE control.reservations r
+            SET status = 'replaced', ended_at = GREATEST(r.created_at, :acceptedAt::timestamptz), updated_at = now()
+           FROM reserve
+          WHERE r.tenant_uuid = reserve.tenant_uuid AND r.controller_uuid = reserve.controller_uuid
+            AND r.reservation_id = reserve.reservation_id AND r.status = 'active'
+            AND r.created_at <= :acceptedAt::timestamptz
+       )
+       INSERT INTO control.reservations
+              (uuid, tenant_uuid, controller_uuid, plug_uuid, connector_id, evse_id, reservation_id, id_tag, expires_at,
+               status, reserve_command_uuid, created_at)
+       SELECT :uuid::uuid, tenant_uuid, controller_uuid, CASE WHEN target_type = 'connector' THEN target_uuid END,
+              (target->>'connectorId')::integer, (target->>'evseId')::integer, reservation_id,
+              parameters->>'id_tag', (parameters->>'expires_at')::timestamptz, 'active', uuid, :acceptedAt::timestamptz
+         FROM reserve
+       ON CONFLICT (reserve_command_uuid) DO NOTHING`,
+});
+
+/** A cancel_reservation its charge point accepted cancels that charge point's active reservation of that id. */
+export const cancelReservation = sqlStatement<{ commandUuid: string; cancelledAt: string }, { uuid: string }>(
+  {
+    name: 'reservations.cancel',
+    parameters: ['commandUuid', 'cancelledAt'],
+    sql: `UPDATE control.reservations r
+          SET status = 'cancelled', cancel_command_uuid = c.uuid,
+              ended_at = GREATEST(r.created_at, :cancelledAt::timestamptz), updated_at = now()
+         FROM control.commands c
+        WHERE c.uuid = :commandUuid AND c.type = 'cancel_reservation'
+          AND r.tenant_uuid = c.tenant_uuid AND r.controller_uuid = c.controller_uuid
+          AND r.reservation_id = (c.parameters->>'reservation_id')::integer AND r.status = 'active'
+       RETURNING r.uuid`,
+  },
+);
+
+/**
+ * The charge point ended its active reservation of that id: `used` by a transaction (linked to its session when the
+ * session is known), or `expired` / `removed` as a 2.0.1 ReservationStatusUpdate says.
+ */
+export const endReservation = sqlStatement<
+  {
+    tenantUuid: string;
+    controllerUuid: string;
+    reservationId: number;
+    status: 'used' | 'expired' | 'removed';
+    endedAt: string;
+    transactionId: string | null;
+  },
+  { uuid: string }
+>({
+  name: 'reservations.end',
+  parameters: ['tenantUuid', 'controllerUuid', 'reservationId', 'status', 'endedAt', 'transactionId'],
+  sql: `UPDATE control.reservations r
+          SET status = :status, ended_at = GREATEST(r.created_at, :endedAt::timestamptz), updated_at = now(),
+              charging_session_uuid = (
+                SELECT s.uuid FROM control.charging_sessions s
+                 WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
+                   AND s.ocpp_transaction_id = :transactionId::varchar)
+        WHERE r.tenant_uuid = :tenantUuid AND r.controller_uuid = :controllerUuid
+          AND r.reservation_id = :reservationId AND r.status = 'active'
+       RETURNING r.uuid`,
+});
+
+export const getReservation = sqlStatement<{ tenantUuid: string; uuid: string }, ReservationRow>({
+  name: 'reservations.get',
+  parameters: ['tenantUuid', 'uuid'],
+  sql: `SELECT ${RESERVATION_COLUMNS}
+         FROM control.reservations r
+        WHERE r.tenant_uuid = :tenantUuid AND r.uuid = :uuid`,
+});
+
+interface ReservationListFilter {
+  tenantUuid: string;
+  controllerUuid: string | null;
+  plugUuid: string | null;
+  status: string | null;
+  idTag: string | null;
+  reservationId: number | null;
+}
+
+const LIST_FILTER = `FROM control.reservations r
+        WHERE r.tenant_uuid = :tenantUuid
+          AND (:controllerUuid::uuid IS NULL OR r.controller_uuid = :controllerUuid::uuid)
+          AND (:plugUuid::uuid IS NULL OR r.plug_uuid = :plugUuid::uuid)
+          AND (:status::text IS NULL
+               OR (CASE WHEN ${EXPIRED_BY_TIME} THEN 'expired' ELSE r.status END) = :status::text)
+          AND (:idTag::text IS NULL OR r.id_tag = :idTag::text)
+          AND (:reservationId::integer IS NULL OR r.reservation_id = :reservationId::integer)`;
+
+const LIST_PARAMETERS = [
+  'tenantUuid',
+  'controllerUuid',
+  'plugUuid',
+  'status',
+  'idTag',
+  'reservationId',
+] as const;
+
+/** One page, newest first. */
+export const listReservations = sqlStatement<
+  ReservationListFilter & { limit: number; offset: number },
+  ReservationRow
+>({
+  name: 'reservations.list',
+  parameters: [...LIST_PARAMETERS, 'limit', 'offset'],
+  sql: `SELECT ${RESERVATION_COLUMNS}
+       ${LIST_FILTER}
+        ORDER BY r.created_at DESC, r.uuid
+        LIMIT :limit OFFSET :offset`,
+});
+
+export const countReservations = sqlStatement<ReservationListFilter, { total: number }>({
+  name: 'reservations.count',
+  parameters: [...LIST_PARAMETERS],
+  sql: `SELECT count(*)::integer AS total ${LIST_FILTER}`,
+});
+
+/** For the SQL snapshots. */
+export const RESERVATIONS_STATEMENTS = [
+  recordReservation,
+  cancelReservation,
+  endReservation,
+  getReservation,
+  listReservations,
+  countReservations,
+];
