@@ -4,7 +4,15 @@ import { parseArgs } from 'node:util';
  * The fleets last: closing thousands of sockets keeps the gateway and assets-service busy for a while afterwards.
  * Telemetry after idle, whose teardown is over by the time telemetry's fleet has connected and its steps begin.
  */
-export const PHASES = ['location', 'commands-list', 'commands', 'authorize', 'idle', 'telemetry'] as const;
+export const PHASES = [
+  'location',
+  'commands-list',
+  'commands',
+  'webhooks',
+  'authorize',
+  'idle',
+  'telemetry',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -21,6 +29,9 @@ export interface BenchOptions {
   commandChargePoints: number;
   commandRates: number[];
   commandSeconds: number;
+  /** Commands per second of the webhooks phase (three status changes each) and how long it sends them. */
+  webhookCommandRate: number;
+  webhookSeconds: number;
   authorizeChargePoints: number;
   authorizeTokens: number;
   authorizeRate: number;
@@ -37,7 +48,7 @@ export interface BenchOptions {
 }
 
 export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<NAME> in the environment)
-  --phases location,commands-list,commands,authorize,idle,telemetry   which phases, in this order (default: all)
+  --phases location,commands-list,commands,webhooks,authorize,idle,telemetry   which phases, in this order (default: all)
   --api-url, --ocpp-url, --database-url, --nats-url   measure a running platform instead of starting one
   --idle-count 20000         idle charge points for one gateway (capped by its open-file limit)
   --heartbeat-seconds 30     their Heartbeat interval
@@ -49,6 +60,9 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --command-charge-points 200   OCPP-J charge points (half 1.6, half 2.0.1) answering the commands
   --command-rates 500,1000   commands per second, one step each
   --command-seconds 20       duration of each step
+  --webhook-command-rate 334 commands per second of the webhooks phase (pending, sent, accepted: about 1,000
+                             command status changes per second), on the commands phase's charge points
+  --webhook-seconds 20       how long the webhooks phase sends them
   --authorize-charge-points 400  OCPP-J charge points (half 1.6, half 2.0.1) sending Authorize (5/s each at
                              2,000/s, within the gateway's per-charge-point call budget)
   --authorize-tokens 10000   id tokens imported for the tenant first
@@ -86,6 +100,8 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'command-charge-points',
         'command-rates',
         'command-seconds',
+        'webhook-command-rate',
+        'webhook-seconds',
         'authorize-charge-points',
         'authorize-tokens',
         'authorize-rate',
@@ -147,6 +163,8 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     commandChargePoints: number('command-charge-points', 200),
     commandRates: (value('command-rates') ?? '500,1000').split(',').map(Number),
     commandSeconds: number('command-seconds', 20),
+    webhookCommandRate: number('webhook-command-rate', 334),
+    webhookSeconds: number('webhook-seconds', 20),
     authorizeChargePoints: number('authorize-charge-points', 400),
     authorizeTokens: number('authorize-tokens', 10_000),
     authorizeRate: number('authorize-rate', 2000),

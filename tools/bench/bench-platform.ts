@@ -26,6 +26,9 @@ const BENCH_ENV = {
   TOKEN_FAILURE_LIMIT_PER_ACCOUNT: '100000',
   // Every simulated charge point connects from 127.0.0.1.
   OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS: '100000',
+  // The webhooks phase's receivers listen on http://127.0.0.1.
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
 };
 
 /**

@@ -55,6 +55,9 @@ function admin(rootDir: string, target: BenchTarget, args: string[]): Promise<Re
   });
 }
 
+/** Token requests the bench makes for its user before it gives up. */
+const TOKEN_ATTEMPTS = 5;
+
 export async function createBenchTenant(rootDir: string, target: BenchTarget): Promise<BenchTenant> {
   const slug = `bench-${Date.now().toString(36)}`;
   const password = `bench-password-${process.pid}`;
@@ -66,12 +69,18 @@ export async function createBenchTenant(rootDir: string, target: BenchTarget): P
     ...['user:create', '--tenant', slug, '--email', `bench@${slug}.example`],
     ...['--password', password, '--role', 'bench'],
   ]);
-  const response = await fetch(`${target.apiUrl}/api/v1/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: `bench@${slug}.example`, password, tenant: slug }),
-  });
-  const body = (await response.json()) as { access_token?: string };
+  let body: { access_token?: string } = {};
+  // A busy machine can keep auth-service from answering the first request in time (503): asked again, a few times.
+  for (let attempt = 1; attempt <= TOKEN_ATTEMPTS && !body.access_token; attempt += 1) {
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 2000));
+    const response = await fetch(`${target.apiUrl}/api/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: `bench@${slug}.example`, password, tenant: slug }),
+    });
+    body = (await response.json()) as { access_token?: string };
+    if (response.status !== 503) break;
+  }
   if (!body.access_token) throw new Error(`no token for the bench user: ${JSON.stringify(body)}`);
   const uuid = (tenant.uuid ?? (tenant.tenant as { uuid?: string } | undefined)?.uuid) as string;
   return { slug, uuid, token: body.access_token };

@@ -22,6 +22,7 @@ import {
   type UsageSummary,
 } from './process-usage.js';
 import { Progress } from './progress.js';
+import { runWebhooksPhase } from './webhooks-phase.js';
 import { runTelemetryPhase, type TelemetryResult } from './telemetry-phase.js';
 
 interface PhaseReport {
@@ -141,6 +142,17 @@ async function runPhase(
         },
         progress,
       );
+    case 'webhooks':
+      return runWebhooksPhase(
+        target,
+        tenant,
+        {
+          chargePoints: options.commandChargePoints,
+          commandRate: options.webhookCommandRate,
+          seconds: options.webhookSeconds,
+        },
+        progress,
+      );
     case 'commands': {
       progress.update(`commands: connecting ${options.commandChargePoints} charge points`);
       const bench = await CommandsBench.start(target, tenant, options.commandChargePoints);
@@ -188,6 +200,17 @@ function printTable(reports: PhaseReport[]): void {
         'round trip p50/p95/p99',
         `${latency.p50}/${latency.p95}/${latency.p99} ms`,
       ]);
+    } else if (phase === 'webhooks') {
+      const label = `${phase} @${String(r.statusEventsPerSecond)} status changes/s`;
+      const latency = r.eventToReceiverMs as Record<string, number>;
+      rows.push([label, 'deliveries/s (healthy receiver)', String(r.deliveriesPerSecond)]);
+      rows.push([label, 'event → receiver p50/p95/p99', `${latency.p50}/${latency.p95}/${latency.p99} ms`]);
+      rows.push([
+        label,
+        'events, delivered, lost, repeated, other webhook-id',
+        `${String(r.statusEvents)}, ${String(r.delivered)}, ${String(r.lost)}, ${String(r.repeated)}, ${String(r.differentIds)}`,
+      ]);
+      rows.push([label, 'requests to the receiver that times out', String(r.timedOutReceiverRequests)]);
     } else if (phase === 'telemetry') {
       telemetryRows(result as TelemetryResult, rows);
     } else if (phase === 'location' || phase === 'commands-list') {

@@ -7,6 +7,7 @@ export const FAULT_NAMES = [
   'gateway-instance-lost',
   'auth-service',
   'assets-service',
+  'webhook-service',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 
@@ -18,6 +19,7 @@ export const DEFAULT_FAULTS: readonly FaultName[] = [
   'nats',
   'postgres',
   'gateway-instance-lost',
+  'webhook-service',
 ];
 
 export interface FaultOptions {

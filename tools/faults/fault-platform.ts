@@ -85,7 +85,7 @@ export class FaultPlatform {
   async start(): Promise<void> {
     const { rootDir, log } = this.options;
     assertEntriesBuilt(rootDir, PLATFORM_SERVICES);
-    const [postgresPort, natsPort, apiPort, ocppA, ocppB, ...healthPorts] = await this.distinctFreePorts(11);
+    const [postgresPort, natsPort, apiPort, ocppA, ocppB, ...healthPorts] = await this.distinctFreePorts(12);
     const databaseUrl = `postgres://postgres@127.0.0.1:${postgresPort}/cpc_faults`;
     const natsUrl = `nats://127.0.0.1:${natsPort}`;
     this.apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -150,6 +150,16 @@ export class FaultPlatform {
       ['ocpp-gateway-a', 'ocpp-gateway', { OCPP_PORT: String(ocppA), OCPP_GATEWAY_INSTANCE_ID: 'faults-a' }],
       ['ocpp-gateway-b', 'ocpp-gateway', { OCPP_PORT: String(ocppB), OCPP_GATEWAY_INSTANCE_ID: 'faults-b' }],
       ['api-gateway', 'api-gateway', {}],
+      // The run's webhook receiver listens on http://127.0.0.1; a request it leaves hanging times out soon.
+      [
+        'webhook-service',
+        'webhook-service',
+        {
+          WEBHOOK_ALLOW_HTTP: 'true',
+          WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
+          WEBHOOK_RESPONSE_TIMEOUT_MS: '1000',
+        },
+      ],
     ];
     log(`starting ${services.map(([name]) => name).join(', ')}`);
     await Promise.all(

@@ -1,6 +1,7 @@
 import type { ExpectedStatus } from './charge-point-answers.js';
 import type { FaultCommandType } from './command-plan.js';
 import { COMMAND_STATUSES, type CommandStatus, type StatusProblem } from './status-history.js';
+import type { WebhookCheck } from './webhook-witness.js';
 
 /** A command the platform answered 202 for. */
 export interface CreatedCommand {
@@ -75,6 +76,8 @@ export interface ReportInput {
   unannouncedCommands: readonly string[];
   /** Processes that died without being killed by the harness. */
   unexpectedExits: readonly { name: string; at: number; how: string }[];
+  /** The webhooks of the commands' status changes, as the run's receiver got them. */
+  webhooks?: WebhookCheck;
 }
 
 export interface FaultRecovery {
@@ -110,6 +113,7 @@ export interface FaultReport {
   perStatus: Record<string, number>;
   perResultError: Record<string, number>;
   recovery: FaultRecovery[];
+  webhooks?: WebhookCheck;
   /** Up to SAMPLE_SIZE examples of each kind of trouble, for the bug report. */
   samples: {
     lost: { commandUuid: string; nonce: number; type: string; lastStatus: string | undefined }[];
@@ -282,6 +286,18 @@ export function buildFaultReport(input: ReportInput): FaultReport {
       `${counts.unannouncedCommands} commands exist that no 202 announced, more than the ${counts.postsGivenUp} POSTs given up`,
     );
   if (counts.created === 0) failures.push('no command was created at all');
+  const webhooks = input.webhooks;
+  if (webhooks) {
+    const webhookMustBeZero: [Exclude<keyof WebhookCheck, 'samples'>, string][] = [
+      ['lost', 'command status changes never reached the webhook receiver'],
+      ['doubled', 'command status changes reached the webhook receiver under two webhook-ids'],
+      ['outOfOrder', "webhooks arrived before the command's earlier status"],
+      ['badSignatures', 'webhooks did not verify with the subscription secret'],
+    ];
+    for (const [key, meaning] of webhookMustBeZero) {
+      if (webhooks[key] > 0) failures.push(`${webhooks[key]} ${meaning}`);
+    }
+  }
 
   return {
     passed: failures.length === 0,
@@ -294,6 +310,7 @@ export function buildFaultReport(input: ReportInput): FaultReport {
       terminalStates.flatMap((state) => (state.resultError === undefined ? [] : [state.resultError])),
     ),
     recovery: recoveryTimes(input.faults, input.created, input.finalStates, input.chargePoints),
+    ...(webhooks ? { webhooks } : {}),
     samples: {
       lost: lost.slice(0, SAMPLE_SIZE).map((command) => ({
         commandUuid: command.commandUuid,
@@ -346,6 +363,13 @@ export function formatFaultReport(report: FaultReport): string[] {
     `  POSTs given up ${counts.postsGivenUp}, refused ${counts.postsRefused}, received without 202 ${counts.receivedWithoutCreation}, ` +
       `unannounced commands ${counts.unannouncedCommands}, unexpected process exits ${counts.unexpectedExits}`,
   );
+  const { webhooks } = report;
+  if (webhooks)
+    lines.push(
+      `  webhooks: ${webhooks.delivered} of ${webhooks.expected} status changes delivered, lost ${webhooks.lost}, ` +
+        `repeated with the same webhook-id ${webhooks.repeatedSameId}, doubled ${webhooks.doubled}, ` +
+        `out of order ${webhooks.outOfOrder}, bad signatures ${webhooks.badSignatures}`,
+    );
   if (report.recovery.length > 0) {
     lines.push('  recovery after each fault (ready again / every charge point completing new commands):');
     for (const recovery of report.recovery) {

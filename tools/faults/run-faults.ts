@@ -15,12 +15,17 @@ import { buildFaultReport, type FaultRecord, formatFaultReport, type ReceivedCal
 import { PlatformApiClient } from './platform-api-client.js';
 import { SimulatedChargePoint } from './simulated-charge-point.js';
 import { TcpBalancer } from './tcp-balancer.js';
+import { checkWebhooks, type WebhookCheck, WebhookWitness } from './webhook-witness.js';
 
 const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
 const TENANT = 'faults';
 const PASSWORD = 'fault-test-password-1';
 const OCPP_PASSWORD = 'fault-test-charge-point-1';
 const startedAt = Date.now();
+/** Every n-th webhook request is left hanging (webhook-service times it out and retries it). */
+const WEBHOOK_HANG_EVERY = 11;
+/** How long the run waits for the last webhooks after the commands: a claim lease (60 s) and a few retries. */
+const WEBHOOK_DRAIN_MS = 180_000;
 const log = (line: string): void =>
   console.log(`[faults +${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${line}`);
 
@@ -81,6 +86,36 @@ async function createAssets(api: PlatformApiClient, count: number): Promise<Plan
   return targets;
 }
 
+/** A webhook receiver subscribed to every command status change of the tenant. */
+async function subscribeWitness(api: PlatformApiClient): Promise<WebhookWitness> {
+  const witness = await WebhookWitness.start(WEBHOOK_HANG_EVERY);
+  const result = await api.request('POST', '/api/v1/webhooks', {
+    body: { url: witness.url, event_types: ['command.status_changed'] },
+    retryUntil: Date.now() + 60_000,
+  });
+  if (!result.ok || result.answer.status !== 201)
+    throw new Error(
+      `POST /webhooks: ${result.ok ? `${result.answer.status} ${JSON.stringify(result.answer.body)}` : result.reason}`,
+    );
+  witness.useSecret((result.answer.body as { secret: string }).secret);
+  return witness;
+}
+
+/** Waits until every command's status changes reached the receiver (or WEBHOOK_DRAIN_MS passed); the last check. */
+async function drainWebhooks(
+  witness: WebhookWitness,
+  lastStatus: ReadonlyMap<string, string | undefined>,
+): Promise<WebhookCheck> {
+  const deadline = Date.now() + WEBHOOK_DRAIN_MS;
+  let check = checkWebhooks(witness.received, lastStatus);
+  while (check.lost > 0 && Date.now() < deadline) {
+    log(`webhooks: ${check.delivered} of ${check.expected}+ status changes delivered, waiting`);
+    await sleep(5000);
+    check = checkWebhooks(witness.received, lastStatus);
+  }
+  return check;
+}
+
 async function main(): Promise<number> {
   if (process.argv.includes('--help')) {
     console.log(faultUsage());
@@ -93,6 +128,7 @@ async function main(): Promise<number> {
   const platform = new FaultPlatform({ rootDir, callTimeoutMs: options.callTimeoutMs, log });
   const chargePoints: SimulatedChargePoint[] = [];
   let balancer: TcpBalancer | undefined;
+  let witness: WebhookWitness | undefined;
   let passed = false;
   try {
     await platform.start();
@@ -116,6 +152,8 @@ async function main(): Promise<number> {
       tenant: TENANT,
     });
     const targets = await createAssets(api, options.chargePoints);
+    witness = await subscribeWitness(api);
+    log(`webhook receiver on ${witness.url} subscribed to command.status_changed`);
 
     balancer = new TcpBalancer(platform.ocppPorts);
     const balancerPort = await balancer.listen();
@@ -191,6 +229,12 @@ async function main(): Promise<number> {
     await sleep(2000);
     const listed = await poller.readAll();
     const announced = new Set(driver.created.map((command) => command.commandUuid));
+    const webhooks = await drainWebhooks(
+      witness,
+      new Map(
+        driver.created.map((command) => [command.commandUuid, poller.finalState(command.commandUuid).status]),
+      ),
+    );
 
     const report = buildFaultReport({
       parameters: { ...options },
@@ -208,6 +252,7 @@ async function main(): Promise<number> {
       chargePoints: targets.map((target) => target.controllerUuid),
       unannouncedCommands: listed.filter((uuid) => !announced.has(uuid)),
       unexpectedExits: platform.unexpectedExits,
+      webhooks,
     });
     for (const line of formatFaultReport(report)) console.log(line);
     const reportFile = resolve(rootDir, options.reportFile);
@@ -218,6 +263,7 @@ async function main(): Promise<number> {
   } finally {
     await Promise.all(chargePoints.map((chargePoint) => chargePoint.stop()));
     await balancer?.close();
+    await witness?.close();
     for (const problem of await platform.stop()) log(`WARNING: ${problem} (see its log)`);
     if (passed && !options.keep) platform.removeWorkDir();
     else log(`work directory kept: ${platform.workDir} (service logs in logs/)`);

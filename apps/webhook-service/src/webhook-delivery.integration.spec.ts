@@ -5,10 +5,12 @@ import { Webhook } from 'standardwebhooks';
 import {
   AssetsSubjects,
   ChargePointEventSubjects,
+  chargingSessionUuidOf,
   CommandSubjects,
   type CreatedWebhookSubscription,
   ErrorCode,
   type EventEnvelope,
+  type PlugFilter,
   type WebhookDeliveryPage,
   type WebhookDeliveryView,
   WebhookSubjects,
@@ -37,6 +39,8 @@ const receivers: WebhookReceiver[] = [];
 const tenantA = randomUUID();
 const tenantB = randomUUID();
 const locationOfController = new Map<string, string>();
+/** The plugs the stand-in assets-service knows: controller uuid → plugs. */
+const plugsOfController = new Map<string, { uuid: string; connector_id: number; evse_id: number }[]>();
 
 async function receiver(...args: Parameters<typeof WebhookReceiver.start>): Promise<WebhookReceiver> {
   const started = await WebhookReceiver.start(...args);
@@ -114,6 +118,8 @@ function serviceConfig(natsUrl: string, databaseUrl: string) {
       maxRetryDelayMs: 400,
       failingDisableAfterMs: 3000,
       idlePollIntervalMs: 50,
+      eventRetryDelayMs: 100,
+      parkedEventPollIntervalMs: 100,
     },
   };
 }
@@ -125,6 +131,15 @@ beforeAll(async () => {
       serveAsNestService<{ uuid: string }>(connection, AssetsSubjects.getController, ({ payload }) => {
         const location = locationOfController.get(payload.uuid);
         return location ? { uuid: payload.uuid, location_uuid: location } : undefined;
+      });
+      serveAsNestService<{ filter: PlugFilter }>(connection, AssetsSubjects.listPlugs, ({ payload }) => {
+        const { filter } = payload;
+        const items = (plugsOfController.get(filter.controller_uuid ?? '') ?? []).filter(
+          (plug) =>
+            (filter.connector_id === undefined || plug.connector_id === filter.connector_id) &&
+            (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
+        );
+        return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
       });
     },
     start: ({ natsUrl, databaseUrl }) => startWebhookService(serviceConfig(natsUrl, databaseUrl)),
@@ -356,8 +371,9 @@ describe('deliveries', () => {
 
   it('sends charge point events by controller and location filter, charging_session.updated at most once a minute', async () => {
     const target = await receiver();
-    const [controller, elsewhere, location] = [randomUUID(), randomUUID(), randomUUID()];
+    const [controller, elsewhere, location, plug] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     locationOfController.set(controller, location);
+    plugsOfController.set(controller, [{ uuid: plug, connector_id: 1, evse_id: 1 }]);
     locationOfController.set(elsewhere, randomUUID());
     await subscribe(target.url, {
       event_types: [
@@ -425,10 +441,75 @@ describe('deliveries', () => {
       'charging_session.ended',
     ]);
     expect(bodies[0].data).toMatchObject({ controller_uuid: controller, connection_status: 'online' });
-    expect(bodies[1].data).toMatchObject({ connector_id: 1, status: 'Charging' });
+    // The platform's uuids beside the OCPP ids: the plug's (assets-service), the session's (command-service).
+    expect(bodies[1].data).toMatchObject({ plug_uuid: plug, connector_id: 1, status: 'Charging' });
+    const session = chargingSessionUuidOf(tenantA, controller, '42');
+    expect(bodies[2].data).toMatchObject({
+      charging_session_uuid: session,
+      plug_uuid: plug,
+      connector_id: 1,
+    });
+    for (const body of bodies.slice(3)) expect(body.data.charging_session_uuid).toBe(session);
     expect(
       bodies.filter((body) => body.type === 'charging_session.updated').map((body) => body.data.meter_wh),
     ).toEqual([10, 75]);
+  });
+});
+
+describe('an event whose fan-out fails every time', () => {
+  it('is parked: other subjects flow at once, its own subject after it failed for good', async () => {
+    const target = await receiver();
+    await subscribe(target.url, {
+      event_types: ['command.status_changed', 'controller.connection_changed', 'charging_session.updated'],
+    });
+    const [stuck, other, command] = [randomUUID(), randomUUID(), randomUUID()];
+    const at = '2026-03-01T10:00:00.000Z';
+    const connected = (controllerUuid: string) =>
+      chargePointEvent(
+        ChargePointEventSubjects.connected,
+        { controllerUuid, ocppIdentity: 'CP-P', protocol: 'ocpp1.6', gatewayInstance: 'a', connectedAt: at },
+        at,
+      );
+    // A transaction id longer than the session throttle's column: this event's rows can never be written.
+    await chargePointEvent(
+      ChargePointEventSubjects.transactionUpdated,
+      {
+        controllerUuid: stuck,
+        ocppIdentity: 'CP-P',
+        transactionId: 'x'.repeat(150),
+        meterWh: 1,
+        sampledAt: at,
+      },
+      at,
+    );
+    await connected(stuck);
+    await connected(other);
+    await commandStatus(command, 'pending');
+    const controllerOf = (body: { data: Record<string, unknown> }) => body.data.controller_uuid;
+    await eventually(
+      () => target.bodies(),
+      (bodies) => bodies.some((body) => controllerOf(body) === other) && bodies.some((b) => b.data.command),
+    );
+    // The stuck controller's later event waits behind the parked one until it failed for good.
+    const [parked] = (
+      await eventually(
+        () =>
+          database.query(
+            `SELECT status, last_error, failed_at FROM webhooks.parked_events WHERE ordering_key = $1`,
+            [`controller:${stuck}`],
+          ),
+        (result) => result.rows[0]?.status === 'failed',
+      )
+    ).rows;
+    expect(parked.last_error).toMatch(/too long/);
+    await eventually(
+      () => target.received.find((webhook) => webhook.body.includes(stuck)),
+      (webhook) => webhook !== undefined,
+    );
+    const stuckOnes = target.bodies().filter((body) => controllerOf(body) === stuck);
+    expect(stuckOnes.map((body) => body.type)).toEqual(['controller.connection_changed']);
+    const arrived = target.received.find((webhook) => webhook.body.includes(stuck))!.at;
+    expect(arrived).toBeGreaterThanOrEqual((parked.failed_at as Date).getTime());
   });
 });
 

@@ -11,6 +11,15 @@ export interface WebhookServiceTuning {
   databasePoolSize: number;
   /** Redelivery delay of an event whose fan-out failed (the database was away, say). */
   eventRetryDelayMs: number;
+  /**
+   * Tries of an event's fan-out before it is parked (webhooks.parked_events) and acknowledged: until then the
+   * consumer's ack floor, and with it every later delivery of the consumer, waits for it.
+   */
+  eventAttemptsBeforeParking: number;
+  /** How often each replica looks for parked events due for another try. */
+  parkedEventPollIntervalMs: number;
+  /** Parked events one look takes at most (tried one after the other). */
+  parkedEventClaimBatchSize: number;
   /** Events delivered by JetStream and not yet acknowledged, at most, per consumer. */
   eventMaxAckPending: number;
   /** Events one pull fetches and buffers, so a backlog is read in few round trips. */
@@ -26,11 +35,20 @@ export interface WebhookServiceTuning {
    * returns, and its rows become claimable once the consumer's ack floor has moved past it.
    */
   wakeAfterFanOutMs: number;
+  /**
+   * How old a reading of the consumers' ack floors may be and still serve a claim: a claim follows every finished
+   * delivery, and two JetStream API requests for each would cost more than the delivery; an older reading only holds
+   * the newest rows back a little.
+   */
+  ackFloorMaxAgeMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
   claimBatchSize: number;
   /** HTTP requests to receivers in flight at once in one replica. */
   maxRequestsInFlight: number;
-  /** Requests in flight to one subscription's receiver at once in one replica, so a slow one cannot take them all. */
+  /**
+   * Requests in flight to one subscription's receiver at once in one replica (from the request until its answer), so
+   * a slow one cannot take them all; a claim takes no more of a subscription's rows than its free share.
+   */
   maxRequestsInFlightPerSubscription: number;
   /** How long a claimed row stays invisible to other replicas: longer than one attempt can take. */
   claimLeaseMs: number;
@@ -56,10 +74,14 @@ export interface WebhookServiceTuning {
 export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.freeze({
   databasePoolSize: 10,
   eventRetryDelayMs: 1000,
+  eventAttemptsBeforeParking: 5,
+  parkedEventPollIntervalMs: 5000,
+  parkedEventClaimBatchSize: 20,
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
   commandEventConcurrency: 8,
   wakeAfterFanOutMs: 5,
+  ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,
   maxRequestsInFlight: 200,
   maxRequestsInFlightPerSubscription: 20,

@@ -7,7 +7,9 @@ import { DeliverySignal } from './delivery/delivery-signal.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { TargetGuard } from './delivery/target-guard.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
+import { ConnectorPlugs } from './events/connector-plugs.js';
 import { ControllerLocations } from './events/controller-locations.js';
+import { ParkedEventsRetrier } from './events/parked-events.retrier.js';
 import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
 import { SecretBox } from './signing/secret-box.js';
 import { SubscriptionsHandler } from './subscriptions/subscriptions.handler.js';
@@ -58,8 +60,10 @@ export class WebhookServiceModule {
         },
         DeliverySignal,
         ControllerLocations,
+        ConnectorPlugs,
         SubscriptionsService,
         WebhookEventsConsumer,
+        ParkedEventsRetrier,
         DeliveryWorker,
       ],
     };

@@ -13,6 +13,7 @@ export * from './assets/index.js';
 export * from './authorization/index.js';
 export * from './ocpp-gateway/index.js';
 export * from './control/charging-sessions.contract.js';
+export * from './control/charging-session-uuid.js';
 export * from './control/commands.contract.js';
 export * from './control/reservations.contract.js';
 export * from './nats-permissions/index.js';

@@ -9,3 +9,4 @@ export * from './jetstream-event-bus.js';
 export * from './metric-subject-label.js';
 export * from './nats-request.metrics.js';
 export * from './nats-handler-metrics.interceptor.js';
+export * from './plug-of-connector.js';

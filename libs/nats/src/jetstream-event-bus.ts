@@ -34,9 +34,11 @@ export interface DurableConsumerOptions {
   pullBatchSize?: number;
 }
 
-/** Where an event stands in the stream: its sequence number there. */
+/** Where an event stands in the stream: its sequence number there, and how often it has been delivered. */
 export interface EventPosition {
   streamSequence: number;
+  /** How many times JetStream has delivered this event, this time included (1 on the first try). */
+  deliveryCount: number;
 }
 
 export type EventHandler = (
@@ -126,7 +128,10 @@ export class JetStreamEventBus implements OnApplicationShutdown {
       }
       try {
         await runWithRequestId(event.eventId, () =>
-          handler(message.subject, event, { streamSequence: message.seq }),
+          handler(message.subject, event, {
+            streamSequence: message.seq,
+            deliveryCount: message.info.deliveryCount,
+          }),
         );
         message.ack();
       } catch (error) {

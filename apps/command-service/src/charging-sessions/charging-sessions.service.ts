@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  chargingSessionUuidOf,
   type ChargingSessionFilter,
   type ChargingSessionPage,
   type ChargingSessionSortField,
@@ -41,7 +41,8 @@ function connectorOrNull(value: number | null): number | null {
 /**
  * Charging sessions: written only from the gateway's transaction events, read by the API. Every write is an upsert on
  * (tenant, controller, transaction id) that fills what it knows and keeps what is known already, so redelivered and
- * reordered events (an end before its start, after a redelivery) converge to the same row.
+ * reordered events (an end before its start, after a redelivery) converge to the same row, whose uuid is derived
+ * from that key (chargingSessionUuidOf), so webhook-service names the same session.
  */
 @Injectable()
 export class ChargingSessionsService {
@@ -49,7 +50,7 @@ export class ChargingSessionsService {
 
   async recordStart(tenantUuid: string, data: TransactionStartedEvent['data']): Promise<SessionPlugState> {
     const [row] = await runStatement(this.dataSource, recordChargingSessionStart, {
-      uuid: randomUUID(),
+      uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
       tenantUuid,
       controllerUuid: data.controllerUuid,
       transactionId: data.transactionId,
@@ -65,7 +66,7 @@ export class ChargingSessionsService {
   /** Keeps the latest reading by sample time. */
   async recordMeterValue(tenantUuid: string, data: TransactionUpdatedEvent['data']): Promise<void> {
     await runStatement(this.dataSource, recordChargingSessionMeterValue, {
-      uuid: randomUUID(),
+      uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
       tenantUuid,
       controllerUuid: data.controllerUuid,
       transactionId: data.transactionId,
@@ -91,7 +92,7 @@ export class ChargingSessionsService {
 
   async recordEnd(tenantUuid: string, data: TransactionEndedEvent['data']): Promise<void> {
     await runStatement(this.dataSource, recordChargingSessionEnd, {
-      uuid: randomUUID(),
+      uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
       tenantUuid,
       controllerUuid: data.controllerUuid,
       transactionId: data.transactionId,

@@ -51,6 +51,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private running = false;
   /** The consumers' ack floors as last read (they only grow, so an older reading only holds rows back). */
   private ackFloors = { commandAckFloor: 0, chargePointAckFloor: 0 };
+  /** The latest read of the ack floors, shared by the claims that follow it within ackFloorMaxAgeMs. */
+  private ackFloorRead: { at: number; done: Promise<void> } | undefined;
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -86,18 +88,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
       let claimed: ClaimedDelivery[];
       try {
-        const [commandAckFloor, chargePointAckFloor] = await Promise.all([
-          this.eventBus.ackFloor(COMMAND_STATUS_CONSUMER),
-          this.eventBus.ackFloor(CHARGE_POINT_EVENTS_CONSUMER),
-        ]);
-        this.ackFloors = { commandAckFloor, chargePointAckFloor };
+        await this.readAckFloors();
         claimed = await runStatement(this.dataSource, claimDueDeliveries, {
           ...this.ackFloors,
           limit: Math.min(free, tuning.claimBatchSize),
           leaseMs: tuning.claimLeaseMs,
-          busySubscriptions: [...this.inFlightPerSubscription]
-            .filter(([, count]) => count >= tuning.maxRequestsInFlightPerSubscription)
-            .map(([uuid]) => uuid),
+          perSubscriptionLimit: tuning.maxRequestsInFlightPerSubscription,
+          inFlightSubscriptions: [...this.inFlightPerSubscription.keys()],
+          inFlightCounts: [...this.inFlightPerSubscription.values()],
         });
       } catch (error) {
         this.logger.warn(`claiming deliveries failed, trying again: ${describeError(error)}`);
@@ -108,10 +106,40 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /**
+   * The ack floors, read again unless a read younger than ackFloorMaxAgeMs is at hand (a claim follows every finished
+   * delivery: two JetStream API requests each would cost more than the deliveries).
+   */
+  private async readAckFloors(): Promise<void> {
+    const read = this.ackFloorRead;
+    if (read && Date.now() - read.at < this.config.tuning.ackFloorMaxAgeMs) return read.done;
+    const done = Promise.all([
+      this.eventBus.ackFloor(COMMAND_STATUS_CONSUMER),
+      this.eventBus.ackFloor(CHARGE_POINT_EVENTS_CONSUMER),
+    ]).then(([commandAckFloor, chargePointAckFloor]) => {
+      this.ackFloors = { commandAckFloor, chargePointAckFloor };
+    });
+    this.ackFloorRead = { at: Date.now(), done };
+    done.catch(() => (this.ackFloorRead = undefined));
+    return done;
+  }
+
+  /**
+   * Sends one delivery and records its outcome; its request counts against its subscription's cap until the receiver
+   * answered (or the attempt failed), not while the outcome is written, so the cap holds requests to the receiver.
+   */
   private start(delivery: ClaimedDelivery): void {
     const subscription = delivery.subscription_uuid;
     this.inFlightPerSubscription.set(subscription, (this.inFlightPerSubscription.get(subscription) ?? 0) + 1);
-    const attempt = this.attempt(delivery)
+    let answered = false;
+    const releaseReceiverSlot = () => {
+      if (answered) return;
+      answered = true;
+      const left = (this.inFlightPerSubscription.get(subscription) ?? 1) - 1;
+      if (left > 0) this.inFlightPerSubscription.set(subscription, left);
+      else this.inFlightPerSubscription.delete(subscription);
+    };
+    const attempt = this.attempt(delivery, releaseReceiverSlot)
       .then(async (delivered) => {
         if (!delivered || !this.running) return;
         const [next] = await runStatement(this.dataSource, claimNextInQueue, {
@@ -128,9 +156,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       })
       .finally(() => {
         this.inFlight.delete(attempt);
-        const left = (this.inFlightPerSubscription.get(subscription) ?? 1) - 1;
-        if (left > 0) this.inFlightPerSubscription.set(subscription, left);
-        else this.inFlightPerSubscription.delete(subscription);
+        releaseReceiverSlot();
         // The next event of the same queue may be due now.
         this.signal.wake();
       });
@@ -138,8 +164,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** One attempt and its outcome recorded; true when it was delivered. */
-  private async attempt(delivery: ClaimedDelivery): Promise<boolean> {
+  private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<boolean> {
     const result = await this.send(delivery);
+    answered();
     if (result.statusCode !== null && result.error === null) {
       await runStatement(this.dataSource, recordDelivered, {
         id: delivery.id,

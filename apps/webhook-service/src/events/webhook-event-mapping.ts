@@ -1,4 +1,5 @@
 import {
+  chargingSessionUuidOf,
   type ChargePointConnectedEvent,
   type ChargePointDisconnectedEvent,
   ChargePointEventSubjects,
@@ -23,6 +24,8 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
   /** Set on charging_session.updated: the session it belongs to (at most one a minute each). */
   session?: { transactionId: string; ended: boolean };
+  /** The connector whose plug (assets-service) goes into `data.plug_uuid`: looked up before the rows are written. */
+  plugOf?: { connectorId: number | null; evseId: number | null };
 }
 
 /** The webhook body: Standard Webhooks' `{type, timestamp, data}`. */
@@ -50,6 +53,11 @@ export function toWebhookEvent(subject: string, event: EventEnvelope<unknown>): 
   }
   const controllerUuid = data.controllerUuid;
   if (!isUuid(controllerUuid)) return null;
+  /** The platform's uuid of the session of a transaction, as command-service keeps it. */
+  const sessionUuid = (transactionId: unknown) =>
+    typeof transactionId === 'string' && isUuid(event.tenantUuid)
+      ? chargingSessionUuidOf(event.tenantUuid, controllerUuid, transactionId)
+      : null;
   const base = { orderingKey: `controller:${controllerUuid}`, controllerUuid };
   const controller = { controller_uuid: controllerUuid, ocpp_identity: data.ocppIdentity ?? null };
   switch (subject) {
@@ -88,8 +96,10 @@ export function toWebhookEvent(subject: string, event: EventEnvelope<unknown>): 
       return {
         ...base,
         type: 'plug.status_changed',
+        plugOf: { connectorId: status.connectorId, evseId: status.evseId ?? null },
         data: {
           ...controller,
+          plug_uuid: null,
           connector_id: status.connectorId,
           evse_id: status.evseId ?? null,
           status: status.status,
@@ -103,8 +113,11 @@ export function toWebhookEvent(subject: string, event: EventEnvelope<unknown>): 
       return {
         ...base,
         type: 'charging_session.started',
+        plugOf: { connectorId: started.connectorId ?? null, evseId: started.evseId ?? null },
         data: {
           ...controller,
+          charging_session_uuid: sessionUuid(started.transactionId),
+          plug_uuid: null,
           ocpp_transaction_id: started.transactionId,
           connector_id: started.connectorId ?? null,
           evse_id: started.evseId ?? null,
@@ -123,6 +136,7 @@ export function toWebhookEvent(subject: string, event: EventEnvelope<unknown>): 
         session: { transactionId: updated.transactionId, ended: false },
         data: {
           ...controller,
+          charging_session_uuid: sessionUuid(updated.transactionId),
           ocpp_transaction_id: updated.transactionId,
           meter_wh: updated.meterWh ?? null,
           sampled_at: updated.sampledAt ?? event.occurredAt,
@@ -140,6 +154,7 @@ export function toWebhookEvent(subject: string, event: EventEnvelope<unknown>): 
             : undefined,
         data: {
           ...controller,
+          charging_session_uuid: sessionUuid(ended.transactionId),
           ocpp_transaction_id: ended.transactionId,
           meter_stop_wh: ended.meterStopWh ?? null,
           stopped_at: ended.stoppedAt ?? event.occurredAt,

@@ -1,13 +1,17 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { describeError } from '@cpc/errors';
 import { CommandSubjects, type EventEnvelope, isUuid } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { type EventPosition, JetStreamEventBus } from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
+import { retryDelayMs } from '../delivery/retry-schedule.js';
 import { claimSessionUpdate, fanOutEvent, forgetSession } from '../repositories/deliveries.repository.js';
+import { parkEvent } from '../repositories/parked-events.repository.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './consumer-names.js';
+import { ConnectorPlugs } from './connector-plugs.js';
 import { ControllerLocations } from './controller-locations.js';
 import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
 
@@ -17,6 +21,10 @@ import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
  * event's stream sequence: the order of one controller's or one command's events, whichever replica wrote them (the
  * delivery worker waits for the consumer's ack floor, see claimDueDeliveries), so command events are handled several
  * at a time.
+ *
+ * An event whose fan-out fails eventAttemptsBeforeParking times (one that cannot be stored, or a dependency that stays
+ * away) is parked: set aside in webhooks.parked_events and acknowledged, so the ack floor, and with it every other
+ * subject's deliveries, moves on. ParkedEventsRetrier tries it again; meanwhile the later rows of its ordering key wait.
  */
 @Injectable()
 export class WebhookEventsConsumer implements OnApplicationBootstrap {
@@ -29,6 +37,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     private readonly eventBus: JetStreamEventBus,
     private readonly dataSource: DataSource,
     private readonly locations: ControllerLocations,
+    private readonly plugs: ConnectorPlugs,
     private readonly signal: DeliverySignal,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
@@ -41,7 +50,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
       pullBatchSize: tuning.eventPullBatchSize,
     };
     const handler = (subject: string, event: EventEnvelope<unknown>, position: EventPosition) =>
-      this.handle(subject, event, position);
+      this.handleOrPark(subject, event, position);
     await this.eventBus.consume(
       { ...common, durableName: CHARGE_POINT_EVENTS_CONSUMER, filterSubject: 'events.charge-point.>' },
       handler,
@@ -58,7 +67,36 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     this.markStarted();
   }
 
-  async handle(subject: string, event: EventEnvelope<unknown>, position: EventPosition): Promise<void> {
+  /** Handles a delivered event; after its last allowed attempt fails, parks it instead (then it is acknowledged). */
+  private async handleOrPark(
+    subject: string,
+    event: EventEnvelope<unknown>,
+    position: EventPosition,
+  ): Promise<void> {
+    try {
+      await this.handle(subject, event, position.streamSequence);
+    } catch (error) {
+      if (position.deliveryCount < this.config.tuning.eventAttemptsBeforeParking) throw error;
+      const reason = describeError(error);
+      // When parking fails too (the database is away), the event is redelivered and parked later.
+      await runStatement(this.dataSource, parkEvent, {
+        streamSeq: position.streamSequence,
+        subject,
+        envelope: JSON.stringify(event),
+        orderingKey: orderingKeyOf(subject, event),
+        attempts: position.deliveryCount,
+        error: reason,
+        nextAttemptAt: new Date(Date.now() + retryDelayMs(1, this.config.tuning)),
+      });
+      this.logger.error(
+        `parked event ${String(event.eventId)} on ${subject} (stream sequence ${position.streamSequence}) after ` +
+          `${position.deliveryCount} failed attempts: ${reason}`,
+      );
+    }
+  }
+
+  /** Writes an event's delivery rows (idempotent); `streamSeq` is its place in the stream. */
+  async handle(subject: string, event: EventEnvelope<unknown>, streamSeq: number): Promise<void> {
     const webhookEvent = toWebhookEvent(subject, event);
     if (webhookEvent === null) return;
     if (
@@ -70,13 +108,20 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
       return;
     }
     const { tenantUuid } = event;
+    if (webhookEvent.plugOf) {
+      webhookEvent.data.plug_uuid = await this.plugs.plugOf(
+        tenantUuid,
+        webhookEvent.controllerUuid,
+        webhookEvent.plugOf,
+      );
+    }
     const fanOut = (runner: DataSource | EntityManager, locationUuid: string | null) =>
       runStatement(runner, fanOutEvent, {
         tenantUuid,
         eventId: event.eventId,
         eventType: webhookEvent.type,
         orderingKey: webhookEvent.orderingKey,
-        streamSeq: position.streamSequence,
+        streamSeq,
         body: webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data),
         controllerUuid: webhookEvent.controllerUuid,
         locationUuid,
@@ -111,5 +156,14 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         })
       : await fanOutAll(this.dataSource);
     if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
+  }
+}
+
+/** The ordering key of an event, or null when it has none (or is too malformed to say). */
+function orderingKeyOf(subject: string, event: EventEnvelope<unknown>): string | null {
+  try {
+    return toWebhookEvent(subject, event)?.orderingKey ?? null;
+  } catch {
+    return null;
   }
 }

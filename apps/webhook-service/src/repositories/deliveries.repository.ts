@@ -5,7 +5,8 @@ import { sqlStatement } from '@cpc/database';
  * a queue in stream order: only its first pending row can be claimed, and a claimed row stays pending (its next
  * attempt pushed out by the lease) until its attempt is recorded, so the next row waits for it on every replica. A row
  * is claimable once its consumer's ack floor has reached it: then every earlier event of the stream has its rows
- * written, whichever replica handled it, so no earlier row of its queue can still appear.
+ * written, whichever replica handled it, or is parked (webhooks.parked_events), so no earlier row of its queue can
+ * still appear but a parked event's: while one is pending, the later rows of its ordering key wait.
  */
 
 export interface DeliveryRow {
@@ -104,37 +105,58 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Takes due heads of queues of enabled subscriptions (not those in `busySubscriptions`, which have enough requests
- * in flight here) that their consumer's ack floor has reached (commands: `commandAckFloor`, charge point events:
- * `chargePointAckFloor`; pings have no stream place), counts the attempt and hides them from other replicas for the
- * lease.
+ * Takes due heads of queues of enabled subscriptions that their consumer's ack floor has reached (commands:
+ * `commandAckFloor`, charge point events: `chargePointAckFloor`; pings have no stream place) and no earlier parked
+ * event of their ordering key still waits for, counts the attempt and hides them from other replicas for the lease.
+ * Subscription by subscription, each up to its free share of `perSubscriptionLimit` (`inFlightCounts` requests of
+ * `inFlightSubscriptions` are running here), so a subscription at its cap is not even looked at: its backlog, however
+ * large, costs the others nothing.
  */
 export const claimDueDeliveries = sqlStatement<
   {
     limit: number;
     leaseMs: number;
-    busySubscriptions: string[];
+    perSubscriptionLimit: number;
+    inFlightSubscriptions: string[];
+    inFlightCounts: number[];
     commandAckFloor: number;
     chargePointAckFloor: number;
   },
   ClaimedDelivery
 >({
   name: 'deliveries.claim',
-  parameters: ['limit', 'leaseMs', 'busySubscriptions', 'commandAckFloor', 'chargePointAckFloor'],
-  sql: `WITH heads AS (
-          SELECT d.id FROM webhooks.deliveries d
-            JOIN webhooks.subscriptions s ON s.uuid = d.subscription_uuid AND s.enabled
-           WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-             AND d.subscription_uuid <> ALL (:busySubscriptions::uuid[])
-             AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
-                                                             THEN :commandAckFloor::bigint
-                                                             ELSE :chargePointAckFloor::bigint END)
-             AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
-                              WHERE e.status = 'pending' AND e.subscription_uuid = d.subscription_uuid
-                                AND e.ordering_key = d.ordering_key AND e.stream_seq < d.stream_seq)
-           ORDER BY d.next_attempt_at
-           LIMIT :limit
-           FOR UPDATE OF d SKIP LOCKED)
+  parameters: [
+    'limit',
+    'leaseMs',
+    'perSubscriptionLimit',
+    'inFlightSubscriptions',
+    'inFlightCounts',
+    'commandAckFloor',
+    'chargePointAckFloor',
+  ],
+  sql: `WITH in_flight AS (
+          SELECT * FROM unnest(:inFlightSubscriptions::uuid[], :inFlightCounts::int[]) AS f(subscription_uuid, requests)),
+        heads AS (
+          SELECT h.id, h.next_attempt_at FROM webhooks.subscriptions s
+            LEFT JOIN in_flight f ON f.subscription_uuid = s.uuid
+           CROSS JOIN LATERAL (
+                 SELECT d.id, d.next_attempt_at FROM webhooks.deliveries d
+                  WHERE d.subscription_uuid = s.uuid AND d.status = 'pending' AND d.next_attempt_at <= now()
+                    AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
+                                                                   THEN :commandAckFloor::bigint
+                                                                   ELSE :chargePointAckFloor::bigint END)
+                    AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
+                                     WHERE e.status = 'pending' AND e.subscription_uuid = d.subscription_uuid
+                                       AND e.ordering_key = d.ordering_key AND e.stream_seq < d.stream_seq)
+                    AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
+                                     WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
+                                       AND p.stream_seq < d.stream_seq)
+                  ORDER BY d.next_attempt_at
+                  LIMIT :perSubscriptionLimit::int - COALESCE(f.requests, 0)
+                  FOR UPDATE OF d SKIP LOCKED) h
+           WHERE s.enabled AND COALESCE(f.requests, 0) < :perSubscriptionLimit::int
+           ORDER BY h.next_attempt_at
+           LIMIT :limit)
         UPDATE webhooks.deliveries d
            SET attempts = d.attempts + 1, last_attempt_at = now(),
                next_attempt_at = now() + :leaseMs * interval '1 millisecond'
@@ -179,6 +201,9 @@ export const claimNextInQueue = sqlStatement<
            AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
                                                           THEN :commandAckFloor::bigint
                                                           ELSE :chargePointAckFloor::bigint END)
+           AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
+                            WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
+                              AND p.stream_seq < d.stream_seq)
            AND s.uuid = d.subscription_uuid AND s.enabled
         RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
                   s.secret_ciphertext,
@@ -213,16 +238,21 @@ export const recordFailedAttempt = sqlStatement<
         RETURNING failing_since`,
 });
 
-/** Disables a subscription (410, or failing too long) and ends its pending deliveries as failed, with the reason. */
+/**
+ * Disables a subscription (410, or failing too long) and ends its pending deliveries as failed, with the reason. The
+ * deliveries are locked before the subscription, in the order recording an attempt locks them (its delivery, then the
+ * subscription's failing streak): the other way round the two deadlocked.
+ */
 export const disableSubscription = sqlStatement<{ subscriptionUuid: string; reason: string }>({
   name: 'deliveries.disable-subscription',
   parameters: ['subscriptionUuid', 'reason'],
-  sql: `WITH disabled AS (
-          UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
-           WHERE uuid = :subscriptionUuid RETURNING uuid)
-        UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL,
-               last_error = COALESCE(last_error, left(:reason, 1000))
-         WHERE subscription_uuid = (SELECT uuid FROM disabled) AND status = 'pending'`,
+  sql: `WITH failed AS (
+          UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL,
+                 last_error = COALESCE(last_error, left(:reason, 1000))
+           WHERE subscription_uuid = :subscriptionUuid AND status = 'pending'
+          RETURNING id)
+        UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
+         WHERE uuid = :subscriptionUuid AND (SELECT count(*) FROM failed) >= 0`,
 });
 
 export const recordGone = sqlStatement<{ id: string; statusCode: number; error: string }>({

@@ -189,8 +189,8 @@ export const NATS_USERS = {
   'webhook-service': {
     ...NOTHING,
     answers: Object.values(WebhookSubjects),
-    // The location of a controller, for subscriptions filtered by location.
-    calls: [AssetsSubjects.getController],
+    // The location of a controller (location filters); the plug of a connector (`plug_uuid` in webhooks).
+    calls: [AssetsSubjects.getController, AssetsSubjects.listPlugs],
     durableConsumers: [
       { name: 'webhook-service_charge-point-events', filterSubject: 'events.charge-point.>' },
       { name: 'webhook-service_command-status', filterSubject: CommandSubjects.statusChanged },
