@@ -1,7 +1,10 @@
 import { DomainError } from '@cpc/errors';
 import { cursorScope, decodeCursor, encodeCursor, InvalidCursorError } from './cursor.js';
 import {
+  cursorKeyKinds,
+  cursorKeySelect,
   cursorPage,
+  keysetSeek,
   keysetParameters,
   keysetPredicate,
   keysetRead,
@@ -31,7 +34,10 @@ describe('cursor encoding', () => {
 
   it("refuses another tenant's cursor, and one of the same list with another filter", () => {
     const text = encodeCursor(scope, { direction: 'after', key: KEY });
-    const otherTenant = cursorScope('commands', OTHER_TENANT, { filter: { status: 'pending' }, order: 'DESC' });
+    const otherTenant = cursorScope('commands', OTHER_TENANT, {
+      filter: { status: 'pending' },
+      order: 'DESC',
+    });
     const otherFilter = cursorScope('commands', TENANT, { filter: { status: 'sent' }, order: 'DESC' });
     expect(() => decodeCursor(otherTenant, text, KINDS)).toThrow(InvalidCursorError);
     expect(() => decodeCursor(otherFilter, text, KINDS)).toThrow(InvalidCursorError);
@@ -179,11 +185,62 @@ describe('cursor pages', () => {
   });
 
   it('gives numbered pages cursors to go on from', () => {
-    const links = pageCursorLinks([5, 6], { page: 2, total_pages: 3, page_size: 2, has_more: true }, scope, keyOf);
+    const links = pageCursorLinks(
+      [5, 6],
+      { page: 2, total_pages: 3, page_size: 2, has_more: true },
+      scope,
+      keyOf,
+    );
     expect(decode(links.cursor.prev)).toEqual({ direction: 'before', key: ['5'] });
     expect(decode(links.cursor.next)).toEqual({ direction: 'after', key: ['6'] });
     expect(
       pageCursorLinks([1], { page: 1, total_pages: 1, page_size: 2, has_more: false }, scope, keyOf).cursor,
     ).toEqual({});
+  });
+});
+
+describe('keyset seek', () => {
+  const newestFirst = [
+    { column: 'occurred_at', parameter: 'cursorAt', type: 'timestamptz', order: 'DESC' },
+    { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'ASC' },
+  ] as const;
+
+  it('uses a row comparison when every column sorts one way', () => {
+    const columns = newestFirst.map((column) => ({ ...column, order: 'ASC' as const }));
+    expect(keysetSeek(columns, 'after')).toEqual({
+      orderBy: 'occurred_at ASC, uuid ASC',
+      predicate: '(occurred_at, uuid) > (:cursorAt::timestamptz, :cursorUuid::uuid)',
+    });
+    expect(keysetSeek(columns, 'before')).toEqual({
+      orderBy: 'occurred_at DESC, uuid DESC',
+      predicate: '(occurred_at, uuid) < (:cursorAt::timestamptz, :cursorUuid::uuid)',
+    });
+  });
+
+  it('expands mixed directions, leading with the first column as the index bound', () => {
+    expect(keysetSeek(newestFirst, 'after')).toEqual({
+      orderBy: 'occurred_at DESC, uuid ASC',
+      predicate:
+        'occurred_at <= :cursorAt::timestamptz AND ((occurred_at < :cursorAt::timestamptz) OR ' +
+        '(occurred_at = :cursorAt::timestamptz AND uuid > :cursorUuid::uuid))',
+    });
+    expect(keysetSeek(newestFirst, 'before')).toEqual({
+      orderBy: 'occurred_at ASC, uuid DESC',
+      predicate:
+        'occurred_at >= :cursorAt::timestamptz AND ((occurred_at > :cursorAt::timestamptz) OR ' +
+        '(occurred_at = :cursorAt::timestamptz AND uuid < :cursorUuid::uuid))',
+    });
+  });
+
+  it('selects the key columns as cursor text and names their kinds', () => {
+    const columns = [
+      ...newestFirst,
+      { column: 'sample_index', parameter: 'cursorIndex', type: 'bigint' } as const,
+    ];
+    expect(cursorKeySelect(columns)).toBe(
+      `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, ` +
+        'uuid::text AS cursor_key_1, sample_index::text AS cursor_key_2',
+    );
+    expect(cursorKeyKinds(columns)).toEqual(['timestamp', 'uuid', 'bigint']);
   });
 });

@@ -19,7 +19,7 @@ export interface Cursor {
   /** `after`: the rows that follow the key in the list's order; `before`: the rows that precede it. */
   direction: CursorDirection;
   /** The sort key of the row the cursor points past, one string per key column. */
-  key: string[];
+  key: readonly string[];
 }
 
 /** A cursor that is not one this list handed out (malformed, altered, or of another list, filter or tenant). */
@@ -34,7 +34,8 @@ export class InvalidCursorError extends Error {
 export const MAX_CURSOR_LENGTH = 512;
 
 const CURSOR_VERSION = 1;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** What a cursor looks like (base64url); anything else is refused before decoding. */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** A timestamp key: UTC with microseconds, as `to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` writes it. */
 const TIMESTAMP_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -62,13 +63,23 @@ function stableJson(value: unknown): string {
 }
 
 export function encodeCursor(scope: string, cursor: Cursor): string {
-  const body = { v: CURSOR_VERSION, s: scopeTag(scope), d: cursor.direction === 'after' ? 'a' : 'b', k: cursor.key };
+  const body = {
+    v: CURSOR_VERSION,
+    s: scopeTag(scope),
+    d: cursor.direction === 'after' ? 'a' : 'b',
+    k: cursor.key,
+  };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
 /** The cursor `text` names, checked against the list's scope and key kinds; InvalidCursorError when it is not one. */
 export function decodeCursor(scope: string, text: string, kinds: readonly CursorKeyKind[]): Cursor {
-  if (typeof text !== 'string' || text.length === 0 || text.length > MAX_CURSOR_LENGTH || !BASE64URL.test(text))
+  if (
+    typeof text !== 'string' ||
+    text.length === 0 ||
+    text.length > MAX_CURSOR_LENGTH ||
+    !CURSOR_PATTERN.test(text)
+  )
     throw new InvalidCursorError('not a cursor');
   let body: unknown;
   try {
@@ -76,14 +87,16 @@ export function decodeCursor(scope: string, text: string, kinds: readonly Cursor
   } catch {
     throw new InvalidCursorError('not a cursor');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidCursorError('not a cursor');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new InvalidCursorError('not a cursor');
   const { v, s, d, k } = body as Record<string, unknown>;
   if (v !== CURSOR_VERSION) throw new InvalidCursorError('unknown version');
   if (s !== scopeTag(scope)) throw new InvalidCursorError('of another list, filter or order');
   if (d !== 'a' && d !== 'b') throw new InvalidCursorError('no direction');
   if (!Array.isArray(k) || k.length !== kinds.length) throw new InvalidCursorError('no position');
   const key = k.map((part, index) => {
-    if (typeof part !== 'string' || !isKeyOfKind(part, kinds[index])) throw new InvalidCursorError('no position');
+    if (typeof part !== 'string' || !isKeyOfKind(part, kinds[index]))
+      throw new InvalidCursorError('no position');
     return part;
   });
   return { direction: d === 'a' ? 'after' : 'before', key };

@@ -114,8 +114,10 @@ export function cursorPage<TRow>(
   // Reading forwards, rows precede this page only when a cursor brought us here; reading backwards, rows follow it.
   const moreBefore = read.reversed ? beyond : cursor !== undefined;
   const moreAfter = read.reversed ? true : beyond;
-  if (first !== undefined && moreBefore) links.prev = encodeCursor(scope, { direction: 'before', key: keyOf(first) });
-  if (last !== undefined && moreAfter) links.next = encodeCursor(scope, { direction: 'after', key: keyOf(last) });
+  if (first !== undefined && moreBefore)
+    links.prev = encodeCursor(scope, { direction: 'before', key: keyOf(first) });
+  if (last !== undefined && moreAfter)
+    links.next = encodeCursor(scope, { direction: 'after', key: keyOf(last) });
   return { rows, pagination: { page_size: limit, has_more: links.next !== undefined, cursor: links } };
 }
 
@@ -134,4 +136,54 @@ export function pageCursorLinks<TRow>(
   if (last !== undefined && pagination.has_more)
     links.next = encodeCursor(scope, { direction: 'after', key: keyOf(last) });
   return { ...pagination, cursor: links };
+}
+
+/** A key column of a list and the direction the list sorts it in (columns may differ: newest first, ties by id). */
+export interface OrderedKeysetColumn extends KeysetColumn {
+  order: SortOrder;
+}
+
+/**
+ * The ORDER BY and WHERE of one page of a list sorted by `columns`: the rows after (`after`) or before (`before`) the
+ * cursor's key in the list's order, sorted to be read from there (against the list's order when reading back, so
+ * the rows must be reversed). With every column in one direction the condition is a row comparison; with mixed
+ * directions it leads with the first column's bound, so the index range still starts at the key.
+ */
+export function keysetSeek(
+  columns: readonly OrderedKeysetColumn[],
+  side: 'after' | 'before',
+): { orderBy: string; predicate: string } {
+  const flip = (order: SortOrder): SortOrder => (order === 'ASC' ? 'DESC' : 'ASC');
+  const readOrder = (column: OrderedKeysetColumn) => (side === 'after' ? column.order : flip(column.order));
+  const orderBy = columns.map((column) => `${column.column} ${readOrder(column)}`).join(', ');
+  const beyond = (column: OrderedKeysetColumn) => (readOrder(column) === 'ASC' ? '>' : '<');
+  const value = (column: OrderedKeysetColumn) => `:${column.parameter}::${column.type}`;
+  if (columns.every((column) => column.order === columns[0].order))
+    return { orderBy, predicate: keysetPredicate(columns, beyond(columns[0])) };
+  const alternatives = columns.map((column, index) =>
+    [
+      ...columns.slice(0, index).map((previous) => `${previous.column} = ${value(previous)}`),
+      `${column.column} ${beyond(column)} ${value(column)}`,
+    ].join(' AND '),
+  );
+  const lead = `${columns[0].column} ${beyond(columns[0])}= ${value(columns[0])}`;
+  return { orderBy, predicate: `${lead} AND (${alternatives.map((part) => `(${part})`).join(' OR ')})` };
+}
+
+/** The cursor key kind of each SQL key type. */
+export function cursorKeyKinds(columns: readonly KeysetColumn[]): CursorKeyKind[] {
+  return columns.map((column) =>
+    column.type === 'timestamptz' ? 'timestamp' : column.type === 'uuid' ? 'uuid' : 'bigint',
+  );
+}
+
+/** A key column selected as the exact text a cursor holds (`cursor_key_<n>`). */
+export function cursorKeySelect(columns: readonly KeysetColumn[]): string {
+  return columns
+    .map((column, index) =>
+      column.type === 'timestamptz'
+        ? `${cursorTimeSql(column.column)} AS cursor_key_${index}`
+        : `${column.column}::text AS cursor_key_${index}`,
+    )
+    .join(', ');
 }

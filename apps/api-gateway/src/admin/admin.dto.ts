@@ -27,7 +27,16 @@ import {
   Length,
   Matches,
 } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../common/asset-list-query.js';
+import {
+  AssetPaginationBody,
+  CursorPageQuery,
+  CursorPaginationBody,
+  FilterQuery,
+  LIST_PAGINATION_SCHEMA,
+  OrderByQuery,
+  PagePaginationBody,
+  PageQuery,
+} from '../common/asset-list-query.js';
 import { ApiNullableProperty, IsUuidString, OptionalField, QueryBoolean } from '../common/dto-decorators.js';
 
 /** `area:resource:action` (one to three parts) or `*`; auth-service checks the same. */
@@ -301,7 +310,7 @@ export const AUDIT_EVENT_FILTER_DOCS = {
 };
 
 /** Newest first; no other order. */
-export class AuditEventListQuery extends PageQuery {
+export class AuditEventListQuery extends CursorPageQuery {
   @FilterQuery(() => AuditEventFilterQuery) filter?: AuditEventFilterQuery;
 }
 
@@ -339,5 +348,5 @@ export class AuditEventBody {
 
 export class AuditEventListResponse {
   @ApiProperty({ type: [AuditEventBody] }) audit_events: AuditEventBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }
