@@ -292,7 +292,7 @@ describe('commands API', () => {
       start: ListResponse,
       link: 'next' | 'prev',
       query: string,
-      between: () => Promise<unknown> = async () => undefined,
+      between: () => Promise<unknown> = () => Promise.resolve(),
     ) => {
       const pages = [uuids(start)];
       let last = start;
@@ -335,7 +335,7 @@ describe('commands API', () => {
       expect(forwards.last.body.pagination.has_more).toBe(false);
       // Back from the last page: the same pages, then the commands created meanwhile (newer than page 1) first.
       const backwards = await walk(forwards.last, 'prev', '');
-      expect(backwards.pages.reverse().flat()).toEqual([...made, ...before].reverse());
+      expect(backwards.pages.reverse().flat()).toEqual([...before, ...made].reverse());
 
       // Oldest first: commands created during the walk join its end, each exactly once.
       const ascending = await ofWalk('&order_by=%2Bcreated_at');

@@ -88,7 +88,7 @@ export function pagedListStatements<TFilter extends SqlParameters, TRow>(
     count,
     after,
     before,
-    all: [page, count, after, before] as unknown as SqlStatement<never, unknown>[],
+    all: [page, count, after, before] as SqlStatement<never, unknown>[],
   };
 }
 

@@ -588,7 +588,7 @@ function listWhere(filters: readonly CommandListFilter[], keyset?: '<' | '>') {
       'tenantUuid',
       ...filters.map((filter) => LIST_FILTER_PARAMETERS[filter]),
       ...(keyset ? COMMAND_LIST_KEY.map((key) => key.parameter) : []),
-    ] as (keyof CommandListParameters & string)[],
+    ] as (keyof CommandListParameters)[],
     where: [
       'tenant_uuid = :tenantUuid',
       ...filters.map((f) => `${f} = :${LIST_FILTER_PARAMETERS[f]}`),
