@@ -13,6 +13,7 @@ import { CommandsBench } from './commands-phase.js';
 import { seedCommands } from './commands-seed.js';
 import { httpLoad } from './http-load.js';
 import { runIdlePhase } from './idle-phase.js';
+import { type ListDepthResult, measureListDepth } from './list-depth.js';
 import { commandLatencySvg, machineSubtitle, plotPathFor, type PlottedStep } from './latency-plot.js';
 import {
   findPidsByCommandLine,
@@ -128,7 +129,17 @@ async function runPhase(
         },
         progress,
       );
-      return { seededCommands: options.commandsSeed, seedSeconds: seeded.seconds, paths, ...load };
+      const depth = await measureListDepth(
+        {
+          apiUrl: target.apiUrl,
+          token,
+          seeded: options.commandsSeed,
+          connections: options.httpConnections,
+          seconds: options.httpSeconds,
+        },
+        progress,
+      );
+      return { seededCommands: options.commandsSeed, seedSeconds: seeded.seconds, paths, ...load, depth };
     }
     case 'authorize':
       return runAuthorizePhase(
@@ -217,6 +228,20 @@ function printTable(reports: PhaseReport[]): void {
       const latency = r.latencyMs as Record<string, number>;
       rows.push([phase, 'requests/s', `${String(r.requestsPerSecond)} (${String(r.non2xx)} non-2xx)`]);
       rows.push([phase, 'latency p50/p97.5/p99', `${latency.p50}/${latency.p97_5}/${latency.p99} ms`]);
+      const depth = r.depth as ListDepthResult | undefined;
+      if (depth) {
+        for (const [label, load] of [
+          ['page 1', depth.firstPage],
+          [`page ${depth.deepPage} (offset)`, depth.deepNumberedPage],
+          [`as deep by cursor`, depth.deepCursorPage],
+        ] as const) {
+          rows.push([
+            phase,
+            `${label}: req/s, p50/p99`,
+            `${load.requestsPerSecond}, ${load.latencyMs.p50}/${load.latencyMs.p99} ms`,
+          ]);
+        }
+      }
     } else {
       for (const step of r.steps as Record<string, unknown>[]) {
         const label = `${phase} @${String(step.targetPerSecond)}/s`;

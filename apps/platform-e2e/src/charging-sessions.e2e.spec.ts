@@ -340,7 +340,13 @@ describe('charging sessions from real charge points', () => {
         { token },
       );
       expect(power.body.meter_values).toHaveLength(1);
-      expect(power.body.pagination).toEqual({ page: 1, total_pages: 2, page_size: 1, has_more: true });
+      expect(power.body.pagination).toEqual({
+        page: 1,
+        total_pages: 2,
+        page_size: 1,
+        has_more: true,
+        cursor: { next: expect.any(String) },
+      });
       await cp.close();
     },
   );

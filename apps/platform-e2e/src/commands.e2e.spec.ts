@@ -195,12 +195,24 @@ describe('commands API', () => {
       expect(all.body.commands.map((command: { command_uuid: string }) => command.command_uuid)).toEqual(
         [...created].reverse(),
       );
-      expect(all.body.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
+      expect(all.body.pagination).toEqual({
+        page: 1,
+        total_pages: 1,
+        page_size: 20,
+        has_more: false,
+        cursor: {},
+      });
       const second = await mine('&limit=1&page=2&order_by=%2Bcreated_at');
       expect(second.body.commands.map((command: { command_uuid: string }) => command.command_uuid)).toEqual([
         created[1],
       ]);
-      expect(second.body.pagination).toEqual({ page: 2, total_pages: 3, page_size: 1, has_more: true });
+      expect(second.body.pagination).toEqual({
+        page: 2,
+        total_pages: 3,
+        page_size: 1,
+        has_more: true,
+        cursor: { prev: expect.any(String), next: expect.any(String) },
+      });
       const repeated = await mine('&limit=2&order_by=-created_at,%2Bcreated_at');
       expect(repeated.body.commands[0].command_uuid).toBe(created[2]);
       const unencodedPlus = await mine('&order_by=+created_at');
@@ -208,7 +220,7 @@ describe('commands API', () => {
       const none = await mine('&filter[type]=identify&page=3');
       expect(none.body).toEqual({
         commands: [],
-        pagination: { page: 3, total_pages: 1, page_size: 20, has_more: false },
+        pagination: { page: 3, total_pages: 1, page_size: 20, has_more: false, cursor: {} },
       });
     });
 
@@ -239,6 +251,12 @@ describe('commands API', () => {
         ['filter[status]=done', 'filter[status]'],
         ['filter[colour]=red', 'filter[colour]'],
         ['sort=created_at', 'sort'],
+        ['page_size=0', 'page_size'],
+        ['page_size=51', 'page_size'],
+        ['limit=5&page_size=6', 'page_size'],
+        ['cursor=', 'cursor'],
+        ['cursor=a%2Bb', 'cursor'],
+        ['cursor=abc&page=2', 'cursor'],
       ]) {
         const response = await get(`?${query}`);
         expect([query, response.status]).toEqual([query, 422]);
@@ -251,6 +269,120 @@ describe('commands API', () => {
       const other = await get(`?filter[target_uuid]=${listController}`, otherTenantToken);
       expect(other.status).toBe(200);
       expect(other.body.commands).toEqual([]);
+    });
+  });
+
+  describe('GET list by cursor', () => {
+    let walkController: string;
+    const uuids = (response: { body: { commands: { command_uuid: string }[] } }) =>
+      response.body.commands.map((command) => command.command_uuid);
+    const ofWalk = (query: string, as = readOnlyToken) =>
+      get(`?filter[target_uuid]=${walkController}&limit=3${query}`, as);
+    const createSome = async (count: number) => {
+      const made: string[] = [];
+      for (let index = 0; index < count; index++)
+        made.push((await post(waiting('soft_reset', () => walkController))).body.command.command_uuid);
+      return made;
+    };
+
+    type ListResponse = Awaited<ReturnType<typeof ofWalk>>;
+
+    /** Follows `pagination.cursor[link]` from `start` until it ends: each page's items in order, and the last page. */
+    const walk = async (
+      start: ListResponse,
+      link: 'next' | 'prev',
+      query: string,
+      between: () => Promise<unknown> = () => Promise.resolve(),
+    ) => {
+      const pages = [uuids(start)];
+      let last = start;
+      let cursor = start.body.pagination.cursor[link] as string | undefined;
+      while (cursor !== undefined) {
+        await between();
+        last = await ofWalk(`${query}&cursor=${cursor}`);
+        expect(last.status).toBe(200);
+        expect(last.body.pagination).toEqual({
+          page_size: 3,
+          has_more: expect.any(Boolean),
+          cursor: expect.any(Object),
+        });
+        pages.push(uuids(last));
+        cursor = last.body.pagination.cursor[link];
+      }
+      return { pages, last };
+    };
+
+    beforeAll(async () => {
+      const location = await new AssetsTestData(api, token).location();
+      walkController = (await new AssetsTestData(api, token).controller(location.uuid)).uuid;
+    });
+
+    it('walks forwards and back without duplicates or gaps while commands are created', async () => {
+      const before = await createSome(8);
+      // Newest first: commands created during the walk are newer than every page, so they come before page 1.
+      const first = await ofWalk('');
+      expect(first.body.pagination).toEqual({
+        page: 1,
+        total_pages: 3,
+        page_size: 3,
+        has_more: true,
+        cursor: { next: expect.any(String) },
+      });
+      const made: string[] = [];
+      const forwards = await walk(first, 'next', '', async () => made.push(...(await createSome(1))));
+      expect(forwards.pages.map((page) => page.length)).toEqual([3, 3, 2]);
+      expect(forwards.pages.flat()).toEqual([...before].reverse());
+      expect(forwards.last.body.pagination.has_more).toBe(false);
+      // Back from the last page: the same pages, then the commands created meanwhile (newer than page 1) first.
+      const backwards = await walk(forwards.last, 'prev', '');
+      expect(backwards.pages.reverse().flat()).toEqual([...before, ...made].reverse());
+
+      // Oldest first: commands created during the walk join its end, each exactly once.
+      const ascending = await ofWalk('&order_by=%2Bcreated_at');
+      const added: string[] = [];
+      const { pages } = await walk(ascending, 'next', '&order_by=%2Bcreated_at', async () => {
+        if (added.length < 2) added.push(...(await createSome(1)));
+      });
+      const all = pages.flat();
+      expect(new Set(all).size).toBe(all.length);
+      expect(all).toEqual([...before, ...made, ...added]);
+    });
+
+    it('takes page_size as limit', async () => {
+      const page = await get(`?filter[target_uuid]=${walkController}&page_size=2`, readOnlyToken);
+      expect(page.status).toBe(200);
+      expect(page.body.commands).toHaveLength(2);
+      expect(page.body.pagination.page_size).toBe(2);
+      const both = await get(`?filter[target_uuid]=${walkController}&page_size=2&limit=2`, readOnlyToken);
+      expect(both.body.pagination.page_size).toBe(2);
+    });
+
+    it('refuses a cursor of another list, filter or tenant, and an altered one, with 422 on cursor', async () => {
+      const cursor = (await ofWalk('')).body.pagination.cursor.next as string;
+      const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { k: string[] };
+      const altered = (key: string[]) =>
+        Buffer.from(JSON.stringify({ ...decoded, k: key })).toString('base64url');
+      for (const [query, as] of [
+        [`?filter[target_uuid]=${walkController}&cursor=${cursor}&filter[status]=pending`, readOnlyToken],
+        [`?filter[target_uuid]=${walkController}&cursor=${cursor}&order_by=%2Bcreated_at`, readOnlyToken],
+        [`?filter[target_uuid]=${walkController}&cursor=${cursor}`, otherTenantToken],
+        [`?cursor=${cursor}`, readOnlyToken],
+        [
+          `?filter[target_uuid]=${walkController}&cursor=${altered(['yesterday', decoded.k[1]])}`,
+          readOnlyToken,
+        ],
+        [`?filter[target_uuid]=${walkController}&cursor=${altered([decoded.k[0]])}`, readOnlyToken],
+        [
+          `?filter[target_uuid]=${walkController}&cursor=${Buffer.from('{').toString('base64url')}`,
+          readOnlyToken,
+        ],
+      ] as const) {
+        const response = await get(query, as);
+        expect([query, response.status]).toEqual([query, 422]);
+        expect(response.body.errors).toEqual([
+          { parameter: 'cursor', errorKey: 'invalid_cursor', message: expect.any(String) },
+        ]);
+      }
     });
   });
 

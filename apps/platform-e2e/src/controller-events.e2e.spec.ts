@@ -105,8 +105,33 @@ describe("a controller's event log", () => {
     const statuses = await eventsOf(controller.uuid, '?filter[kind]=status_changed');
     expect(statuses.body.events).toHaveLength(1);
     const paged = await eventsOf(controller.uuid, '?limit=2&page=2');
-    expect(paged.body.pagination).toEqual({ page: 2, total_pages: 3, page_size: 2, has_more: true });
+    expect(paged.body.pagination).toEqual({
+      page: 2,
+      total_pages: 3,
+      page_size: 2,
+      has_more: true,
+      cursor: { prev: expect.any(String), next: expect.any(String) },
+    });
     expect(paged.body.events.map((event: { kind: string }) => event.kind)).toEqual(kinds.slice(2, 4));
+    // By cursor from page 2: page 3, then back to page 2 and page 1, each event once.
+    const third = await eventsOf(controller.uuid, `?limit=2&cursor=${paged.body.pagination.cursor.next}`);
+    expect(third.body.pagination).toEqual({
+      page_size: 2,
+      has_more: false,
+      cursor: { prev: expect.any(String) },
+    });
+    expect(third.body.events.map((event: { kind: string }) => event.kind)).toEqual(kinds.slice(4));
+    const back = await eventsOf(controller.uuid, `?page_size=2&cursor=${third.body.pagination.cursor.prev}`);
+    expect(back.body.events.map((event: { kind: string }) => event.kind)).toEqual(kinds.slice(2, 4));
+    const start = await eventsOf(controller.uuid, `?limit=2&cursor=${back.body.pagination.cursor.prev}`);
+    expect(start.body.events.map((event: { kind: string }) => event.kind)).toEqual(kinds.slice(0, 2));
+    expect(start.body.pagination.cursor.prev).toBeUndefined();
+    const foreign = await eventsOf(
+      controller.uuid,
+      `?limit=2&cursor=${paged.body.pagination.cursor.next}&filter[kind]=status_changed`,
+    );
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors[0]).toMatchObject({ parameter: 'cursor', errorKey: 'invalid_cursor' });
   });
 
   it("answers another tenant's controller, a missing one and bad filters as the spec says", async () => {

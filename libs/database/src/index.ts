@@ -6,3 +6,4 @@ export * from './transactional-outbox.js';
 export * from './pool-query.js';
 export * from './sql-statement.js';
 export * from './query-error-logger.js';
+export * from './paged-list.js';

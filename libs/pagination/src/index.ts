@@ -1,1 +1,3 @@
 export * from './pagination.js';
+export * from './cursor.js';
+export * from './keyset.js';

@@ -28,7 +28,16 @@ import {
   Length,
   Matches,
 } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../common/asset-list-query.js';
+import {
+  AssetPaginationBody,
+  CursorPageQuery,
+  CursorPaginationBody,
+  FilterQuery,
+  LIST_PAGINATION_SCHEMA,
+  OrderByQuery,
+  PagePaginationBody,
+  PageQuery,
+} from '../common/asset-list-query.js';
 import { ApiNullableProperty, IsUuidString, OptionalField, QueryBoolean } from '../common/dto-decorators.js';
 
 const NAME_PATTERN = /^[\w .-]{1,100}$/;
@@ -300,7 +309,7 @@ export const AUDIT_EVENT_FILTER_DOCS = {
 };
 
 /** Newest first; no other order. */
-export class AuditEventListQuery extends PageQuery {
+export class AuditEventListQuery extends CursorPageQuery {
   @FilterQuery(() => AuditEventFilterQuery) filter?: AuditEventFilterQuery;
 }
 
@@ -338,5 +347,5 @@ export class AuditEventBody {
 
 export class AuditEventListResponse {
   @ApiProperty({ type: [AuditEventBody] }) audit_events: AuditEventBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }

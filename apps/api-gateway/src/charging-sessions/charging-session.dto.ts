@@ -7,7 +7,15 @@ import {
   type ChargingSessionStatus,
 } from '@cpc/contracts';
 import { IsIn, IsISO8601, IsString, Length, Matches } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, PageQuery } from '../common/asset-list-query.js';
+import {
+  AssetPaginationBody,
+  CursorPageQuery,
+  CursorPaginationBody,
+  FilterQuery,
+  LIST_PAGINATION_SCHEMA,
+  PageQuery,
+  PagePaginationBody,
+} from '../common/asset-list-query.js';
 import {
   ApiNullableProperty,
   IsUuidString,
@@ -136,7 +144,7 @@ export const METER_VALUE_FILTER_DOCS = {
   sampled_to: { type: 'string', format: 'date-time', description: 'Values sampled before.' },
 };
 
-export class MeterValueListQuery extends PageQuery {
+export class MeterValueListQuery extends CursorPageQuery {
   @FilterQuery(() => MeterValueFilterQuery) filter?: MeterValueFilterQuery;
 }
 
@@ -155,5 +163,5 @@ export class MeterValueBody {
 
 export class MeterValueListResponse {
   @ApiProperty({ type: [MeterValueBody] }) meter_values: MeterValueBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }

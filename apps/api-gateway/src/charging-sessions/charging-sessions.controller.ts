@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   type ChargingSessionPage,
   ChargingSessionSubjects,
@@ -12,7 +12,13 @@ import {
   type TenantScopedRequest,
 } from '@cpc/contracts';
 import { ServiceClient } from '@cpc/nats';
-import { ApiFilterQueries, toListPayload } from '../common/asset-list-query.js';
+import {
+  ApiFilterQueries,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+  toListPayload,
+} from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
@@ -30,6 +36,7 @@ import {
 
 /** Charging sessions (command-service): read-only, they come from what charge points report. */
 @ApiTags('control: charging sessions')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('control/charging-sessions')
 export class ChargingSessionsController {
   constructor(private readonly services: ServiceClient) {}
@@ -92,10 +99,12 @@ export class ChargingSessionsController {
     @Param('uuid', AssetUuidPipe) uuid: string,
     @Query() query: MeterValueListQuery,
   ): Promise<{ meter_values: MeterValueView[]; pagination: MeterValuePage['pagination'] }> {
-    const { page, limit, filter } = toListPayload<ListMeterValuesPayload['filter'], never>(query);
+    const { page, limit, filter, cursor } = toCursorListPayload<ListMeterValuesPayload['filter'], never>(
+      query,
+    );
     const result = await this.services.request<MeterValuePage, TenantScopedRequest<ListMeterValuesPayload>>(
       ChargingSessionSubjects.listMeterValues,
-      { principal, payload: { uuid, page, limit, filter } },
+      { principal, payload: { uuid, page, limit, filter, cursor } },
     );
     return { meter_values: result.items, pagination: result.pagination };
   }

@@ -11,10 +11,12 @@ import {
 import { COMMAND_LIST_INCLUDES, COMMAND_SORT_FIELDS, type CommandFilter } from '@cpc/contracts';
 import { IsIn, IsString, Matches } from 'class-validator';
 import {
-  AssetPaginationBody,
+  CursorPageQuery,
+  CursorPaginationBody,
+  LIST_PAGINATION_SCHEMA,
+  PagePaginationBody,
   FilterQuery,
   ORDER_BY_DESCRIPTION,
-  PageQuery,
 } from '../common/asset-list-query.js';
 import {
   ApiNullableProperty,
@@ -52,7 +54,7 @@ const ORDER_BY = orderByPattern(COMMAND_SORT_FIELDS);
 const INCLUDE_VALUE = `(${COMMAND_LIST_INCLUDES.join('|')})`;
 const INCLUDE = new RegExp(`^${INCLUDE_VALUE}(,${INCLUDE_VALUE})*$`);
 
-export class CommandListQuery extends PageQuery {
+export class CommandListQuery extends CursorPageQuery {
   @ApiPropertyOptional({
     pattern: ORDER_BY.source,
     default: DEFAULT_COMMAND_ORDER,
@@ -169,7 +171,7 @@ export class CommandResponse {
 
 export class CommandListResponse {
   @ApiProperty({ type: [CommandBody] }) commands: CommandBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }
 
 // The create body is documented per command type in command-request-schemas.ts.

@@ -23,7 +23,12 @@ import {
 } from '@cpc/contracts';
 import { ServiceClient } from '@cpc/nats';
 import type { FastifyReply } from 'fastify';
-import { ApiFilterQueries, toListPayload } from '../common/asset-list-query.js';
+import {
+  ApiFilterQueries,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+} from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
@@ -42,7 +47,7 @@ export const COMMANDS_PATH = '/api/v1/control/commands';
 
 /** Commands (command-service): created here, delivered to charge points asynchronously, read back with their outcome. */
 @ApiTags('control: commands')
-@ApiExtraModels(CommandResultBody)
+@ApiExtraModels(CommandResultBody, PagePaginationBody, CursorPaginationBody)
 @Controller('control/commands')
 export class CommandsController {
   constructor(private readonly services: ServiceClient) {}
@@ -91,7 +96,7 @@ export class CommandsController {
     @Query() query: CommandListQuery,
   ): Promise<{ commands: CommandView[]; pagination: CommandPage['pagination'] }> {
     const payload: ListCommandsPayload = {
-      ...toListPayload<NonNullable<CommandListQuery['filter']>, 'created_at'>(query),
+      ...toCursorListPayload<NonNullable<CommandListQuery['filter']>, 'created_at'>(query),
       include: query.include ? [...new Set(query.include.split(',') as CommandListInclude[])] : [],
     };
     const page = await this.services.request<CommandPage, TenantScopedRequest<ListCommandsPayload>>(

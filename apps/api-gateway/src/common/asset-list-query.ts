@@ -1,12 +1,28 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiHideProperty, ApiProperty, ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, ApiQuery, getSchemaPath } from '@nestjs/swagger';
 import type { AssetSort, ListAssetsPayload } from '@cpc/contracts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@cpc/pagination';
+import { CURSOR_PATTERN, DEFAULT_PAGE_SIZE, MAX_CURSOR_LENGTH, MAX_PAGE_SIZE } from '@cpc/pagination';
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsString, Length, Matches, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { OptionalField, OrderByTransform, orderByPattern, QueryInt } from './dto-decorators.js';
 
-/** `limit` and `page` as the spec's pagination conventions say; every asset list has them. */
+/** A constraint comparing a query parameter with another one of the same query (errorKey invalid_value). */
+const CrossCheck = (
+  name: string,
+  isValid: (value: unknown, query: Record<string, unknown>) => boolean,
+  message: string,
+) =>
+  ValidateBy({
+    name,
+    validator: {
+      validate: (value, args) => isValid(value, (args?.object ?? {}) as Record<string, unknown>),
+      defaultMessage: () => message,
+    },
+  });
+
+/**
+ * `limit` (or its alias `page_size`) and `page` as the spec's pagination conventions say; every list has them.
+ */
 export class PageQuery {
   @ApiPropertyOptional({
     type: 'integer',
@@ -27,6 +43,26 @@ export class PageQuery {
     type: 'integer',
     format: 'int64',
     minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    description:
+      "The same as limit (the spec's pagination conventions accept both); when both are sent they must agree.",
+  })
+  @OptionalField()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  @CrossCheck(
+    'sameAsLimit',
+    (value, query) => query.limit === undefined || query.limit === value,
+    'page_size is the same as limit: send one, or the same value in both',
+  )
+  page_size?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
     default: 1,
     description: 'Page number, starting at 1.',
   })
@@ -35,6 +71,33 @@ export class PageQuery {
   @IsInt()
   @Min(1)
   page?: number;
+}
+
+/**
+ * The query of a list that can grow without bound: numbered pages as PageQuery, or the spec's cursor style, `cursor`
+ * (from `pagination.cursor.next` / `prev` of an earlier page of the same list, same filters and order) and `limit`.
+ */
+export class CursorPageQuery extends PageQuery {
+  @ApiPropertyOptional({
+    type: 'string',
+    maxLength: MAX_CURSOR_LENGTH,
+    pattern: CURSOR_PATTERN.source,
+    description:
+      'An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters ' +
+      'and order. The page then follows (or precedes) that position, read from the index whatever its depth, and ' +
+      'its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that ' +
+      'is not one of this list is refused (422, errorKey invalid_cursor).',
+  })
+  @OptionalField()
+  @IsString()
+  @Length(1, MAX_CURSOR_LENGTH)
+  @Matches(CURSOR_PATTERN, { message: 'cursor must be a cursor from pagination.cursor of this list' })
+  @CrossCheck(
+    'notWithPage',
+    (_value, query) => query.page === undefined,
+    'cursor and page exclude each other',
+  )
+  cursor?: string;
 }
 
 /** The query of one asset list as the service takes it; the default order is newest first. */
@@ -48,7 +111,20 @@ export function toListPayload<TFilter extends object, TField extends string>(
   const filter = Object.fromEntries(
     Object.entries(query.filter ?? {}).filter(([, value]) => value !== undefined),
   ) as TFilter;
-  return { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE, orderBy, filter };
+  return {
+    page: query.page ?? 1,
+    limit: query.limit ?? query.page_size ?? DEFAULT_PAGE_SIZE,
+    orderBy,
+    filter,
+  };
+}
+
+/** As toListPayload, with the cursor of a list that offers the cursor style. */
+export function toCursorListPayload<TFilter extends object, TField extends string>(
+  query: CursorPageQuery & { order_by?: string; filter?: TFilter },
+): ListAssetsPayload<TFilter, TField> & { cursor?: string } {
+  const payload = toListPayload<TFilter, TField>(query);
+  return query.cursor === undefined ? payload : { ...payload, cursor: query.cursor };
 }
 
 /** Documents `filter[field]` query parameters (bracket notation, deep-object style). */
@@ -91,6 +167,48 @@ export class AssetPaginationBody {
   @ApiProperty({ description: 'True when more pages exist after the current one.' })
   has_more: boolean;
 }
+
+/** `pagination.cursor`: opaque cursors of the neighbouring pages. */
+export class CursorLinksBody {
+  @ApiPropertyOptional({
+    description: 'Cursor of the next page (send it as cursor); absent on the last page.',
+  })
+  next?: string;
+
+  @ApiPropertyOptional({
+    description: 'Cursor of the previous page; absent on the first page.',
+  })
+  prev?: string;
+}
+
+/** The pagination of a numbered page of a list that also offers cursors: the spec's object and `cursor`. */
+export class PagePaginationBody extends AssetPaginationBody {
+  @ApiProperty({ type: CursorLinksBody, description: 'Cursors to go on from this page in the cursor style.' })
+  cursor: CursorLinksBody;
+}
+
+/** The pagination of a page read by cursor: no page numbers (they would need a count of the whole list). */
+export class CursorPaginationBody {
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    description: 'Number of items per page (the limit asked for).',
+  })
+  page_size: number;
+
+  @ApiProperty({ description: 'True when a next page exists (pagination.cursor.next is present).' })
+  has_more: boolean;
+
+  @ApiProperty({ type: CursorLinksBody })
+  cursor: CursorLinksBody;
+}
+
+/** The schema of `pagination` in a list that offers both styles: a numbered page or a page read by cursor. */
+export const LIST_PAGINATION_SCHEMA = {
+  anyOf: [{ $ref: getSchemaPath(PagePaginationBody) }, { $ref: getSchemaPath(CursorPaginationBody) }],
+  description:
+    'A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor.',
+};
 
 /** `{}`: the body of a successful delete of a location, controller or plug. */
 export class EmptyBody {}

@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookDeliveryStatus } from '@cpc/contracts';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
-import { AssetPaginationBody, PageQuery } from '../common/asset-list-query.js';
+import {
+  AssetPaginationBody,
+  CursorPageQuery,
+  CursorPaginationBody,
+  LIST_PAGINATION_SCHEMA,
+  PagePaginationBody,
+  PageQuery,
+} from '../common/asset-list-query.js';
 import { ApiNullableProperty, IsUuidString, NullableField, OptionalField } from '../common/dto-decorators.js';
 
 const DATE_TIME = { type: 'string', format: 'date-time', example: '2026-05-04T10:20:30Z' } as const;
@@ -52,7 +59,7 @@ export class UpdateWebhookBody extends PartialType(CreateWebhookBody, { skipNull
 
 export class WebhookListQuery extends PageQuery {}
 
-export class WebhookDeliveryListQuery extends PageQuery {
+export class WebhookDeliveryListQuery extends CursorPageQuery {
   @ApiPropertyOptional({ enum: WEBHOOK_DELIVERY_STATUSES, description: 'Only deliveries in this status.' })
   @OptionalField()
   @IsIn(WEBHOOK_DELIVERY_STATUSES)
@@ -126,5 +133,5 @@ export class WebhookDeliveryResponse {
 
 export class WebhookDeliveryListResponse {
   @ApiProperty({ type: [WebhookDeliveryBody] }) deliveries: WebhookDeliveryBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }

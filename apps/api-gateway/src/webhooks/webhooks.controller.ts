@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
+  ApiExtraModels,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -22,7 +23,7 @@ import { DEFAULT_PAGE_SIZE } from '@cpc/pagination';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
-import { EmptyBody } from '../common/asset-list-query.js';
+import { CursorPaginationBody, EmptyBody, PagePaginationBody } from '../common/asset-list-query.js';
 import { ApiErrorResponses, BODY_ERROR_STATUSES, STANDARD_ERROR_STATUSES } from '../openapi/error-bodies.js';
 import {
   CreateWebhookBody,
@@ -52,6 +53,7 @@ const ApiWebhookUuid = () =>
 
 /** Webhook subscriptions (webhook-service): where events are sent, and what came of each delivery. */
 @ApiTags('webhooks')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('webhooks')
 export class WebhooksController {
   constructor(private readonly services: ServiceClient) {}
@@ -198,8 +200,9 @@ export class WebhooksController {
     const page = await this.send<WebhookDeliveryPage>(WebhookSubjects.listDeliveries, principal, {
       uuid,
       page: query.page ?? 1,
-      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      limit: query.limit ?? query.page_size ?? DEFAULT_PAGE_SIZE,
       status: query.status,
+      cursor: query.cursor,
     });
     return { deliveries: page.items, pagination: page.pagination };
   }

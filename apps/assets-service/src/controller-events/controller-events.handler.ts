@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type AssetPage,
   AssetsSubjects,
-  type ControllerEventView,
+  type ControllerEventPage,
   type ListControllerEventsPayload,
   type TenantScopedRequest,
 } from '@cpc/contracts';
@@ -15,9 +14,7 @@ export class ControllerEventsHandler {
   constructor(private readonly events: ControllerEventsService) {}
 
   @MessagePattern(AssetsSubjects.listControllerEvents)
-  list(
-    @Payload() request: TenantScopedRequest<ListControllerEventsPayload>,
-  ): Promise<AssetPage<ControllerEventView>> {
+  list(@Payload() request: TenantScopedRequest<ListControllerEventsPayload>): Promise<ControllerEventPage> {
     return this.events.list(request.principal.tenantUuid, request.payload);
   }
 }

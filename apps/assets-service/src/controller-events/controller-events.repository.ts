@@ -1,4 +1,4 @@
-import { sqlStatement } from '@cpc/database';
+import { pagedListStatements, sqlStatement } from '@cpc/database';
 
 /** The statements of assets.controller_events. */
 
@@ -70,21 +70,17 @@ export interface ControllerEventRow {
   details: Record<string, string | number | boolean | null>;
 }
 
-/** One page of a controller's events, newest first. */
-export const listControllerEvents = sqlStatement<
-  ControllerEventsFilter & { limit: number; offset: number },
-  ControllerEventRow
->({
+/**
+ * A controller's events, newest first (ties by uuid), by page number or by cursor: the order of
+ * controller_events_newest_idx, so a page by cursor starts in the index at its key.
+ */
+export const controllerEventsList = pagedListStatements<ControllerEventsFilter, ControllerEventRow>({
   name: 'controller-events.list',
-  parameters: [...FILTER_PARAMETERS, 'limit', 'offset'],
-  sql: `SELECT uuid, kind, occurred_at, details
-       ${CONTROLLER_EVENTS}
-        ORDER BY occurred_at DESC, uuid
-        LIMIT :limit OFFSET :offset`,
-});
-
-export const countControllerEvents = sqlStatement<ControllerEventsFilter, { total: number }>({
-  name: 'controller-events.count',
-  parameters: [...FILTER_PARAMETERS],
-  sql: `SELECT count(*)::integer AS total ${CONTROLLER_EVENTS}`,
+  select: 'uuid, kind, occurred_at, details',
+  from: CONTROLLER_EVENTS,
+  filterParameters: FILTER_PARAMETERS,
+  key: [
+    { column: 'occurred_at', parameter: 'cursorAt', type: 'timestamptz', order: 'DESC' },
+    { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'ASC' },
+  ],
 });

@@ -1,26 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import {
-  type AssetPage,
+  AssetsSubjects,
+  type ControllerEventPage,
   type ControllerEventKind,
-  type ControllerEventView,
   type ListControllerEventsPayload,
   isUuid,
 } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
+import { runPagedList } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
-import { buildPagination, pageOffset } from '@cpc/pagination';
+import { cursorScope } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
-import { countControllerEvents, listControllerEvents } from './controller-events.repository.js';
+import { controllerEventsList } from './controller-events.repository.js';
 
 /** A controller's event log, for the API. */
 @Injectable()
 export class ControllerEventsService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async list(
-    tenantUuid: string,
-    request: ListControllerEventsPayload,
-  ): Promise<AssetPage<ControllerEventView>> {
+  async list(tenantUuid: string, request: ListControllerEventsPayload): Promise<ControllerEventPage> {
     if (!isUuid(request.uuid)) throw new NotFoundError('controller');
     const [exists] = await this.dataSource.query<unknown[]>(
       'SELECT FROM assets.controllers WHERE uuid = $1 AND tenant_uuid = $2',
@@ -34,14 +31,17 @@ export class ControllerEventsService {
       occurredFrom: request.filter.occurred_from ?? null,
       occurredTo: request.filter.occurred_to ?? null,
     };
-    const [rows, [{ total }]] = await Promise.all([
-      runStatement(this.dataSource, listControllerEvents, {
-        ...filter,
-        limit: request.limit,
-        offset: pageOffset(request),
-      }),
-      runStatement(this.dataSource, countControllerEvents, filter),
-    ]);
+    const scope = cursorScope(AssetsSubjects.listControllerEvents, tenantUuid, {
+      controller: request.uuid,
+      filter: request.filter,
+    });
+    const { rows, pagination } = await runPagedList(
+      this.dataSource,
+      controllerEventsList,
+      filter,
+      request,
+      scope,
+    );
     return {
       items: rows.map((row) => ({
         uuid: row.uuid,
@@ -49,7 +49,7 @@ export class ControllerEventsService {
         occurred_at: row.occurred_at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
         details: row.details,
       })),
-      pagination: buildPagination(request, total),
+      pagination,
     };
   }
 }

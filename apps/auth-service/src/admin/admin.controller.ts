@@ -6,7 +6,7 @@ import {
   AuthAdminSubjects,
   type ApiKeyView,
   type AssetUuidPayload,
-  type AuditEventView,
+  type AuditEventPage,
   type CreateApiKeyPayload,
   type CreatedApiKeyView,
   type CreateRolePayload,
@@ -125,9 +125,7 @@ export class AdminController {
   }
 
   @MessagePattern(AuthAdminSubjects.listAuditEvents)
-  listAuditEvents(
-    @Payload() request: AdminRequest<ListAuditEventsPayload>,
-  ): Promise<AdminPage<AuditEventView>> {
+  listAuditEvents(@Payload() request: AdminRequest<ListAuditEventsPayload>): Promise<AuditEventPage> {
     return this.auditLog.page(request.principal.tenantUuid, request.payload);
   }
 }

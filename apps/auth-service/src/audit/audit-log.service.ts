@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { AdminPage, AuditEventKind, AuditEventView, ListAuditEventsPayload } from '@cpc/contracts';
-import { runStatement, sqlStatement } from '@cpc/database';
+import {
+  AuthAdminSubjects,
+  type AuditEventKind,
+  type AuditEventPage,
+  type AuditEventView,
+  type ListAuditEventsPayload,
+} from '@cpc/contracts';
+import { pagedListStatements, runPagedList, runStatement, sqlStatement } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
-import { buildPagination, pageOffset } from '@cpc/pagination';
+import { cursorScope } from '@cpc/pagination';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AdminScope } from '../admin/admin-scope.js';
 
@@ -29,7 +35,6 @@ interface AuditRow {
   changed_fields: string[];
   before: object | null;
   after: object | null;
-  total: string;
 }
 
 interface RecordParams {
@@ -78,7 +83,7 @@ const MATCHING = `WHERE tenant_uuid = :tenantUuid
           AND (:from::timestamptz IS NULL OR occurred_at >= :from::timestamptz)
           AND (:to::timestamptz IS NULL OR occurred_at < :to::timestamptz)`;
 
-interface ListParams {
+interface ListFilter {
   tenantUuid: string;
   actorUuid: string | null;
   actorType: string | null;
@@ -86,27 +91,20 @@ interface ListParams {
   targetUuid: string | null;
   from: string | null;
   to: string | null;
-  limit: number;
-  offset: number;
 }
 
-const LIST = sqlStatement<ListParams, AuditRow>({
+/** The audit log, newest first (ties by uuid), by page number or by cursor. */
+const AUDIT_EVENTS = pagedListStatements<ListFilter, AuditRow>({
   name: 'audit_list',
-  parameters: ['tenantUuid', 'actorUuid', 'actorType', 'kind', 'targetUuid', 'from', 'to', 'limit', 'offset'],
-  sql: `SELECT uuid, occurred_at, kind, actor_type, actor_uuid, actor_name, source_address, target_type, target_uuid,
-          changed_fields, before, after, count(*) OVER () AS total
-        FROM auth.audit_events
-        ${MATCHING}
-        ORDER BY occurred_at DESC, uuid
-        LIMIT :limit OFFSET :offset`,
-});
-
-/** Count when the page asked for lies beyond the last row (the window count then has no row to ride on). */
-const COUNT = sqlStatement<Omit<ListParams, 'limit' | 'offset'>, { total: string }>({
-  name: 'audit_count',
-  parameters: ['tenantUuid', 'actorUuid', 'actorType', 'kind', 'targetUuid', 'from', 'to'],
-  sql: `SELECT count(*) AS total FROM auth.audit_events
+  select: `uuid, occurred_at, kind, actor_type, actor_uuid, actor_name, source_address, target_type, target_uuid,
+          changed_fields, before, after`,
+  from: `FROM auth.audit_events
         ${MATCHING}`,
+  filterParameters: ['tenantUuid', 'actorUuid', 'actorType', 'kind', 'targetUuid', 'from', 'to'],
+  key: [
+    { column: 'occurred_at', parameter: 'cursorAt', type: 'timestamptz', order: 'DESC' },
+    { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'ASC' },
+  ],
 });
 
 /** An instant of the list's time range as PostgreSQL takes it; anything else is 422 on the filter. */
@@ -160,7 +158,7 @@ export class AuditLog {
     }
   }
 
-  async page(tenantUuid: string, request: ListAuditEventsPayload): Promise<AdminPage<AuditEventView>> {
+  async page(tenantUuid: string, request: ListAuditEventsPayload): Promise<AuditEventPage> {
     const filter = request.filter ?? {};
     const params = {
       tenantUuid,
@@ -171,15 +169,8 @@ export class AuditLog {
       from: instant('from', filter.from),
       to: instant('to', filter.to),
     };
-    const rows = await runStatement(this.dataSource, LIST, {
-      ...params,
-      limit: request.limit,
-      offset: pageOffset(request),
-    });
-    const total =
-      rows.length > 0
-        ? Number(rows[0].total)
-        : Number((await runStatement(this.dataSource, COUNT, params))[0].total);
-    return { items: rows.map(toView), pagination: buildPagination(request, total) };
+    const scope = cursorScope(AuthAdminSubjects.listAuditEvents, tenantUuid, filter);
+    const { rows, pagination } = await runPagedList(this.dataSource, AUDIT_EVENTS, params, request, scope);
+    return { items: rows.map(toView), pagination };
   }
 }

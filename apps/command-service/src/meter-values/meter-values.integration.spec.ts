@@ -157,11 +157,63 @@ describe('meter values of charging sessions', () => {
   it('pages and filters by measurand and sample time', async () => {
     const second = await list({}, 2, 2);
     expect(second.items.map((item) => item.value)).toEqual([2000, 11]);
-    expect(second.pagination).toEqual({ page: 2, total_pages: 3, page_size: 2, has_more: true });
+    expect(second.pagination).toEqual({
+      page: 2,
+      total_pages: 3,
+      page_size: 2,
+      has_more: true,
+      cursor: { prev: expect.any(String), next: expect.any(String) },
+    });
     const power = await list({ measurand: 'Power.Active.Import' });
     expect(power.items.map((item) => item.value)).toEqual([7.4, 11, 3.7]);
     const window = await list({ sampled_from: '2026-05-01T10:01:30Z', sampled_to: '2026-05-01T10:03:00Z' });
     expect(window.items).toHaveLength(3);
+  });
+
+  const byCursor = (cursor: string, filter: Record<string, string> = {}, tenantUuid = tenantA) =>
+    rig.call<MeterValuePage>(
+      ChargingSessionSubjects.listMeterValues,
+      { uuid: sessionUuid, page: 1, limit: 2, filter, cursor },
+      tenantUuid,
+    );
+  const values = (page: MeterValuePage) => page.items.map((item) => item.value);
+  const links = (page: MeterValuePage) => page.pagination.cursor ?? {};
+
+  it('walks by cursor forwards and back over samples that share their time (keyset on time, event, index)', async () => {
+    const first = await list({}, 1, 2);
+    expect(values(first)).toEqual([1000, 7.4]);
+    const second = await byCursor(links(first).next!);
+    expect(values(second)).toEqual([2000, 11]);
+    expect(second.pagination).toEqual({
+      page_size: 2,
+      has_more: true,
+      cursor: { prev: expect.any(String), next: expect.any(String) },
+    });
+    const third = await byCursor(links(second).next!);
+    expect(values(third)).toEqual([3.7]);
+    expect(third.pagination).toEqual({ page_size: 2, has_more: false, cursor: { prev: expect.any(String) } });
+    const backToSecond = await byCursor(links(third).prev!);
+    expect(values(backToSecond)).toEqual([2000, 11]);
+    const backToFirst = await byCursor(links(backToSecond).prev!);
+    expect(values(backToFirst)).toEqual([1000, 7.4]);
+    expect(links(backToFirst).prev).toBeUndefined();
+  });
+
+  it('refuses a cursor of another filter or garbage with a validation error on cursor', async () => {
+    const cursor = links(await list({}, 1, 2)).next!;
+    // Another tenant does not get as far as the cursor: the session is not theirs.
+    const foreign = await byCursor(cursor, {}, tenantB).catch((error: unknown) => error);
+    expect((foreign as DomainError).code).toBe(ErrorCode.NotFound);
+    for (const attempt of [
+      () => byCursor(cursor, { measurand: 'Voltage' }),
+      () => byCursor('not-a-cursor'),
+      () => byCursor(Buffer.from('{"v":1}').toString('base64url')),
+    ]) {
+      const failure = await attempt().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(DomainError);
+      expect((failure as DomainError).code).toBe(ErrorCode.ValidationFailed);
+      expect((failure as DomainError).issues).toEqual([expect.objectContaining({ parameter: 'cursor' })]);
+    }
   });
 
   it("answers another tenant's session, a missing one and a malformed uuid as not found", async () => {

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { type ListMeterValuesPayload, type MeterValuePage, isUuid } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
+import {
+  ChargingSessionSubjects,
+  type ListMeterValuesPayload,
+  type MeterValuePage,
+  isUuid,
+} from '@cpc/contracts';
+import { runPagedList, runStatement } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
-import { buildPagination, pageOffset } from '@cpc/pagination';
+import { cursorScope } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
 import { findChargingSessionTarget } from '../repositories/charging-sessions.repository.js';
-import { countSessionMeterValues, listSessionMeterValues } from '../repositories/meter-values.repository.js';
+import { sessionMeterValuesList } from '../repositories/meter-values.repository.js';
 
 /** A charging session's meter values, for the API. */
 @Injectable()
@@ -29,14 +34,17 @@ export class MeterValuesService {
       sampledFrom: request.filter.sampled_from ?? null,
       sampledTo: request.filter.sampled_to ?? null,
     };
-    const [rows, [{ total }]] = await Promise.all([
-      runStatement(this.dataSource, listSessionMeterValues, {
-        ...filter,
-        limit: request.limit,
-        offset: pageOffset(request),
-      }),
-      runStatement(this.dataSource, countSessionMeterValues, filter),
-    ]);
+    const scope = cursorScope(ChargingSessionSubjects.listMeterValues, tenantUuid, {
+      session: request.uuid,
+      filter: request.filter,
+    });
+    const { rows, pagination } = await runPagedList(
+      this.dataSource,
+      sessionMeterValuesList,
+      filter,
+      request,
+      scope,
+    );
     return {
       items: rows.map((row) => ({
         sampled_at: row.sampled_at.toISOString().replace(/\.000Z$/, 'Z'),
@@ -49,7 +57,7 @@ export class MeterValuesService {
         evse_id: row.evse_id,
         connector_id: row.connector_id,
       })),
-      pagination: buildPagination(request, total),
+      pagination,
     };
   }
 }

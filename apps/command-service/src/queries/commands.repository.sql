@@ -299,21 +299,38 @@ SELECT uuid AS command_uuid, target_type, target_uuid, type, status, CASE WHEN r
 
 -- commands.list:desc
 -- $1 tenantUuid
-SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands command WHERE tenant_uuid = $1
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+          FROM control.commands command WHERE tenant_uuid = $1
           ORDER BY command.created_at DESC, command.uuid DESC
-          LIMIT 50 OFFSET 0;
+          LIMIT 50;
 
 -- commands.list:target_type:target_uuid:type:status:asc
 -- $1 tenantUuid, $2 targetType, $3 targetUuid, $4 type, $5 status
-SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands command WHERE tenant_uuid = $1 AND target_type = $2 AND target_uuid = $3 AND type = $4 AND status = $5
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+          FROM control.commands command WHERE tenant_uuid = $1 AND target_type = $2 AND target_uuid = $3 AND type = $4 AND status = $5
           ORDER BY command.created_at ASC, command.uuid ASC
           LIMIT 50 OFFSET 100;
 
 -- commands.list:desc:with-response
 -- $1 tenantUuid
-SELECT uuid AS command_uuid, target_type, target_uuid, type, status, CASE WHEN response IS NULL THEN result ELSE result || jsonb_build_object('response', response) END AS result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands command WHERE tenant_uuid = $1
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, CASE WHEN response IS NULL THEN result ELSE result || jsonb_build_object('response', response) END AS result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+          FROM control.commands command WHERE tenant_uuid = $1
           ORDER BY command.created_at DESC, command.uuid DESC
-          LIMIT 20 OFFSET 0;
+          LIMIT 20;
+
+-- commands.list:desc:after-lower
+-- $1 tenantUuid, $2 cursorAt, $3 cursorUuid
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+          FROM control.commands command WHERE tenant_uuid = $1 AND (command.created_at, command.uuid) < ($2::timestamptz, $3::uuid)
+          ORDER BY command.created_at DESC, command.uuid DESC
+          LIMIT 51;
+
+-- commands.list:target_type:target_uuid:type:status:desc:after-higher
+-- $1 tenantUuid, $2 targetType, $3 targetUuid, $4 type, $5 status, $6 cursorAt, $7 cursorUuid
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+          FROM control.commands command WHERE tenant_uuid = $1 AND target_type = $2 AND target_uuid = $3 AND type = $4 AND status = $5 AND (command.created_at, command.uuid) > ($6::timestamptz, $7::uuid)
+          ORDER BY command.created_at DESC, command.uuid DESC
+          LIMIT 51;
 
 -- commands.count:target_uuid
 -- $1 tenantUuid, $2 targetUuid

@@ -25,19 +25,43 @@ INSERT INTO control.charging_sessions AS s
 
 -- meter-values.list-of-session
 -- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo, $7 limit, $8 offset
-SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id
+SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id, to_char(sampled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, event_id::text AS cursor_key_1, sample_index::text AS cursor_key_2
        FROM control.meter_values
         WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
           AND ($4::text IS NULL OR measurand = $4::text)
           AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
           AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz)
-        ORDER BY sampled_at, event_id, sample_index
+        ORDER BY sampled_at ASC, event_id ASC, sample_index ASC
         LIMIT $7 OFFSET $8;
 
--- meter-values.count-of-session
+-- meter-values.list-of-session:count
 -- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo
 SELECT count(*)::integer AS total FROM control.meter_values
         WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
           AND ($4::text IS NULL OR measurand = $4::text)
           AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
           AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz);
+
+-- meter-values.list-of-session:after
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo, $7 cursorAt, $8 cursorEvent, $9 cursorIndex, $10 limit
+SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id, to_char(sampled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, event_id::text AS cursor_key_1, sample_index::text AS cursor_key_2
+       FROM control.meter_values
+        WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
+          AND ($4::text IS NULL OR measurand = $4::text)
+          AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
+          AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz)
+          AND (sampled_at, event_id, sample_index) > ($7::timestamptz, $8::uuid, $9::bigint)
+        ORDER BY sampled_at ASC, event_id ASC, sample_index ASC
+        LIMIT $10;
+
+-- meter-values.list-of-session:before
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo, $7 cursorAt, $8 cursorEvent, $9 cursorIndex, $10 limit
+SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id, to_char(sampled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, event_id::text AS cursor_key_1, sample_index::text AS cursor_key_2
+       FROM control.meter_values
+        WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
+          AND ($4::text IS NULL OR measurand = $4::text)
+          AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
+          AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz)
+          AND (sampled_at, event_id, sample_index) < ($7::timestamptz, $8::uuid, $9::bigint)
+        ORDER BY sampled_at DESC, event_id DESC, sample_index DESC
+        LIMIT $10;

@@ -1,5 +1,6 @@
 import type { CommandView } from '@cpc/contracts';
 import { outboxInsertSql, sqlStatement } from '@cpc/database';
+import { cursorTimeSql, type KeysetColumn, keysetPredicate } from '@cpc/pagination';
 import type { ClaimedCommand, CommandRow, StoredCommand } from '../commands/command-row.js';
 import { countCreatedBatchSql, moveCountsSql } from './command-counts.repository.js';
 import { claimIdempotencyKeySql } from './idempotency-keys.repository.js';
@@ -573,39 +574,60 @@ const LIST_FILTER_PARAMETERS = {
 /** The parameters of listCommandViews and countCommandsOfTarget. */
 export type CommandListParameters = { tenantUuid: string } & Partial<
   Record<(typeof LIST_FILTER_PARAMETERS)[CommandListFilter], string>
->;
+> & { cursorAt?: string; cursorUuid?: string };
 
-function listWhere(filters: readonly CommandListFilter[]) {
+/** The sort key of a command list, as keyset pagination compares it (cursorAt, cursorUuid). */
+export const COMMAND_LIST_KEY: readonly KeysetColumn[] = [
+  { column: 'command.created_at', parameter: 'cursorAt', type: 'timestamptz' },
+  { column: 'command.uuid', parameter: 'cursorUuid', type: 'uuid' },
+];
+
+function listWhere(filters: readonly CommandListFilter[], keyset?: '<' | '>') {
   return {
-    parameters: ['tenantUuid', ...filters.map((filter) => LIST_FILTER_PARAMETERS[filter])] as const,
-    where: ['tenant_uuid = :tenantUuid', ...filters.map((f) => `${f} = :${LIST_FILTER_PARAMETERS[f]}`)].join(
-      ' AND ',
-    ),
+    parameters: [
+      'tenantUuid',
+      ...filters.map((filter) => LIST_FILTER_PARAMETERS[filter]),
+      ...(keyset ? COMMAND_LIST_KEY.map((key) => key.parameter) : []),
+    ] as (keyof CommandListParameters)[],
+    where: [
+      'tenant_uuid = :tenantUuid',
+      ...filters.map((f) => `${f} = :${LIST_FILTER_PARAMETERS[f]}`),
+      ...(keyset ? [keysetPredicate(COMMAND_LIST_KEY, keyset)] : []),
+    ].join(' AND '),
   };
 }
 
+/** A listed command with its exact sort time (`cursor_at`, for the page's cursors; not part of the view). */
+export type ListedCommandRow = CommandView & { cursor_at: string };
+
 /**
  * A page of the tenant's commands matching `filters` (in COMMAND_LIST_FILTERS' order), by created_at and then uuid in
- * one direction, which is exactly the tail of every list index, so pages never overlap. Page size and offset are
- * written into the text (each page is planned for its values anyway).
+ * one direction, which is exactly the tail of every list index, so pages never overlap. A numbered page skips
+ * `offset` rows; a page read by cursor (`keyset`) starts after the key (cursorAt, cursorUuid) in the index instead,
+ * which costs the same on any page. Page size and offset are written into the text (each page is planned for its
+ * values anyway).
  */
 export function listCommandViews(page: {
   filters: readonly CommandListFilter[];
   direction: 'ASC' | 'DESC';
   limit: number;
-  offset: number;
+  offset?: number;
+  /** Rows after the cursor's key in this comparison (a page read by cursor). */
+  keyset?: '<' | '>';
   /** With the charge point's answers (`include=response`). */
   withResponse?: boolean;
 }) {
-  const { parameters, where } = listWhere(page.filters);
+  const { parameters, where } = listWhere(page.filters, page.keyset);
   const { direction } = page;
-  return sqlStatement<CommandListParameters, CommandView>({
-    name: `commands.list${page.filters.map((filter) => `:${filter}`).join('')}:${direction.toLowerCase()}${page.withResponse ? ':with-response' : ''}`,
+  const kind = page.keyset === undefined ? '' : `:after${page.keyset === '<' ? '-lower' : '-higher'}`;
+  return sqlStatement<CommandListParameters, ListedCommandRow>({
+    name: `commands.list${page.filters.map((filter) => `:${filter}`).join('')}:${direction.toLowerCase()}${kind}${page.withResponse ? ':with-response' : ''}`,
     parameters,
     // Qualified: the bare name would sort by the formatted date, whose ties within a second fall to the uuid.
-    sql: `SELECT ${viewColumns(page.withResponse === true)} FROM control.commands command WHERE ${where}
+    sql: `SELECT ${viewColumns(page.withResponse === true)}, ${cursorTimeSql('command.created_at')} AS cursor_at
+          FROM control.commands command WHERE ${where}
           ORDER BY command.created_at ${direction}, command.uuid ${direction}
-          LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`,
+          LIMIT ${Math.trunc(page.limit)}${page.offset ? ` OFFSET ${Math.trunc(page.offset)}` : ''}`,
   });
 }
 
@@ -647,6 +669,8 @@ export const COMMANDS_STATEMENTS = [
   listCommandViews({ filters: [], direction: 'DESC', limit: 50, offset: 0 }),
   listCommandViews({ filters: COMMAND_LIST_FILTERS, direction: 'ASC', limit: 50, offset: 100 }),
   listCommandViews({ filters: [], direction: 'DESC', limit: 20, offset: 0, withResponse: true }),
+  listCommandViews({ filters: [], direction: 'DESC', limit: 51, keyset: '<' }),
+  listCommandViews({ filters: COMMAND_LIST_FILTERS, direction: 'DESC', limit: 51, keyset: '>' }),
   countCommandsOfTarget(['target_uuid']),
   countCommandsOfTarget(COMMAND_LIST_FILTERS),
   countCommandsByStatus,

@@ -1,4 +1,4 @@
-import { sqlStatement } from '@cpc/database';
+import { pagedListStatements, sqlStatement } from '@cpc/database';
 
 /**
  * The statements of control.meter_values and of the meter summary on control.charging_sessions. Writes take whole
@@ -110,29 +110,26 @@ export interface MeterValueRow {
   connector_id: number | null;
 }
 
-/** One page of a session's meter values, oldest first. */
-export const listSessionMeterValues = sqlStatement<
-  SessionMeterValuesFilter & { limit: number; offset: number },
-  MeterValueRow
->({
+/**
+ * A session's meter values, oldest first (ties: the event, then the sample's place in it), by page number or by
+ * cursor; the key is the tail of meter_values_transaction_idx's order plus the event's sample, read within one
+ * session's range.
+ */
+export const sessionMeterValuesList = pagedListStatements<SessionMeterValuesFilter, MeterValueRow>({
   name: 'meter-values.list-of-session',
-  parameters: [...FILTER_PARAMETERS, 'limit', 'offset'],
-  sql: `SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id
-       ${SESSION_METER_VALUES}
-        ORDER BY sampled_at, event_id, sample_index
-        LIMIT :limit OFFSET :offset`,
-});
-
-export const countSessionMeterValues = sqlStatement<SessionMeterValuesFilter, { total: number }>({
-  name: 'meter-values.count-of-session',
-  parameters: [...FILTER_PARAMETERS],
-  sql: `SELECT count(*)::integer AS total ${SESSION_METER_VALUES}`,
+  select: 'sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id',
+  from: SESSION_METER_VALUES,
+  filterParameters: FILTER_PARAMETERS,
+  key: [
+    { column: 'sampled_at', parameter: 'cursorAt', type: 'timestamptz', order: 'ASC' },
+    { column: 'event_id', parameter: 'cursorEvent', type: 'uuid', order: 'ASC' },
+    { column: 'sample_index', parameter: 'cursorIndex', type: 'bigint', order: 'ASC' },
+  ],
 });
 
 /** For the SQL snapshots. */
 export const METER_VALUES_STATEMENTS = [
   insertMeterSamples,
   recordSessionMeterSummaries,
-  listSessionMeterValues,
-  countSessionMeterValues,
+  ...sessionMeterValuesList.all,
 ];

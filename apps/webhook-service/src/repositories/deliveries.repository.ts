@@ -1,4 +1,4 @@
-import { sqlStatement } from '@cpc/database';
+import { pagedListStatements, sqlStatement } from '@cpc/database';
 
 /**
  * The statements of webhooks.deliveries. Rows of one subscription and one ordering key (a controller, a command) form
@@ -263,27 +263,17 @@ export const recordGone = sqlStatement<{ id: string; statusCode: number; error: 
          WHERE id = :id`,
 });
 
-export const listDeliveries = sqlStatement<
-  { tenantUuid: string; subscriptionUuid: string; status: string | null; limit: number; offset: number },
-  DeliveryRow & { total: string }
+export const deliveriesList = pagedListStatements<
+  { tenantUuid: string; subscriptionUuid: string; status: string | null },
+  DeliveryRow
 >({
   name: 'deliveries.list',
-  parameters: ['tenantUuid', 'subscriptionUuid', 'status', 'limit', 'offset'],
-  sql: `SELECT ${COLUMNS}, count(*) OVER () AS total FROM webhooks.deliveries
-         WHERE tenant_uuid = :tenantUuid AND subscription_uuid = :subscriptionUuid
-           AND (:status::varchar IS NULL OR status = :status::varchar)
-         ORDER BY seq DESC LIMIT :limit OFFSET :offset`,
-});
-
-export const countDeliveries = sqlStatement<
-  { tenantUuid: string; subscriptionUuid: string; status: string | null },
-  { total: string }
->({
-  name: 'deliveries.count',
-  parameters: ['tenantUuid', 'subscriptionUuid', 'status'],
-  sql: `SELECT count(*) AS total FROM webhooks.deliveries
+  select: COLUMNS,
+  from: `FROM webhooks.deliveries
          WHERE tenant_uuid = :tenantUuid AND subscription_uuid = :subscriptionUuid
            AND (:status::varchar IS NULL OR status = :status::varchar)`,
+  filterParameters: ['tenantUuid', 'subscriptionUuid', 'status'],
+  key: [{ column: 'seq', parameter: 'cursorSeq', type: 'bigint', order: 'DESC' }],
 });
 
 /** Sends a delivery again now (a failed one is pending again; a delivered one is sent once more). */

@@ -9,20 +9,20 @@ import {
   type WebhookDeliveryView,
   type WebhookSubscriptionPage,
   type WebhookSubscriptionView,
+  WebhookSubjects,
 } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
+import { runPagedList, runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
-import { buildPagination, pageOffset } from '@cpc/pagination';
+import { buildPagination, cursorScope, pageOffset } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { webhookIdOf } from '../delivery/delivery-worker.js';
 import { TargetGuard, TargetRefusedError } from '../delivery/target-guard.js';
 import { webhookBody } from '../events/webhook-event-mapping.js';
 import {
-  countDeliveries,
+  deliveriesList,
   type DeliveryRow,
   insertPing,
-  listDeliveries,
   retryDelivery,
 } from '../repositories/deliveries.repository.js';
 import {
@@ -148,16 +148,12 @@ export class SubscriptionsService {
   ): Promise<WebhookDeliveryPage> {
     await this.existing(tenantUuid, payload.uuid);
     const filter = { tenantUuid, subscriptionUuid: payload.uuid, status: payload.status ?? null };
-    const rows = await runStatement(this.dataSource, listDeliveries, {
-      ...filter,
-      limit: payload.limit,
-      offset: pageOffset(payload),
+    const scope = cursorScope(WebhookSubjects.listDeliveries, tenantUuid, {
+      subscription: payload.uuid,
+      status: payload.status,
     });
-    const total =
-      rows.length > 0
-        ? Number(rows[0].total)
-        : Number((await runStatement(this.dataSource, countDeliveries, filter))[0].total);
-    return { items: rows.map(toDeliveryView), pagination: buildPagination(payload, total) };
+    const { rows, pagination } = await runPagedList(this.dataSource, deliveriesList, filter, payload, scope);
+    return { items: rows.map(toDeliveryView), pagination };
   }
 
   async retryDelivery(tenantUuid: string, uuid: string, deliveryId: string): Promise<WebhookDeliveryView> {

@@ -29,12 +29,38 @@ export interface ListAssetsPayload<TFilter, TSortField extends string = AssetSor
   filter: TFilter;
 }
 
-/** The spec's pagination object (same fields as `@cpc/pagination` Pagination). */
+/** `pagination.cursor` (the spec's cursor style): opaque cursors of the previous and next page, absent when none. */
+export interface CursorLinks {
+  next?: string;
+  prev?: string;
+}
+
+/**
+ * The spec's pagination object (same fields as `@cpc/pagination` Pagination); lists that offer cursors add `cursor`,
+ * so a client can go on from a numbered page by cursor.
+ */
 export interface AssetPagination {
   page: number;
   total_pages: number;
   page_size: number;
   has_more: boolean;
+  cursor?: CursorLinks;
+}
+
+/** The pagination object of a page read by cursor: no page numbers (they would need a count of every row). */
+export interface CursorPagination {
+  page_size: number;
+  has_more: boolean;
+  cursor: CursorLinks;
+}
+
+/** The pagination of a list that offers both styles: numbered pages, or cursors (`cursor` in the request). */
+export type ListPagination = AssetPagination | CursorPagination;
+
+/** Lists that grow without bound take `cursor` besides page and limit (page is then ignored: the gateway refuses both). */
+export interface CursorListPayload {
+  /** An opaque cursor from `pagination.cursor` of an earlier page of the same list. */
+  cursor?: string;
 }
 
 export interface AssetPage<TItem> {

@@ -1,3 +1,5 @@
+import type { ListPagination } from './asset-list.contract.js';
+
 /**
  * A controller's event log, kept by assets-service from the gateway's charge-point events: what happened to the
  * charge point and when, newest first. `details` holds the event's own fields in snake case.
@@ -29,4 +31,12 @@ export interface ListControllerEventsPayload {
   page: number;
   limit: number;
   filter: { kind?: ControllerEventKind; occurred_from?: string; occurred_to?: string };
+  /** Read by cursor (keyset) instead of by page number. */
+  cursor?: string;
+}
+
+/** A page of a controller's events, numbered or read by cursor. */
+export interface ControllerEventPage {
+  items: ControllerEventView[];
+  pagination: ListPagination;
 }

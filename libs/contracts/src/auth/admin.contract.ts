@@ -1,4 +1,9 @@
-import type { AssetPage, ListAssetsPayload } from '../assets/asset-list.contract.js';
+import type {
+  AssetPage,
+  CursorListPayload,
+  ListAssetsPayload,
+  ListPagination,
+} from '../assets/asset-list.contract.js';
 import type { TenantScopedRequest } from '../principal.js';
 import type { UserEntityType } from './token.contract.js';
 
@@ -185,7 +190,13 @@ export interface AuditEventFilter {
 }
 
 /** Audit events are listed newest first. */
-export type ListAuditEventsPayload = Omit<ListAssetsPayload<AuditEventFilter>, 'orderBy'>;
+export type ListAuditEventsPayload = Omit<ListAssetsPayload<AuditEventFilter>, 'orderBy'> & CursorListPayload;
+
+/** A page of the audit log, numbered or read by cursor. */
+export interface AuditEventPage {
+  items: AuditEventView[];
+  pagination: ListPagination;
+}
 
 export type AdminPage<TItem> = AssetPage<TItem>;
 

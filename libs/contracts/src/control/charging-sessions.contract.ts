@@ -1,4 +1,4 @@
-import type { AssetPagination, SortDirection } from '../assets/asset-list.contract.js';
+import type { AssetPagination, ListPagination, SortDirection } from '../assets/asset-list.contract.js';
 
 /**
  * Charging sessions: the transactions charge points report through the ocpp-gateway, kept by command-service
@@ -80,6 +80,8 @@ export interface ListMeterValuesPayload {
   page: number;
   limit: number;
   filter: { measurand?: string; sampled_from?: string; sampled_to?: string };
+  /** Read by cursor (keyset) instead of by page number. */
+  cursor?: string;
 }
 
 export interface MeterValueView {
@@ -96,7 +98,7 @@ export interface MeterValueView {
 
 export interface MeterValuePage {
   items: MeterValueView[];
-  pagination: AssetPagination;
+  pagination: ListPagination;
 }
 
 export interface ChargingSessionPage {

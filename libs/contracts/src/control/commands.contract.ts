@@ -1,4 +1,4 @@
-import type { AssetPage, SortDirection } from '../assets/asset-list.contract.js';
+import type { ListPagination, SortDirection } from '../assets/asset-list.contract.js';
 import type { EventEnvelope } from '../events/event-stream.js';
 import type { ConfigurationSettingResult } from '../ocpp-gateway/ocpp-call.contract.js';
 
@@ -57,6 +57,8 @@ export interface ListCommandsPayload {
   filter: CommandFilter;
   /** Optional parts of each command to include: `response` adds the charge point's answer (`result.response`). */
   include?: CommandListInclude[];
+  /** Read by cursor (keyset) instead of by page number. */
+  cursor?: string;
 }
 
 export const COMMAND_LIST_INCLUDES = ['response'] as const;
@@ -97,7 +99,10 @@ export interface CommandView {
   completed_at: string | null;
 }
 
-export type CommandPage = AssetPage<CommandView>;
+export interface CommandPage {
+  items: CommandView[];
+  pagination: ListPagination;
+}
 
 /** A command took a new status; `previousStatus` is null at creation. */
 export type CommandStatusChangedEvent = EventEnvelope<{

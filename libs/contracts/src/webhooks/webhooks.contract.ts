@@ -1,4 +1,4 @@
-import type { AssetPage } from '../assets/asset-list.contract.js';
+import type { AssetPage, ListPagination } from '../assets/asset-list.contract.js';
 
 /**
  * Webhook subscriptions and their deliveries, kept by webhook-service (schema `webhooks`). Request/reply subjects take
@@ -93,6 +93,8 @@ export interface ListWebhookDeliveriesPayload {
   page: number;
   limit: number;
   status?: WebhookDeliveryStatus;
+  /** Read by cursor (keyset) instead of by page number. */
+  cursor?: string;
 }
 
 export interface RetryWebhookDeliveryPayload {
@@ -117,4 +119,7 @@ export interface WebhookDeliveryView {
 }
 
 export type WebhookSubscriptionPage = AssetPage<WebhookSubscriptionView>;
-export type WebhookDeliveryPage = AssetPage<WebhookDeliveryView>;
+export interface WebhookDeliveryPage {
+  items: WebhookDeliveryView[];
+  pagination: ListPagination;
+}

@@ -1,7 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CONTROLLER_EVENT_KINDS, type ControllerEventKind } from '@cpc/contracts';
 import { IsIn, IsISO8601 } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, PageQuery } from '../../common/asset-list-query.js';
+import {
+  CursorPageQuery,
+  CursorPaginationBody,
+  FilterQuery,
+  LIST_PAGINATION_SCHEMA,
+  PagePaginationBody,
+} from '../../common/asset-list-query.js';
 import { OptionalField } from '../../common/dto-decorators.js';
 
 export class ControllerEventFilterQuery {
@@ -16,7 +22,7 @@ export const CONTROLLER_EVENT_FILTER_DOCS = {
   occurred_to: { type: 'string', format: 'date-time', description: 'Events before.' },
 };
 
-export class ControllerEventListQuery extends PageQuery {
+export class ControllerEventListQuery extends CursorPageQuery {
   @FilterQuery(() => ControllerEventFilterQuery) filter?: ControllerEventFilterQuery;
 }
 
@@ -43,5 +49,5 @@ export class ControllerEventBody {
 
 export class ControllerEventListResponse {
   @ApiProperty({ type: [ControllerEventBody] }) events: ControllerEventBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AssetsSubjects,
   type ControllerConfigurationEntryView,
@@ -13,7 +13,13 @@ import { DEFAULT_PAGE_SIZE } from '@cpc/pagination';
 import { RequirePermission } from '../../authentication/require-permission.decorator.js';
 import { ApiErrorResponses, STANDARD_ERROR_STATUSES } from '../../openapi/error-bodies.js';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
-import { ApiFilterQueries, toListPayload } from '../../common/asset-list-query.js';
+import {
+  ApiFilterQueries,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+  toListPayload,
+} from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import {
   ApiAssetUuid,
@@ -45,6 +51,7 @@ import {
 
 /** Controllers: OCPP charge points, registered here before they can connect to the ocpp-gateway. */
 @ApiTags('assets: controllers')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('assets/controllers')
 export class ControllersController {
   constructor(private readonly assets: AssetRequests) {}
@@ -162,8 +169,10 @@ export class ControllersController {
     @Param('uuid', AssetUuidPipe) uuid: string,
     @Query() query: ControllerEventListQuery,
   ) {
-    const { page, limit, filter } = toListPayload<ListControllerEventsPayload['filter'], never>(query);
-    const payload: ListControllerEventsPayload = { uuid, page, limit, filter };
+    const { page, limit, filter, cursor } = toCursorListPayload<ListControllerEventsPayload['filter'], never>(
+      query,
+    );
+    const payload: ListControllerEventsPayload = { uuid, page, limit, filter, cursor };
     return this.assets.list<ControllerEventView, 'events'>(
       AssetsSubjects.listControllerEvents,
       principal,

@@ -363,14 +363,26 @@ describe('listing and reading', () => {
   it('lists newest first by default, pages consistently, and orders ascending on request', async () => {
     const first = await list({ limit: 2 }, tenant);
     expect(first.items.map((item) => item.command_uuid)).toEqual([uuids[4], uuids[3]]);
-    expect(first.pagination).toEqual({ page: 1, total_pages: 3, page_size: 2, has_more: true });
+    expect(first.pagination).toEqual({
+      page: 1,
+      total_pages: 3,
+      page_size: 2,
+      has_more: true,
+      cursor: { next: expect.any(String) },
+    });
     const last = await list({ limit: 2, page: 3 }, tenant);
     expect(last.items.map((item) => item.command_uuid)).toEqual([uuids[0]]);
-    expect(last.pagination).toEqual({ page: 3, total_pages: 3, page_size: 2, has_more: false });
+    expect(last.pagination).toEqual({
+      page: 3,
+      total_pages: 3,
+      page_size: 2,
+      has_more: false,
+      cursor: { prev: expect.any(String) },
+    });
     const beyond = await list({ limit: 2, page: 9 }, tenant);
     expect(beyond).toEqual({
       items: [],
-      pagination: { page: 9, total_pages: 3, page_size: 2, has_more: false },
+      pagination: { page: 9, total_pages: 3, page_size: 2, has_more: false, cursor: {} },
     });
     const ascending = await list({ orderBy: [{ field: 'created_at', direction: 'asc' }] }, tenant);
     expect(ascending.items.map((item) => item.command_uuid)).toEqual(uuids);
@@ -387,7 +399,7 @@ describe('listing and reading', () => {
     const empty = await list({ filter: { type: 'hard_reset' } }, tenant);
     expect(empty).toEqual({
       items: [],
-      pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false },
+      pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false, cursor: {} },
     });
   });
 

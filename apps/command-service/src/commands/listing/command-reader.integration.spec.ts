@@ -62,7 +62,13 @@ describe('reading commands', () => {
       created_at: '2025-05-04T10:20:30Z',
       completed_at: '2025-05-04T10:20:31Z',
     });
-    expect(page.pagination).toEqual({ page: 1, total_pages: 1, page_size: 50, has_more: false });
+    expect(page.pagination).toEqual({
+      page: 1,
+      total_pages: 1,
+      page_size: 50,
+      has_more: false,
+      cursor: {},
+    });
     for (const [index, row] of rows.entries()) {
       const view = await harness.call<CommandView>(CommandSubjects.get, { uuid: row.uuid }, tenant);
       expect(JSON.stringify(view)).toBe(expected[index]);

@@ -2,23 +2,44 @@ import { Injectable } from '@nestjs/common';
 import {
   type CommandFilter,
   type CommandPage,
+  CommandSubjects,
   type CommandView,
   type ListCommandsPayload,
   UUID_PATTERN,
 } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
-import { buildPagination, MAX_PAGE_SIZE, pageOffset } from '@cpc/pagination';
+import {
+  buildPagination,
+  type CursorKeyKind,
+  cursorPage,
+  cursorScope,
+  keysetParameters,
+  keysetRead,
+  MAX_PAGE_SIZE,
+  pageCursorLinks,
+  pageOffset,
+  readCursorParameter,
+} from '@cpc/pagination';
 import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import {
   COMMAND_LIST_FILTERS,
+  COMMAND_LIST_KEY,
   type CommandListFilter,
   type CommandListParameters,
   countCommandsOfTarget,
   getCommandView,
   listCommandViews,
+  type ListedCommandRow,
 } from '../../repositories/commands.repository.js';
 import { countCommands } from '../command-counts.js';
+
+const COMMAND_CURSOR_KINDS: readonly CursorKeyKind[] = ['timestamp', 'uuid'];
+
+/** The view of a listed row: without its exact sort time, which only the cursors carry. */
+function toView({ cursor_at: _sortTime, ...view }: ListedCommandRow): CommandView {
+  return view;
+}
 
 /**
  * Reads commands for the API, always within the caller's tenant. Pages are ordered by created_at, ties by uuid in
@@ -35,13 +56,26 @@ export class CommandReader {
     return view;
   }
 
+  /**
+   * A numbered page (with a count for total_pages), or with `cursor` a page read by keyset from the cursor's key (no
+   * count, no OFFSET: any page costs what the first does). Numbered pages carry cursors too, to go on from them.
+   */
   async list(tenantUuid: string, request: ListCommandsPayload): Promise<CommandPage> {
     const page = Math.max(1, Math.trunc(request.page) || 1);
     const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(request.limit) || 1));
     const filter = request.filter ?? {};
+    // Only created_at is sortable; the first entry decides (repeating the field cannot change the order).
+    const direction = request.orderBy?.[0]?.direction === 'asc' ? 'ASC' : 'DESC';
+    const scope = cursorScope(CommandSubjects.list, tenantUuid, { filter, direction });
+    const cursor = readCursorParameter(scope, request.cursor, COMMAND_CURSOR_KINDS);
+    const keyOf = (row: ListedCommandRow) => [row.cursor_at, row.command_uuid];
     // The api-gateway validated the format; a target_uuid that is no UUID matches nothing.
     if (filter.target_uuid !== undefined && !UUID_PATTERN.test(filter.target_uuid)) {
-      return { items: [], pagination: buildPagination({ page, limit }, 0) };
+      const none = buildPagination({ page, limit }, 0);
+      return {
+        items: [],
+        pagination: request.cursor === undefined ? none : { page_size: limit, has_more: false, cursor: {} },
+      };
     }
     const filters = COMMAND_LIST_FILTERS.filter((field) => filter[field] !== undefined);
     const parameters: CommandListParameters = {
@@ -51,20 +85,36 @@ export class CommandReader {
       type: filter.type,
       status: filter.status,
     };
-    // Only created_at is sortable; the first entry decides (repeating the field cannot change the order).
-    const direction = request.orderBy?.[0]?.direction === 'asc' ? 'ASC' : 'DESC';
+    const withResponse = request.include?.includes('response') === true;
+    if (request.cursor !== undefined) {
+      const read = keysetRead(direction, cursor);
+      const statement = listCommandViews({
+        filters,
+        direction: read.order,
+        limit: limit + 1,
+        keyset: read.comparison,
+        withResponse,
+      });
+      const fetched = await runStatement(this.dataSource, statement, {
+        ...parameters,
+        ...keysetParameters(COMMAND_LIST_KEY, cursor),
+      });
+      const { rows, pagination } = cursorPage(fetched, { scope, limit, cursor, read, keyOf });
+      return { items: rows.map(toView), pagination };
+    }
     const statement = listCommandViews({
       filters,
       direction,
       limit,
       offset: pageOffset({ page, limit }),
-      withResponse: request.include?.includes('response') === true,
+      withResponse,
     });
-    const [items, total] = await Promise.all([
+    const [rows, total] = await Promise.all([
       runStatement(this.dataSource, statement, parameters),
       this.count(filter, filters, parameters),
     ]);
-    return { items, pagination: buildPagination({ page, limit }, total) };
+    const pagination = pageCursorLinks(rows, buildPagination({ page, limit }, total), scope, keyOf);
+    return { items: rows.map(toView), pagination };
   }
 
   /**
