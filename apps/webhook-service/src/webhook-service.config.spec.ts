@@ -50,6 +50,10 @@ describe('loadWebhookServiceConfig', () => {
       sessionUpdateIntervalMs: 60_000,
       controllerLocationCacheMs: 60_000,
       controllerLocationCacheSize: 10_000,
+      ackFloorMaxAgeMs: 10,
+      eventAttemptsBeforeParking: 5,
+      parkedEventClaimBatchSize: 20,
+      parkedEventPollIntervalMs: 5000,
     });
   });
 });
