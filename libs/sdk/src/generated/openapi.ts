@@ -1001,6 +1001,43 @@ export interface components {
             facility_types: components["schemas"]["FacilityTypeBody"][];
             pagination: components["schemas"]["AssetPaginationBody"];
         };
+        CursorLinksBody: {
+            /** @description Cursor of the next page (send it as cursor); absent on the last page. */
+            next?: string;
+            /** @description Cursor of the previous page; absent on the first page. */
+            prev?: string;
+        };
+        PagePaginationBody: {
+            /**
+             * Format: int64
+             * @description Current page number, starting at 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description Total number of pages.
+             */
+            total_pages: number;
+            /**
+             * Format: int64
+             * @description Number of items per page (the limit asked for).
+             */
+            page_size: number;
+            /** @description True when more pages exist after the current one. */
+            has_more: boolean;
+            /** @description Cursors to go on from this page in the cursor style. */
+            cursor: components["schemas"]["CursorLinksBody"];
+        };
+        CursorPaginationBody: {
+            /**
+             * Format: int64
+             * @description Number of items per page (the limit asked for).
+             */
+            page_size: number;
+            /** @description True when a next page exists (pagination.cursor.next is present). */
+            has_more: boolean;
+            cursor: components["schemas"]["CursorLinksBody"];
+        };
         CreateControllerBody: {
             /**
              * Format: uuid
@@ -1140,7 +1177,8 @@ export interface components {
         };
         ControllerEventListResponse: {
             events: components["schemas"]["ControllerEventBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         CreatePlugBody: {
             /** Format: uuid */
@@ -1458,7 +1496,8 @@ export interface components {
         };
         MeterValueListResponse: {
             meter_values: components["schemas"]["MeterValueBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         ReservationBody: {
             /** Format: uuid */
@@ -1581,7 +1620,8 @@ export interface components {
         };
         CommandListResponse: {
             commands: components["schemas"]["CommandBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         CreateUserBody: {
             /**
@@ -1755,7 +1795,8 @@ export interface components {
         };
         AuditEventListResponse: {
             audit_events: components["schemas"]["AuditEventBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         CreateWebhookBody: {
             /**
@@ -1855,7 +1896,8 @@ export interface components {
         };
         WebhookDeliveryListResponse: {
             deliveries: components["schemas"]["WebhookDeliveryBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         /** @description One period of a charging schedule. */
         ChargingSchedulePeriodParameters: {
@@ -2610,6 +2652,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
@@ -3136,6 +3180,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
@@ -3340,6 +3386,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
@@ -3863,6 +3911,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description 2.0.1: the component name, exactly. */
@@ -3957,8 +4007,12 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 "filter[kind]"?: "connected" | "disconnected" | "booted" | "status_changed" | "firmware_status" | "diagnostics_status" | "security_event" | "authorization_refused" | "reservation_status";
                 /** @description Events at or after. */
                 "filter[occurred_from]"?: string;
@@ -4052,6 +4106,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name, connector_id. */
@@ -4577,6 +4633,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
@@ -5097,6 +5155,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, id_token. */
@@ -5736,6 +5796,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: decided_at. */
@@ -5833,6 +5895,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -started_at. Send + as %2B. Fields: started_at, created_at. */
@@ -6018,8 +6082,12 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description OCPP measurand. */
                 "filter[measurand]"?: string;
                 /** @description Values sampled at or after. */
@@ -6114,6 +6182,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 "filter[controller_uuid]"?: string;
@@ -6294,8 +6364,12 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). The only sortable field is created_at (ties: command_uuid). */
                 order_by?: string;
                 /** @description Comma-separated optional parts of each command: `response` adds the charge point's answer as `result.response` (always on a single command). */
@@ -6593,6 +6667,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, email. */
@@ -7114,6 +7190,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
@@ -7632,6 +7710,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
@@ -8153,8 +8233,12 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description The acting user or API key. */
                 "filter[actor_uuid]"?: string;
                 "filter[actor_type]"?: "user" | "api_key" | "cli";
@@ -8250,6 +8334,8 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
             };
@@ -8988,8 +9074,12 @@ export interface operations {
             query?: {
                 /** @description Maximum items per page. */
                 limit?: number;
+                /** @description The same as limit (the spec's pagination conventions accept both); when both are sent they must agree. */
+                page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Only deliveries in this status. */
                 status?: "pending" | "delivered" | "failed";
             };
