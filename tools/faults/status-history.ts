@@ -6,8 +6,8 @@ export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 export interface ObservedCommand {
   command_uuid: string;
   status: string;
-  result: unknown;
-  completed_at: string | null;
+  result?: unknown;
+  completed_at?: string | null;
 }
 
 export interface StatusProblem {
@@ -51,7 +51,9 @@ export class StatusHistory {
     }
     const status = command.status as CommandStatus;
     const terminal = isTerminalStatus(status);
-    if (terminal !== (command.result !== null) || terminal !== (command.completed_at !== null)) {
+    // The API leaves out what is unset (an open command has no result and no completed_at).
+    const isSet = (value: unknown) => value !== null && value !== undefined;
+    if (terminal !== isSet(command.result) || terminal !== isSet(command.completed_at)) {
       this.problems.push({
         commandUuid: uuid,
         kind: 'result_inconsistent',

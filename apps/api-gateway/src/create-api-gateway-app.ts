@@ -13,6 +13,7 @@ import { acceptIdTokenImports } from './authorization/id-token-import.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { answerClientError } from './http-pipeline/client-error-handler.js';
 import { lingerOnEarlyClose } from './http-pipeline/lingering-close.js';
+import { omitUnsetFields } from './http-pipeline/omit-unset-fields.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { attachSecurityHeaders } from './http-pipeline/security-headers.js';
 import { serveOpenApi } from './openapi/openapi-document.js';
@@ -69,6 +70,7 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
     void reply.header('x-request-id', request.id);
   });
   attachSecurityHeaders(adapter.getInstance(), { hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
+  omitUnsetFields(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiGatewayModule.register(config, routeMethods),
     adapter,

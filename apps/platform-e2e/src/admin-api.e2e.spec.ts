@@ -369,14 +369,14 @@ describe('admin API', () => {
       actor: { type: 'user', uuid: ownerUuid, name: 'owner@acme.test' },
       source_address: CLIENT_ADDRESS,
       target: { type: 'user', uuid: user.uuid },
-      before: null,
+      before: undefined,
       after: { email: 'audited@acme.test', role: 'staff', disabled: false },
     });
     expect(passwordChanged).toMatchObject({ kind: 'user.updated', changed_fields: ['password'] });
     expect(disabled).toMatchObject({
       kind: 'user.updated',
-      actor: { type: 'cli', uuid: null },
-      source_address: null,
+      actor: { type: 'cli', uuid: undefined },
+      source_address: undefined,
       changed_fields: ['disabled'],
       before: { disabled: false },
       after: { disabled: true },

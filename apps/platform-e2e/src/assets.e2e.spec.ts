@@ -132,18 +132,18 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       );
     });
 
-    it('answers null for what was never recorded, and the defaults', async () => {
+    it('leaves out what was never recorded, and answers the defaults', async () => {
       const created = await data.location({ name: 'Bare' });
       const { body } = await call('GET', `locations/${created.uuid}`);
       expect(body.location).toMatchObject({
         name: 'Bare',
         status: 'active',
         publish: false,
-        street: null,
-        latitude: null,
-        height: null,
-        website: null,
-        contract_id: null,
+        street: undefined,
+        latitude: undefined,
+        height: undefined,
+        website: undefined,
+        contract_id: undefined,
         modification_date: body.location.created_at,
         controllers: [],
         facility_types: [],
@@ -225,7 +225,7 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       expect(patched.status).toBe(200);
       expect(patched.body.location).toMatchObject({
         city: 'Altona',
-        street: null,
+        street: undefined,
         name: created.name,
         height: '8.50',
       });
@@ -328,16 +328,16 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         security_profile: 2,
         has_ocpp_password: true,
         connection_status: 'offline',
-        ocpp_protocol: null,
-        last_seen_at: null,
-        vendor: null,
-        model: null,
-        serial_number: null,
-        firmware_version: null,
-        firmware_status: null,
-        firmware_status_at: null,
-        diagnostics_status: null,
-        diagnostics_status_at: null,
+        ocpp_protocol: undefined,
+        last_seen_at: undefined,
+        vendor: undefined,
+        model: undefined,
+        serial_number: undefined,
+        firmware_version: undefined,
+        firmware_status: undefined,
+        firmware_status_at: undefined,
+        diagnostics_status: undefined,
+        diagnostics_status_at: undefined,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
       });
@@ -392,7 +392,12 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       await expect(rivalData.controller(elsewhere.uuid, { ocpp_identity: identity })).resolves.toBeDefined();
 
       const plug = await data.plug(controller.uuid, 1);
-      expect(plug).toMatchObject({ connector_id: 1, evse_id: 1, status: 'unknown', status_updated_at: null });
+      expect(plug).toMatchObject({
+        connector_id: 1,
+        evse_id: 1,
+        status: 'unknown',
+        status_updated_at: undefined,
+      });
       const twin = await call('POST', 'plugs', { ...plugBody(controller.uuid), connector_id: 1 });
       expect(twin.status).toBe(422);
       expect(twin.body.errors[0]).toMatchObject({ parameter: 'connector_id', errorKey: 'already_exists' });

@@ -88,8 +88,8 @@ describe('authorization API: id tokens', () => {
     expect(patched.status).toBe(200);
     expect(patched.body.id_token).toMatchObject({
       status: 'blocked',
-      expires_at: null,
-      group_id_token: null,
+      expires_at: undefined,
+      group_id_token: undefined,
       contract_reference: 'contract 42',
       allowed_location_uuids: [],
     });

@@ -69,7 +69,7 @@ describe('charging sessions from real charge points', () => {
       (response) => response.body.charging_sessions?.[0]?.plug_uuid === plugs[1].uuid,
     );
     expect(active.status).toBe(200);
-    expect(active.body.charging_sessions[0]).toMatchObject({ status: 'active', stopped_at: null });
+    expect(active.body.charging_sessions[0]).toMatchObject({ status: 'active', stopped_at: undefined });
 
     await cp.call('MeterValues', {
       connectorId: 2,
@@ -96,7 +96,7 @@ describe('charging sessions from real charge points', () => {
       controller_uuid: controller.uuid,
       plug_uuid: plugs[1].uuid,
       connector_id: 2,
-      evse_id: null,
+      evse_id: undefined,
       ocpp_transaction_id: String(transactionId),
       id_tag: 'RFID-16',
       started_at: '2026-03-01T08:00:00Z',

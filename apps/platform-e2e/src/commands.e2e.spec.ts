@@ -75,9 +75,9 @@ describe('commands API', () => {
         target_uuid: plugUuid,
         type: 'change_availability',
         status: 'pending',
-        result: null,
+        result: undefined,
         created_at: expect.stringMatching(SECONDS_DATE_TIME),
-        completed_at: null,
+        completed_at: undefined,
       });
       expect(response.headers.get('location')).toBe(`${COMMANDS}/${command.command_uuid}`);
       const read = await api.call('GET', response.headers.get('location')!, { token: readOnlyToken });

@@ -150,24 +150,24 @@ describe('controller configuration', () => {
       const source = { source_message: 'GetConfiguration', source_command_uuid: command.command_uuid };
       const key = (name: string, rest: Partial<ControllerConfigurationEntryView>) => ({
         key: name,
-        component: null,
-        component_instance: null,
-        evse_id: null,
-        connector_id: null,
+        component: undefined,
+        component_instance: undefined,
+        evse_id: undefined,
+        connector_id: undefined,
         variable: name,
-        variable_instance: null,
-        attribute_type: null,
-        characteristics: null,
+        variable_instance: undefined,
+        attribute_type: undefined,
+        characteristics: undefined,
         ...source,
         reported_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
         ...rest,
       });
       expect(entries).toEqual([
-        key('AuthorizationKey', { value: null, mutability: 'ReadWrite', status: 'Accepted' }),
+        key('AuthorizationKey', { value: undefined, mutability: 'ReadWrite', status: 'Accepted' }),
         key('GetConfigurationMaxKeys', { value: '2', mutability: 'ReadOnly', status: 'Accepted' }),
         key('HeartbeatInterval', { value: '300', mutability: 'ReadWrite', status: 'Accepted' }),
         key('NumberOfConnectors', { value: '2', mutability: 'ReadOnly', status: 'Accepted' }),
-        key('VendorSecretSauce', { value: null, mutability: null, status: 'UnknownKey' }),
+        key('VendorSecretSauce', { value: undefined, mutability: undefined, status: 'UnknownKey' }),
       ]);
     });
     it('change_configuration: one ChangeConfiguration per key in order; a reboot is still accepted; stored values follow', async () => {
@@ -366,7 +366,7 @@ describe('controller configuration', () => {
       expect(entries[3]).toMatchObject({
         component: 'EVSE',
         evse_id: 1,
-        connector_id: null,
+        connector_id: undefined,
         variable: 'Power',
         attribute_type: 'MaxSet',
         value: '11000',
@@ -409,7 +409,7 @@ describe('controller configuration', () => {
         source_command_uuid: command.command_uuid,
       });
       expect(entries.find((entry) => entry.key === 'Foo.Bar')).toMatchObject({
-        value: null,
+        value: undefined,
         status: 'UnknownComponent',
       });
     });

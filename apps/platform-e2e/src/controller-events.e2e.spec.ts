@@ -99,7 +99,7 @@ describe("a controller's event log", () => {
     expect(read.body.controller).toMatchObject({
       firmware_status: 'Downloading',
       firmware_status_at: expect.stringMatching(/Z$/),
-      diagnostics_status: null,
+      diagnostics_status: undefined,
     });
 
     const statuses = await eventsOf(controller.uuid, '?filter[kind]=status_changed');

@@ -31,7 +31,7 @@ export class CommandsTestClient {
   ended(uuid: string): Promise<CommandView> {
     return eventually(
       () => this.read(uuid),
-      (command) => command.completed_at !== null,
+      (command) => typeof command.completed_at === 'string',
     );
   }
 }

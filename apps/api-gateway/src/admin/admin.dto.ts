@@ -38,7 +38,7 @@ import {
   PagePaginationBody,
   PageQuery,
 } from '../common/asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, OptionalField, QueryBoolean } from '../common/dto-decorators.js';
+import { ApiOmittedWhenUnset, IsUuidString, OptionalField, QueryBoolean } from '../common/dto-decorators.js';
 
 const NAME_PATTERN = /^[\w .-]{1,100}$/;
 const MAX_PERMISSIONS = 100;
@@ -315,7 +315,7 @@ export class AuditEventListQuery extends CursorPageQuery {
 
 export class AuditActorBody {
   @ApiProperty({ enum: AUDIT_ACTOR_TYPES }) type: AuditActorType;
-  @ApiNullableProperty({ type: 'string', format: 'uuid' }, { description: 'null for the CLI.' })
+  @ApiOmittedWhenUnset({ type: 'string', format: 'uuid' }, { description: 'null for the CLI.' })
   uuid: string | null;
   @ApiProperty({ description: 'The user’s e-mail, the API key’s public key, or the CLI operator’s login.' })
   name: string;
@@ -331,7 +331,7 @@ export class AuditEventBody {
   @ApiProperty({ format: 'date-time' }) occurred_at: string;
   @ApiProperty({ enum: AUDIT_EVENT_KINDS }) kind: AuditEventKind;
   @ApiProperty({ type: AuditActorBody }) actor: AuditActorBody;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string' },
     { description: 'The client address as api-gateway determined it (TRUSTED_PROXIES); null for the CLI.' },
   )
@@ -339,9 +339,9 @@ export class AuditEventBody {
   @ApiProperty({ type: AuditTargetBody }) target: AuditTargetBody;
   @ApiProperty({ type: [String], description: 'The fields the change touched; a password by name only.' })
   changed_fields: string[];
-  @ApiNullableProperty({ type: 'object' }, { description: 'The target before; null for a creation.' })
+  @ApiOmittedWhenUnset({ type: 'object' }, { description: 'The target before; null for a creation.' })
   before: object | null;
-  @ApiNullableProperty({ type: 'object' }, { description: 'The target after; null for a deletion.' })
+  @ApiOmittedWhenUnset({ type: 'object' }, { description: 'The target after; null for a deletion.' })
   after: object | null;
 }
 

@@ -14,7 +14,7 @@ import {
 } from '@cpc/contracts';
 import { IsIn, IsISO8601, IsString, Length } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../common/asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, OptionalField } from '../common/dto-decorators.js';
+import { ApiOmittedWhenUnset, IsUuidString, OptionalField } from '../common/dto-decorators.js';
 
 export class AuthorizationDecisionFilterQuery implements AuthorizationDecisionFilter {
   @OptionalField() @IsString() @Length(1, ID_TOKEN_MAX_LENGTH) id_token?: string;
@@ -42,12 +42,12 @@ const DATE_TIME = { type: 'string', format: 'date-time', example: '2026-05-04T10
 export class AuthorizationDecisionBody {
   @ApiProperty({ format: 'uuid' }) uuid: string;
   @ApiProperty({ description: 'The value the charge point sent.' }) id_token: string;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string', enum: ID_TOKEN_TYPES },
     { description: 'Of the token found, else as a 2.0.1 message named it; null for an unknown 1.6 idTag.' },
   )
   type: IdTokenType | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string', format: 'uuid' },
     { description: "The tenant's token the answer was about; null when the value was not known." },
   )

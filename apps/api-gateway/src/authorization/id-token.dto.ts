@@ -24,7 +24,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../common/asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, NullableField, OptionalField } from '../common/dto-decorators.js';
+import { ApiOmittedWhenUnset, IsUuidString, NullableField, OptionalField } from '../common/dto-decorators.js';
 
 /** The spec's date-time: seconds precision, `Z` or an offset. */
 const DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/;
@@ -136,9 +136,9 @@ export class IdTokenBody {
   @ApiProperty() id_token: string;
   @ApiProperty({ enum: ID_TOKEN_TYPES }) type: IdTokenType;
   @ApiProperty({ enum: ID_TOKEN_STATUSES }) status: IdTokenStatus;
-  @ApiNullableProperty(DATE_TIME) expires_at: string | null;
-  @ApiNullableProperty({ $ref: '#/components/schemas/IdTokenRefBody' }) group_id_token: IdTokenRefBody | null;
-  @ApiNullableProperty({ type: 'string' }) contract_reference: string | null;
+  @ApiOmittedWhenUnset(DATE_TIME) expires_at: string | null;
+  @ApiOmittedWhenUnset({ $ref: '#/components/schemas/IdTokenRefBody' }) group_id_token: IdTokenRefBody | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) contract_reference: string | null;
   @ApiProperty({ type: 'array', items: { type: 'string', format: 'uuid' } }) allowed_location_uuids: string[];
   @ApiProperty(DATE_TIME) created_at: string;
   @ApiProperty(DATE_TIME) updated_at: string;

@@ -17,7 +17,7 @@ import {
   PagePaginationBody,
 } from '../common/asset-list-query.js';
 import {
-  ApiNullableProperty,
+  ApiOmittedWhenUnset,
   IsUuidString,
   OptionalField,
   OrderByTransform,
@@ -77,33 +77,33 @@ const DATE_TIME = { type: 'string', format: 'date-time', example: '2025-05-04T10
 export class ChargingSessionBody {
   @ApiProperty({ format: 'uuid' }) uuid: string;
   @ApiProperty({ format: 'uuid' }) controller_uuid: string;
-  @ApiNullableProperty({ type: 'string', format: 'uuid' }, { description: 'Null until the plug is known.' })
+  @ApiOmittedWhenUnset({ type: 'string', format: 'uuid' }, { description: 'Null until the plug is known.' })
   plug_uuid: string | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'integer', minimum: 1 },
     { description: 'OCPP connector id (2.0.1: within the EVSE).' },
   )
   connector_id: number | null;
-  @ApiNullableProperty({ type: 'integer', minimum: 0 }, { description: 'OCPP 2.0.1 EVSE id; null on 1.6.' })
+  @ApiOmittedWhenUnset({ type: 'integer', minimum: 0 }, { description: 'OCPP 2.0.1 EVSE id; null on 1.6.' })
   evse_id: number | null;
   @ApiProperty({
     description: 'OCPP transaction id (1.6: assigned by the platform, an integer as a string).',
   })
   ocpp_transaction_id: string;
-  @ApiNullableProperty({ type: 'string' }) id_tag: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) id_tag: string | null;
   @ApiProperty({ enum: CHARGING_SESSION_STATUSES }) status: ChargingSessionStatus;
-  @ApiNullableProperty(DATE_TIME) started_at: string | null;
-  @ApiNullableProperty(DATE_TIME) stopped_at: string | null;
-  @ApiNullableProperty({ type: 'number' }, { description: 'Meter reading at the start, Wh.' })
+  @ApiOmittedWhenUnset(DATE_TIME) started_at: string | null;
+  @ApiOmittedWhenUnset(DATE_TIME) stopped_at: string | null;
+  @ApiOmittedWhenUnset({ type: 'number' }, { description: 'Meter reading at the start, Wh.' })
   meter_start_wh: number | null;
-  @ApiNullableProperty({ type: 'number' }, { description: 'Meter reading at the end, Wh.' })
+  @ApiOmittedWhenUnset({ type: 'number' }, { description: 'Meter reading at the end, Wh.' })
   meter_stop_wh: number | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'number' },
     { description: 'Energy charged, Wh: end (or, while active, latest) reading minus start reading.' },
   )
   energy_wh: number | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string' },
     {
       description:
@@ -112,12 +112,12 @@ export class ChargingSessionBody {
     },
   )
   stop_reason: string | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'number' },
     { description: 'Highest Power.Active.Import reported for the session (no phase), W.' },
   )
   peak_power_w: number | null;
-  @ApiNullableProperty(DATE_TIME, { description: "Time of the session's latest sampled value." })
+  @ApiOmittedWhenUnset(DATE_TIME, { description: "Time of the session's latest sampled value." })
   last_sample_at: string | null;
   @ApiProperty(DATE_TIME) created_at: string;
   @ApiProperty(DATE_TIME) updated_at: string;
@@ -152,13 +152,13 @@ export class MeterValueListQuery extends CursorPageQuery {
 export class MeterValueBody {
   @ApiProperty(DATE_TIME) sampled_at: string;
   @ApiProperty({ example: 'Energy.Active.Import.Register' }) measurand: string;
-  @ApiNullableProperty({ type: 'string', example: 'L1' }) phase: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', example: 'L1' }) phase: string | null;
   @ApiProperty({ example: 'Outlet' }) location: string;
   @ApiProperty({ example: 'Wh' }) unit: string;
   @ApiProperty({ example: 'Sample.Periodic' }) context: string;
   @ApiProperty({ type: 'number' }) value: number;
-  @ApiNullableProperty({ type: 'integer', minimum: 0 }) evse_id: number | null;
-  @ApiNullableProperty({ type: 'integer', minimum: 0 }) connector_id: number | null;
+  @ApiOmittedWhenUnset({ type: 'integer', minimum: 0 }) evse_id: number | null;
+  @ApiOmittedWhenUnset({ type: 'integer', minimum: 0 }) connector_id: number | null;
 }
 
 export class MeterValueListResponse {

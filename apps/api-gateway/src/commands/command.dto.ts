@@ -19,7 +19,7 @@ import {
   ORDER_BY_DESCRIPTION,
 } from '../common/asset-list-query.js';
 import {
-  ApiNullableProperty,
+  ApiOmittedWhenUnset,
   IsUuidString,
   OptionalField,
   OrderByTransform,
@@ -153,7 +153,7 @@ export class CommandBody {
       'pending → sent → accepted | rejected | timeout | failed; never backwards, never out of a terminal state.',
   })
   status: string;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { $ref: '#/components/schemas/CommandResultBody' },
     {
       description:
@@ -162,7 +162,7 @@ export class CommandBody {
   )
   result: CommandResultBody | null;
   @ApiProperty(DATE_TIME) created_at: string;
-  @ApiNullableProperty(DATE_TIME, { description: 'Null while pending or sent.' }) completed_at: string | null;
+  @ApiOmittedWhenUnset(DATE_TIME, { description: 'Null while pending or sent.' }) completed_at: string | null;
 }
 
 export class CommandResponse {

@@ -13,10 +13,14 @@ export const NullableField = () => ValidateIf((_object, value) => value !== unde
 type SchemaOptions = Record<string, unknown>;
 
 /**
- * An OpenAPI 3.1 property that may be null: `oneOf: [schema, {type: 'null'}]` (3.1 has no `nullable` keyword, and
- * the end-to-end tests validate responses with a JSON Schema 2020-12 validator).
+ * A response property that is left out while unset: the answer never carries null (omitUnsetFields drops it), so
+ * the document declares it optional and of its one type, which strict generated clients accept.
  */
-export const ApiNullableProperty = (schema: SchemaOptions, options: Omit<ApiPropertyOptions, 'type'> = {}) =>
+export const ApiOmittedWhenUnset = (schema: SchemaOptions, options: Omit<ApiPropertyOptions, 'type'> = {}) =>
+  ApiProperty({ ...options, ...schema, required: false } as ApiPropertyOptions);
+
+/** A request property that may be sent as null (to clear it): `oneOf: [schema, {type: 'null'}]` (OpenAPI 3.1). */
+export const ApiNullableInput = (schema: SchemaOptions, options: Omit<ApiPropertyOptions, 'type'> = {}) =>
   ApiProperty({ ...options, oneOf: [schema, { type: 'null' }] } as ApiPropertyOptions);
 
 /** The constraint name of IsUuidString, which the one errorKey mapping turns into INVALID_UUID_ERROR_KEY. */

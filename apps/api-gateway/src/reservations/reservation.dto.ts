@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { RESERVATION_STATUSES, type ReservationFilter, type ReservationStatus } from '@cpc/contracts';
 import { IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, PageQuery } from '../common/asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, OptionalField, QueryInt } from '../common/dto-decorators.js';
+import { ApiOmittedWhenUnset, IsUuidString, OptionalField, QueryInt } from '../common/dto-decorators.js';
 
 const INT32_MAX = 2_147_483_647;
 
@@ -36,19 +36,19 @@ const DATE_TIME = { type: 'string', format: 'date-time', example: '2025-05-04T10
 export class ReservationBody {
   @ApiProperty({ format: 'uuid' }) uuid: string;
   @ApiProperty({ format: 'uuid' }) controller_uuid: string;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string', format: 'uuid' },
     { description: 'The reserved plug; null when the whole charge point is reserved.' },
   )
   plug_uuid: string | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'integer', minimum: 1 },
     {
       description: 'OCPP connector id of the reserved plug (1.6 numbering); null for the whole charge point.',
     },
   )
   connector_id: number | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'integer', minimum: 0 },
     { description: 'OCPP 2.0.1 EVSE id of the reserved plug.' },
   )
@@ -65,16 +65,16 @@ export class ReservationBody {
       'with the same reservation id on the same charge point).',
   })
   status: ReservationStatus;
-  @ApiNullableProperty(DATE_TIME, { description: 'When it stopped being active; null while active.' })
+  @ApiOmittedWhenUnset(DATE_TIME, { description: 'When it stopped being active; null while active.' })
   ended_at: string | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string', format: 'uuid' },
     { description: 'The charging session that used it, when known.' },
   )
   charging_session_uuid: string | null;
   @ApiProperty({ format: 'uuid', description: 'The reserve command that made it.' })
   reserve_command_uuid: string;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string', format: 'uuid' },
     { description: 'The cancel_reservation command that cancelled it.' },
   )

@@ -9,7 +9,13 @@ import {
   PagePaginationBody,
   PageQuery,
 } from '../common/asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, NullableField, OptionalField } from '../common/dto-decorators.js';
+import {
+  ApiNullableInput,
+  ApiOmittedWhenUnset,
+  IsUuidString,
+  NullableField,
+  OptionalField,
+} from '../common/dto-decorators.js';
 
 const DATE_TIME = { type: 'string', format: 'date-time', example: '2026-05-04T10:20:30Z' } as const;
 
@@ -33,7 +39,7 @@ export class CreateWebhookBody {
   @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
   event_types: string[];
 
-  @ApiNullableProperty(
+  @ApiNullableInput(
     { type: 'string', format: 'uuid' },
     { required: false, description: 'Only events of controllers at this location.' },
   )
@@ -41,7 +47,7 @@ export class CreateWebhookBody {
   @IsUuidString()
   location_uuid?: string | null;
 
-  @ApiNullableProperty(
+  @ApiNullableInput(
     { type: 'string', format: 'uuid' },
     { required: false, description: 'Only events of this controller.' },
   )
@@ -71,17 +77,17 @@ export class WebhookBody {
   @ApiProperty({ format: 'uuid' }) uuid: string;
   @ApiProperty() url: string;
   @ApiProperty({ type: [String], enum: WEBHOOK_EVENT_TYPES }) event_types: string[];
-  @ApiNullableProperty({ type: 'string', format: 'uuid' }) location_uuid: string | null;
-  @ApiNullableProperty({ type: 'string', format: 'uuid' }) controller_uuid: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', format: 'uuid' }) location_uuid: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', format: 'uuid' }) controller_uuid: string | null;
   @ApiProperty() enabled: boolean;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string' },
     { description: 'Why the platform disabled it (410 from the receiver, failing for 24 hours).' },
   )
   disabled_reason: string | null;
-  @ApiNullableProperty(DATE_TIME, { description: 'Since when deliveries fail without a success in between.' })
+  @ApiOmittedWhenUnset(DATE_TIME, { description: 'Since when deliveries fail without a success in between.' })
   failing_since: string | null;
-  @ApiNullableProperty(DATE_TIME, {
+  @ApiOmittedWhenUnset(DATE_TIME, {
     description: 'Until when the previous secret still signs (after a rotation).',
   })
   previous_secret_expires_at: string | null;
@@ -114,17 +120,17 @@ export class WebhookDeliveryBody {
   @ApiProperty({ enum: [...WEBHOOK_EVENT_TYPES, 'ping'] }) event_type: string;
   @ApiProperty({ enum: WEBHOOK_DELIVERY_STATUSES }) status: string;
   @ApiProperty({ type: 'integer', minimum: 0 }) attempts: number;
-  @ApiNullableProperty({ type: 'integer' }) last_response_code: number | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset({ type: 'integer' }) last_response_code: number | null;
+  @ApiOmittedWhenUnset(
     { type: 'string' },
     { description: 'The last failure: status and body excerpt, or error.' },
   )
   last_error: string | null;
-  @ApiNullableProperty(DATE_TIME) last_attempt_at: string | null;
-  @ApiNullableProperty(DATE_TIME, { description: 'When it is tried next, while pending.' })
+  @ApiOmittedWhenUnset(DATE_TIME) last_attempt_at: string | null;
+  @ApiOmittedWhenUnset(DATE_TIME, { description: 'When it is tried next, while pending.' })
   next_attempt_at: string | null;
   @ApiProperty(DATE_TIME) created_at: string;
-  @ApiNullableProperty(DATE_TIME) delivered_at: string | null;
+  @ApiOmittedWhenUnset(DATE_TIME) delivered_at: string | null;
 }
 
 export class WebhookDeliveryResponse {

@@ -29,7 +29,7 @@ export function seriesOf(values: readonly MeterValue[], measurand: string): Poin
     const t = Date.parse(value.sampled_at);
     if (!Number.isFinite(t) || !Number.isFinite(value.value)) continue;
     const slot = byTime.get(t) ?? { phases: 0 };
-    if (value.phase === null) slot.total ??= inBaseUnit(value);
+    if (value.phase === null || value.phase === undefined) slot.total ??= inBaseUnit(value);
     else if (PHASES.test(value.phase)) slot.phases += inBaseUnit(value);
     byTime.set(t, slot);
   }

@@ -126,7 +126,7 @@ export function CommandList() {
   );
 }
 
-const isRunning = (command: Command | undefined) => !command || command.completed_at === null;
+const isRunning = (command: Command | undefined) => !command || !command.completed_at;
 
 /** One command, polled until it has ended (`completed_at` set). */
 export function CommandProgress({ uuid }: { uuid: string }) {

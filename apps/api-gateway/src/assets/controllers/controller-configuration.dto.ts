@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { CONFIGURATION_SOURCE_MESSAGES, type ControllerConfigurationFilter } from '@cpc/contracts';
 import { IsString, Length } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, PageQuery } from '../../common/asset-list-query.js';
-import { ApiNullableProperty, OptionalField } from '../../common/dto-decorators.js';
+import { ApiOmittedWhenUnset, OptionalField } from '../../common/dto-decorators.js';
 
 export class ControllerConfigurationFilterQuery implements ControllerConfigurationFilter {
   @OptionalField() @IsString() @Length(1, 50) component?: string;
@@ -32,22 +32,22 @@ export class ControllerConfigurationEntryBody {
     example: 'OCPPCommCtrlr.HeartbeatInterval',
   })
   key: string;
-  @ApiNullableProperty(nullableString, { description: '2.0.1 component; null on 1.6.' }) component:
+  @ApiOmittedWhenUnset(nullableString, { description: '2.0.1 component; null on 1.6.' }) component:
     string | null;
-  @ApiNullableProperty(nullableString) component_instance: string | null;
-  @ApiNullableProperty(nullableInteger) evse_id: number | null;
-  @ApiNullableProperty(nullableInteger) connector_id: number | null;
+  @ApiOmittedWhenUnset(nullableString) component_instance: string | null;
+  @ApiOmittedWhenUnset(nullableInteger) evse_id: number | null;
+  @ApiOmittedWhenUnset(nullableInteger) connector_id: number | null;
   @ApiProperty({ description: 'The 1.6 key or the 2.0.1 variable name.' }) variable: string;
-  @ApiNullableProperty(nullableString) variable_instance: string | null;
-  @ApiNullableProperty(nullableString, { description: '2.0.1: Actual, Target, MinSet, MaxSet; null on 1.6.' })
+  @ApiOmittedWhenUnset(nullableString) variable_instance: string | null;
+  @ApiOmittedWhenUnset(nullableString, { description: '2.0.1: Actual, Target, MinSet, MaxSet; null on 1.6.' })
   attribute_type: string | null;
-  @ApiNullableProperty(nullableString, { description: 'As reported; null when none was.' }) value:
+  @ApiOmittedWhenUnset(nullableString, { description: 'As reported; null when none was.' }) value:
     string | null;
-  @ApiNullableProperty(nullableString, {
+  @ApiOmittedWhenUnset(nullableString, {
     description: 'ReadOnly, ReadWrite, WriteOnly; null when never reported.',
   })
   mutability: string | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'object', additionalProperties: true },
     {
       description:
@@ -62,7 +62,7 @@ export class ControllerConfigurationEntryBody {
   })
   status: string;
   @ApiProperty({ enum: CONFIGURATION_SOURCE_MESSAGES }) source_message: string;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string', format: 'uuid' },
     { description: 'The command whose answer or report brought the value; null when not known.' },
   )

@@ -10,7 +10,7 @@ import {
 } from '@cpc/contracts';
 import { IsIn, IsInt, IsString, Length, Matches } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
-import { ApiNullableProperty, IsUuidString, OptionalField, QueryInt } from '../../common/dto-decorators.js';
+import { ApiOmittedWhenUnset, IsUuidString, OptionalField, QueryInt } from '../../common/dto-decorators.js';
 
 /** The characters of an OCPP passwordString. */
 const OCPP_PASSWORD_CHARACTERS = /^[A-Za-z0-9*\-_=:+|@.]*$/;
@@ -101,18 +101,18 @@ export class ControllerBody {
   @ApiProperty({ description: 'Whether an ocpp_password is set (the password itself is write-only).' })
   has_ocpp_password: boolean;
   @ApiProperty({ enum: CONNECTION_STATUSES, readOnly: true }) connection_status: ConnectionStatus;
-  @ApiNullableProperty({ type: 'string', example: 'ocpp1.6' }, { readOnly: true }) ocpp_protocol:
+  @ApiOmittedWhenUnset({ type: 'string', example: 'ocpp1.6' }, { readOnly: true }) ocpp_protocol:
     string | null;
-  @ApiNullableProperty(dateTime, {
+  @ApiOmittedWhenUnset(dateTime, {
     readOnly: true,
     description: 'Last message or connection from the charge point.',
   })
   last_seen_at: string | null;
-  @ApiNullableProperty({ type: 'string' }, { readOnly: true }) vendor: string | null;
-  @ApiNullableProperty({ type: 'string' }, { readOnly: true }) model: string | null;
-  @ApiNullableProperty({ type: 'string' }, { readOnly: true }) serial_number: string | null;
-  @ApiNullableProperty({ type: 'string' }, { readOnly: true }) firmware_version: string | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset({ type: 'string' }, { readOnly: true }) vendor: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }, { readOnly: true }) model: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }, { readOnly: true }) serial_number: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }, { readOnly: true }) firmware_version: string | null;
+  @ApiOmittedWhenUnset(
     { type: 'string' },
     {
       readOnly: true,
@@ -120,14 +120,14 @@ export class ControllerBody {
     },
   )
   firmware_status: string | null;
-  @ApiNullableProperty({ type: 'string', format: 'date-time' }, { readOnly: true })
+  @ApiOmittedWhenUnset({ type: 'string', format: 'date-time' }, { readOnly: true })
   firmware_status_at: string | null;
-  @ApiNullableProperty(
+  @ApiOmittedWhenUnset(
     { type: 'string' },
     { readOnly: true, description: "The latest diagnostics / log upload status, e.g. 'Uploaded'." },
   )
   diagnostics_status: string | null;
-  @ApiNullableProperty({ type: 'string', format: 'date-time' }, { readOnly: true })
+  @ApiOmittedWhenUnset({ type: 'string', format: 'date-time' }, { readOnly: true })
   diagnostics_status_at: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

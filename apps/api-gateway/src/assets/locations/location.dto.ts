@@ -26,7 +26,7 @@ import {
 } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
 import {
-  ApiNullableProperty,
+  ApiOmittedWhenUnset,
   DecimalString,
   IsUuidString,
   NullableField,
@@ -283,37 +283,37 @@ export class LocationBody {
 
   @ApiProperty() name: string;
   @ApiProperty({ enum: LOCATION_STATUSES, example: 'in_questioning' }) status: LocationStatus;
-  @ApiNullableProperty({ type: 'string' }) street: string | null;
-  @ApiNullableProperty({ type: 'string' }) house_number: string | null;
-  @ApiNullableProperty({ type: 'string' }) postal_code: string | null;
-  @ApiNullableProperty({ type: 'string' }) city: string | null;
-  @ApiNullableProperty({ type: 'string' }) district: string | null;
-  @ApiNullableProperty({ type: 'string' }) rural_district: string | null;
-  @ApiNullableProperty({ type: 'string', pattern: '^[A-Z]{3}$', example: 'DEU' }) country_code: string | null;
-  @ApiNullableProperty({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', example: '53.5461' }) latitude:
+  @ApiOmittedWhenUnset({ type: 'string' }) street: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) house_number: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) postal_code: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) city: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) district: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) rural_district: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', pattern: '^[A-Z]{3}$', example: 'DEU' }) country_code: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', example: '53.5461' }) latitude:
     string | null;
-  @ApiNullableProperty({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', example: '9.9661' }) longitude:
+  @ApiOmittedWhenUnset({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', example: '9.9661' }) longitude:
     string | null;
-  @ApiNullableProperty({ type: 'string', pattern: '^-?\\d+\\.\\d{2}$', example: '12.50' }) height:
+  @ApiOmittedWhenUnset({ type: 'string', pattern: '^-?\\d+\\.\\d{2}$', example: '12.50' }) height:
     string | null;
-  @ApiNullableProperty({ type: 'string' }) operator: string | null;
-  @ApiNullableProperty({ type: 'string', pattern: E164_PATTERN.source, example: '+4940123456' })
+  @ApiOmittedWhenUnset({ type: 'string' }) operator: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', pattern: E164_PATTERN.source, example: '+4940123456' })
   support_hotline: string | null;
   @ApiProperty() publish: boolean;
-  @ApiNullableProperty({ type: 'string' }) identifier: string | null;
-  @ApiNullableProperty({ type: 'string' }) directions: string | null;
-  @ApiNullableProperty({ type: 'string' }) description: string | null;
-  @ApiNullableProperty({ type: 'string' }) comment: string | null;
-  @ApiNullableProperty({ type: 'string' }) comment_usage_agreement: string | null;
-  @ApiNullableProperty({ type: 'string', format: 'uri' }) website: string | null;
-  @ApiNullableProperty({ type: 'string' }) partner: string | null;
-  @ApiNullableProperty({ type: 'string' }) accounter: string | null;
-  @ApiNullableProperty({ type: 'string' }) level_measurement: string | null;
-  @ApiNullableProperty({ type: 'string' }) network_carrier: string | null;
-  @ApiNullableProperty({ type: 'string' }) available_power: string | null;
-  @ApiNullableProperty({ type: 'string' }) additional_conditions: string | null;
-  @ApiNullableProperty({ type: 'string' }) max_standing_time: string | null;
-  @ApiNullableProperty({ type: 'integer' }) contract_id: number | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) identifier: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) directions: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) description: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) comment: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) comment_usage_agreement: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', format: 'uri' }) website: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) partner: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) accounter: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) level_measurement: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) network_carrier: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) available_power: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) additional_conditions: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) max_standing_time: string | null;
+  @ApiOmittedWhenUnset({ type: 'integer' }) contract_id: number | null;
   @ApiProperty({ type: [FacilityTypeRefBody] }) facility_types: FacilityTypeRefBody[];
 }
 

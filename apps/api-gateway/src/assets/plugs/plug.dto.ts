@@ -10,7 +10,7 @@ import {
 import { IsIn, IsInt, IsNumber, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
 import {
-  ApiNullableProperty,
+  ApiOmittedWhenUnset,
   IsUuidString,
   NullableField,
   OptionalField,
@@ -111,7 +111,7 @@ export class PlugBody {
   location_uuid: string;
   @ApiProperty({ type: 'integer' }) connector_id: number;
   @ApiProperty({ type: 'integer' }) evse_id: number;
-  @ApiNullableProperty({ type: 'string' }) name: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) name: string | null;
   @ApiProperty({ enum: PLUG_STANDARDS }) standard: PlugStandard;
   @ApiProperty({ enum: POWER_TYPES }) power_type: PowerType;
   @ApiProperty({ type: 'number' }) max_power_kw: number;
@@ -122,7 +122,7 @@ export class PlugBody {
       'As the charge point last reported it (OCPP status, e.g. Available, Charging, Faulted); unknown before.',
   })
   status: string;
-  @ApiNullableProperty({ type: 'string', format: 'date-time' }, { readOnly: true }) status_updated_at:
+  @ApiOmittedWhenUnset({ type: 'string', format: 'date-time' }, { readOnly: true }) status_updated_at:
     string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

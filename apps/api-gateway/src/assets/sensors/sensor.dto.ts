@@ -3,7 +3,7 @@ import { ASSET_SORT_FIELDS, SENSOR_KINDS, type SensorFilter, type SensorKind } f
 import { IsIn, IsString, Length, MaxLength } from 'class-validator';
 import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
 import {
-  ApiNullableProperty,
+  ApiOmittedWhenUnset,
   IsUuidString,
   NullableField,
   OptionalField,
@@ -65,11 +65,11 @@ export class SensorListQuery extends PageQuery {
 
 export class SensorBody {
   @ApiProperty({ format: 'uuid' }) uuid: string;
-  @ApiNullableProperty({ type: 'string', format: 'uuid' }) location_uuid: string | null;
-  @ApiNullableProperty({ type: 'string', format: 'uuid' }) controller_uuid: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', format: 'uuid' }) location_uuid: string | null;
+  @ApiOmittedWhenUnset({ type: 'string', format: 'uuid' }) controller_uuid: string | null;
   @ApiProperty({ enum: SENSOR_KINDS }) kind: SensorKind;
   @ApiProperty() name: string;
-  @ApiNullableProperty({ type: 'string' }) serial_number: string | null;
+  @ApiOmittedWhenUnset({ type: 'string' }) serial_number: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
