@@ -15,6 +15,7 @@ import { LaneFreeFunction1763870000000 } from './migrations/1763870000000-lane-f
 import { OneActiveSessionPerPlug1763885000000 } from './migrations/1763885000000-one-active-session-per-plug.js';
 import { CreateMeterValues1763886000000 } from './migrations/1763886000000-create-meter-values.js';
 import { AddCommandResponse1763887000000 } from './migrations/1763887000000-add-command-response.js';
+import { AddCommandTraceparent1763888000000 } from './migrations/1763888000000-add-command-traceparent.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -34,6 +35,7 @@ export const CONTROL_MIGRATIONS = [
   OneActiveSessionPerPlug1763885000000,
   CreateMeterValues1763886000000,
   AddCommandResponse1763887000000,
+  AddCommandTraceparent1763888000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -15,5 +15,6 @@ export * from './assets-builder.js';
 export * from './commands-builder.js';
 export * from './second-ocpp-gateway.js';
 export * from './webhook-receiver.js';
+export * from './otlp-receiver.js';
 export * from './command-events.js';
 export * from './authorization-token-builder.js';
