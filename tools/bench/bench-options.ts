@@ -18,6 +18,8 @@ export interface BenchOptions {
   commandChargePoints: number;
   commandRates: number[];
   commandSeconds: number;
+  /** Tracing of the started platform: the ratio of commands traced (0 to 1), exported to an OTLP sink; undefined: off. */
+  traceSampling?: number;
   authorizeChargePoints: number;
   authorizeTokens: number;
   authorizeRate: number;
@@ -38,6 +40,8 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --command-charge-points 200   OCPP-J charge points (half 1.6, half 2.0.1) answering the commands
   --command-rates 500,1000   commands per second, one step each
   --command-seconds 20       duration of each step
+  --trace-sampling 0.01      trace this share of requests (0 to 1), exported as OTLP to a sink in the bench; the
+                             services' CPU per command against a run without it is tracing's cost (default: off)
   --authorize-charge-points 400  OCPP-J charge points (half 1.6, half 2.0.1) sending Authorize (5/s each at
                              2,000/s, within the gateway's per-charge-point call budget)
   --authorize-tokens 10000   id tokens imported for the tenant first
@@ -65,6 +69,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'command-charge-points',
         'command-rates',
         'command-seconds',
+        'trace-sampling',
         'authorize-charge-points',
         'authorize-tokens',
         'authorize-rate',
@@ -92,6 +97,12 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     throw new Error('a running platform needs all of --api-url, --ocpp-url, --database-url and --nats-url');
   }
   const [apiUrl, ocppUrl, databaseUrl, natsUrl] = urls as string[];
+  const samplingText = value('trace-sampling');
+  const traceSampling = samplingText === undefined ? undefined : Number(samplingText);
+  if (traceSampling !== undefined && !(traceSampling >= 0 && traceSampling <= 1))
+    throw new Error(`--trace-sampling must be a number from 0 to 1, not "${samplingText}"`);
+  if (traceSampling !== undefined && apiUrl)
+    throw new Error('--trace-sampling configures the platform the bench starts, not a running one');
   return {
     phases,
     ...(apiUrl ? { external: { apiUrl, ocppUrl, databaseUrl, natsUrl } } : {}),
@@ -105,6 +116,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     commandChargePoints: number('command-charge-points', 200),
     commandRates: (value('command-rates') ?? '500,1000').split(',').map(Number),
     commandSeconds: number('command-seconds', 20),
+    ...(traceSampling === undefined ? {} : { traceSampling }),
     authorizeChargePoints: number('authorize-charge-points', 400),
     authorizeTokens: number('authorize-tokens', 10_000),
     authorizeRate: number('authorize-rate', 2000),

@@ -22,12 +22,16 @@ import {
   type UsageSummary,
 } from './process-usage.js';
 import { Progress } from './progress.js';
+import { type ExportedTraces, OtlpSink, tracingEnvironment } from './otlp-sink.js';
 
 interface PhaseReport {
   phase: Phase;
   result: unknown;
   usage: Record<string, UsageSummary>;
   cpuMsPerCommand?: Record<string, number>;
+  /** A traced run (--trace-sampling): its ratio and what the services exported so far. */
+  traceSampling?: number;
+  tracesExported?: ExportedTraces;
 }
 
 async function runPhase(
@@ -248,7 +252,13 @@ async function main(): Promise<void> {
   }
   const options = parseBenchOptions(process.argv.slice(2), process.env);
   const progress = new Progress();
-  const started = options.external ? undefined : await startBenchPlatform((line) => progress.done(line));
+  const traceSink = options.traceSampling === undefined ? undefined : await OtlpSink.start();
+  const started = options.external
+    ? undefined
+    : await startBenchPlatform(
+        (line) => progress.done(line),
+        traceSink ? tracingEnvironment(traceSink, options.traceSampling!) : {},
+      );
   const target: BenchTarget = started?.target ?? {
     ...options.external!,
     natsPasswords: {
@@ -260,6 +270,7 @@ async function main(): Promise<void> {
   const stopAll = async () => {
     progress.done('stopping');
     await started?.stop();
+    await traceSink?.stop();
   };
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
@@ -285,6 +296,10 @@ async function main(): Promise<void> {
         result,
         usage,
         ...(phase === 'commands' ? { cpuMsPerCommand: cpuPerCommand(result, usage) } : {}),
+        // Counted from the start of the run: the spans of earlier phases' requests are in it too.
+        ...(traceSink
+          ? { traceSampling: options.traceSampling, tracesExported: { ...traceSink.exported } }
+          : {}),
       });
       // Written after every phase, so an interrupted run keeps what it measured.
       const results = { at: new Date().toISOString(), machine, options, reports };
