@@ -63,7 +63,7 @@ describe('traces of a command from POST to result.status', () => {
       password: OCPP_PASSWORD,
       protocols: ['ocpp1.6'],
     });
-    cp.handle('Reset', async () => ({ status: 'Accepted' }));
+    cp.handle('Reset', () => Promise.resolve({ status: 'Accepted' }));
     await cp.connect();
     try {
       await eventually(

@@ -39,7 +39,7 @@ export class RequestContextRpcInterceptor implements NestInterceptor {
                 next: (value) => subscriber.next(value),
                 error: (error: unknown) => {
                   subscriber.error(error);
-                  reject(error);
+                  reject(error instanceof Error ? error : new Error(String(error)));
                 },
                 complete: () => {
                   subscriber.complete();

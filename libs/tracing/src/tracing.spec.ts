@@ -32,12 +32,12 @@ describe('tracing off (the default)', () => {
     expect(startTracing(undefined)).toBe(false);
     expect(tracingOn()).toBe(false);
     expect(startEntrySpan('POST /x', {})).toBeUndefined();
-    const seen = await inChildSpan('child', {}, async (span) => span);
+    const seen = await inChildSpan('child', {}, (span) => Promise.resolve(span));
     expect(seen).toBeUndefined();
     const fromHeader = await inChildSpan(
       'child',
       { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
-      async (span) => span,
+      (span) => Promise.resolve(span),
     );
     expect(fromHeader).toBeUndefined();
     expect(activeTraceparent()).toBeUndefined();
@@ -60,8 +60,9 @@ describe('tracing on', () => {
     const entry = startEntrySpan('POST /api/v1/control/commands', { 'http.request.method': 'POST' })!;
     const headers = new Headers();
     await runInSpan(entry, () =>
-      inChildSpan('send control.commands.create.v1', { kind: SpanKind.CLIENT }, async () => {
+      inChildSpan('send control.commands.create.v1', { kind: SpanKind.CLIENT }, () => {
         expect(setTraceparentHeader(headers)).toBe(true);
+        return Promise.resolve();
       }),
     );
     entry.end();
@@ -69,10 +70,11 @@ describe('tracing on', () => {
     const stored = await inChildSpan(
       'process control.commands.create.v1',
       { kind: SpanKind.SERVER, traceparent: headers.values.get(TRACEPARENT_HEADER) },
-      async () => activeTraceparent(),
+      () => Promise.resolve(activeTraceparent()),
     );
-    await inChildSpan('deliver command', { traceparent: stored }, async (span) => {
+    await inChildSpan('deliver command', { traceparent: stored }, (span) => {
       span?.setAttribute('cpc.command.status', 'accepted');
+      return Promise.resolve();
     });
 
     const spans = exporter.getFinishedSpans();
@@ -105,20 +107,18 @@ describe('tracing on', () => {
       undefined,
       'garbage',
     ]) {
-      expect(await inChildSpan('child', { traceparent }, async (span) => span)).toBeUndefined();
+      expect(await inChildSpan('child', { traceparent }, (span) => Promise.resolve(span))).toBeUndefined();
     }
-    expect(await inChildSpan('child without an active span', {}, async (span) => span)).toBeUndefined();
+    expect(
+      await inChildSpan('child without an active span', {}, (span) => Promise.resolve(span)),
+    ).toBeUndefined();
     expect(exporter.getFinishedSpans()).toHaveLength(0);
   });
 
   it('records a failure as the span status and rethrows', async () => {
     const entry = startEntrySpan('entry', {})!;
     await expect(
-      runInSpan(entry, () =>
-        inChildSpan('failing', {}, async () => {
-          throw new Error('boom');
-        }),
-      ),
+      runInSpan(entry, () => inChildSpan('failing', {}, () => Promise.reject(new Error('boom')))),
     ).rejects.toThrow('boom');
     entry.end();
     const failing = exporter.getFinishedSpans().find((span) => span.name === 'failing')!;

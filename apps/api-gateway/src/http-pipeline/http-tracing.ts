@@ -15,7 +15,7 @@ const spans = new WeakMap<FastifyRequest, Span>();
  */
 export function traceHttpRequests(fastify: FastifyInstance): void {
   if (!tracingOn()) return;
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', (request, _reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const traceparent = request.headers[TRACEPARENT_HEADER];
     const span = startEntrySpan(
@@ -24,9 +24,11 @@ export function traceHttpRequests(fastify: FastifyInstance): void {
       typeof traceparent === 'string' ? traceparent : undefined,
     );
     if (span) spans.set(request, span);
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const span = spans.get(request);
+    done();
     if (!span) return;
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, reply.statusCode);
     if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
