@@ -24,6 +24,9 @@ import {
 import { Progress } from './progress.js';
 import { type ExportedTraces, OtlpSink, tracingEnvironment } from './otlp-sink.js';
 
+/** Longer than the batch span processor's default export delay (5 s), so a phase's spans are counted with it. */
+const TRACE_EXPORT_WAIT_MS = 6000;
+
 interface PhaseReport {
   phase: Phase;
   result: unknown;
@@ -291,6 +294,8 @@ async function main(): Promise<void> {
       sampler.begin();
       const result = await runPhase(phase, options, target, tenant, pids, progress, sampler);
       const usage = sampler.summary();
+      // Spans leave the services in batches every 5 s (the SDK's OTEL_BSP_SCHEDULE_DELAY): wait for the phase's last.
+      if (traceSink) await new Promise((resolve) => setTimeout(resolve, TRACE_EXPORT_WAIT_MS));
       reports.push({
         phase,
         result,
