@@ -32,6 +32,8 @@ export interface BenchOptions {
   /** Commands per second of the webhooks phase (three status changes each) and how long it sends them. */
   webhookCommandRate: number;
   webhookSeconds: number;
+  /** Tracing of the started platform: the ratio of commands traced (0 to 1), exported to an OTLP sink; undefined: off. */
+  traceSampling?: number;
   authorizeChargePoints: number;
   authorizeTokens: number;
   authorizeRate: number;
@@ -63,6 +65,8 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --webhook-command-rate 334 commands per second of the webhooks phase (pending, sent, accepted: about 1,000
                              command status changes per second), on the commands phase's charge points
   --webhook-seconds 20       how long the webhooks phase sends them
+  --trace-sampling 0.01      trace this share of requests (0 to 1), exported as OTLP to a sink in the bench; the
+                             services' CPU per command against a run without it is tracing's cost (default: off)
   --authorize-charge-points 400  OCPP-J charge points (half 1.6, half 2.0.1) sending Authorize (5/s each at
                              2,000/s, within the gateway's per-charge-point call budget)
   --authorize-tokens 10000   id tokens imported for the tenant first
@@ -102,6 +106,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'command-seconds',
         'webhook-command-rate',
         'webhook-seconds',
+        'trace-sampling',
         'authorize-charge-points',
         'authorize-tokens',
         'authorize-rate',
@@ -150,6 +155,12 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     throw new Error('a running platform needs all of --api-url, --ocpp-url, --database-url and --nats-url');
   }
   const [apiUrl, ocppUrl, databaseUrl, natsUrl] = urls as string[];
+  const samplingText = value('trace-sampling');
+  const traceSampling = samplingText === undefined ? undefined : Number(samplingText);
+  if (traceSampling !== undefined && !(traceSampling >= 0 && traceSampling <= 1))
+    throw new Error(`--trace-sampling must be a number from 0 to 1, not "${samplingText}"`);
+  if (traceSampling !== undefined && apiUrl)
+    throw new Error('--trace-sampling configures the platform the bench starts, not a running one');
   return {
     phases,
     ...(apiUrl ? { external: { apiUrl, ocppUrl, databaseUrl, natsUrl } } : {}),
@@ -165,6 +176,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     commandSeconds: number('command-seconds', 20),
     webhookCommandRate: number('webhook-command-rate', 334),
     webhookSeconds: number('webhook-seconds', 20),
+    ...(traceSampling === undefined ? {} : { traceSampling }),
     authorizeChargePoints: number('authorize-charge-points', 400),
     authorizeTokens: number('authorize-tokens', 10_000),
     authorizeRate: number('authorize-rate', 2000),

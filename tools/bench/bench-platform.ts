@@ -41,7 +41,11 @@ const INSPECT_ON_SIGNAL = '--inspect-port=0';
  * The whole platform as `npm start` runs it, on free ports, a database of its own on the local PostgreSQL
  * (`cpc_bench_<time>`, dropped afterwards) and a NATS server of its own; the services' output is kept, not printed.
  */
-export async function startBenchPlatform(log: (line: string) => void): Promise<{
+export async function startBenchPlatform(
+  log: (line: string) => void,
+  /** The services' OTEL_* variables (a traced run); none: tracing off. */
+  tracingEnv: Record<string, string> = {},
+): Promise<{
   target: BenchTarget;
   output: (service: ServiceName) => string[];
   stop: () => Promise<void>;
@@ -56,6 +60,7 @@ export async function startBenchPlatform(log: (line: string) => void): Promise<{
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...BENCH_ENV,
+    ...tracingEnv,
     NODE_OPTIONS: [process.env.NODE_OPTIONS, INSPECT_ON_SIGNAL].filter(Boolean).join(' '),
     DATABASE_URL: databaseUrl.toString(),
     NATS_URL: `nats://127.0.0.1:${natsPort}`,

@@ -25,12 +25,19 @@ import {
 import { Progress } from './progress.js';
 import { runWebhooksPhase } from './webhooks-phase.js';
 import { runTelemetryPhase, type TelemetryResult } from './telemetry-phase.js';
+import { type ExportedTraces, OtlpSink, tracingEnvironment } from './otlp-sink.js';
+
+/** Longer than the batch span processor's default export delay (5 s), so a phase's spans are counted with it. */
+const TRACE_EXPORT_WAIT_MS = 6000;
 
 interface PhaseReport {
   phase: Phase;
   result: unknown;
   usage: Record<string, UsageSummary>;
   cpuMsPerCommand?: Record<string, number>;
+  /** A traced run (--trace-sampling): its ratio and what the services exported so far. */
+  traceSampling?: number;
+  tracesExported?: ExportedTraces;
 }
 
 async function runPhase(
@@ -375,7 +382,13 @@ async function main(): Promise<void> {
   }
   const options = parseBenchOptions(process.argv.slice(2), process.env);
   const progress = new Progress();
-  const started = options.external ? undefined : await startBenchPlatform((line) => progress.done(line));
+  const traceSink = options.traceSampling === undefined ? undefined : await OtlpSink.start();
+  const started = options.external
+    ? undefined
+    : await startBenchPlatform(
+        (line) => progress.done(line),
+        traceSink ? tracingEnvironment(traceSink, options.traceSampling!) : {},
+      );
   const target: BenchTarget = started?.target ?? {
     ...options.external!,
     natsPasswords: {
@@ -387,6 +400,7 @@ async function main(): Promise<void> {
   const stopAll = async () => {
     progress.done('stopping');
     await started?.stop();
+    await traceSink?.stop();
   };
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
@@ -407,11 +421,17 @@ async function main(): Promise<void> {
       sampler.begin();
       const result = await runPhase(phase, options, target, tenant, pids, progress, sampler);
       const usage = sampler.summary();
+      // Spans leave the services in batches every 5 s (the SDK's OTEL_BSP_SCHEDULE_DELAY): wait for the phase's last.
+      if (traceSink) await new Promise((resolve) => setTimeout(resolve, TRACE_EXPORT_WAIT_MS));
       reports.push({
         phase,
         result,
         usage,
         ...(phase === 'commands' ? { cpuMsPerCommand: cpuPerCommand(result, usage) } : {}),
+        // Counted from the start of the run: the spans of earlier phases' requests are in it too.
+        ...(traceSink
+          ? { traceSampling: options.traceSampling, tracesExported: { ...traceSink.exported } }
+          : {}),
       });
       // Written after every phase, so an interrupted run keeps what it measured.
       const results = { at: new Date().toISOString(), machine, options, reports };

@@ -28,6 +28,7 @@ import { CommandsRoutesModule } from './commands/commands-routes.module.js';
 import { ApiExceptionFilter } from './http-pipeline/api-exception.filter.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { RequestIdInterceptor } from './http-pipeline/request-id.interceptor.js';
+import { TracingShutdown } from '@cpc/tracing';
 import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.js';
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { OAuthTokenController } from './oauth/oauth-token.controller.js';
@@ -108,6 +109,7 @@ export class ApiGatewayModule {
         { provide: APP_INTERCEPTOR, useClass: RequestIdInterceptor },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        TracingShutdown,
       ],
       exports: [API_GATEWAY_CONFIG],
     };

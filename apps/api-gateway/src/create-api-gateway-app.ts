@@ -7,6 +7,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { createLogger, PinoNestLogger } from '@cpc/logging';
 import qs from 'qs';
 import type { ApiGatewayConfig } from './api-gateway.config.js';
+import { traceHttpRequests } from './http-pipeline/http-tracing.js';
+import { startServiceTracing } from '@cpc/tracing';
 import { ApiGatewayModule } from './api-gateway.module.js';
 import { serveConsole } from './console/serve-console.js';
 import { acceptIdTokenImports } from './authorization/id-token-import.js';
@@ -27,9 +29,10 @@ export function applyRoutePrefix(app: INestApplication): void {
 
 /**
  * Builds the HTTP API: Fastify with bounded bodies (JSON and the form encoding OAuth clients send; Nest registers both), bracket query parsing (`filter[type]=…`),
- * request ids, OpenAPI, the management console's files at /console.
+ * request ids, spans when tracing is on, OpenAPI, the management console's files at /console.
  */
 export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<NestFastifyApplication> {
+  startServiceTracing('api-gateway');
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     // X-Forwarded-For is read only when the TCP peer is a trusted proxy, and only as far as the chain stays trusted
@@ -64,6 +67,7 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
     totalMs: config.tuning.lingerTotalMs,
     maxBytes: config.tuning.lingerMaxBytes,
   });
+  traceHttpRequests(adapter.getInstance());
   const routeMethods = new RouteMethods();
   routeMethods.attachTo(adapter.getInstance());
   adapter.getInstance().addHook('onSend', async (request, reply) => {

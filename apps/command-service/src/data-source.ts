@@ -16,6 +16,7 @@ import { OneActiveSessionPerPlug1763885000000 } from './migrations/1763885000000
 import { CreateMeterValues1763886000000 } from './migrations/1763886000000-create-meter-values.js';
 import { AddCommandResponse1763887000000 } from './migrations/1763887000000-add-command-response.js';
 import { CreateReservations1763888000000 } from './migrations/1763888000000-create-reservations.js';
+import { AddCommandTraceparent1763889000000 } from './migrations/1763889000000-add-command-traceparent.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -36,6 +37,7 @@ export const CONTROL_MIGRATIONS = [
   CreateMeterValues1763886000000,
   AddCommandResponse1763887000000,
   CreateReservations1763888000000,
+  AddCommandTraceparent1763889000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -10,9 +10,10 @@ import {
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
-import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type MsgHdrs, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_STREAM, type EventEnvelope } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
+import { inChildSpan, SpanKind, TRACEPARENT_HEADER, tracingOn } from '@cpc/tracing';
 import { describeError } from '@cpc/errors';
 import { NATS_CONNECTION } from './nats-connection.token.js';
 
@@ -91,9 +92,19 @@ export class JetStreamEventBus implements OnApplicationShutdown {
     return this.streamReady;
   }
 
-  async publish<TData>(subject: string, event: EventEnvelope<TData>): Promise<void> {
+  /**
+   * With a `traceparent` (a traced request's: activeTraceparent()), the event carries it in its headers and its
+   * consumers continue that trace. Passed explicitly: a relay publishing everyone's events (TransactionalOutbox) runs
+   * in the context of whichever request woke it, whose trace the events must not claim.
+   */
+  async publish<TData>(subject: string, event: EventEnvelope<TData>, traceparent?: string): Promise<void> {
     await this.ensureStream();
-    await this.client.publish(subject, JSON.stringify(event), { msgID: event.eventId });
+    let headers: MsgHdrs | undefined;
+    if (traceparent) {
+      headers = natsHeaders();
+      headers.set(TRACEPARENT_HEADER, traceparent);
+    }
+    await this.client.publish(subject, JSON.stringify(event), { msgID: event.eventId, headers });
   }
 
   /**
@@ -127,11 +138,28 @@ export class JetStreamEventBus implements OnApplicationShutdown {
         return;
       }
       try {
-        await runWithRequestId(event.eventId, () =>
+        const traceparent = tracingOn() ? message.headers?.get(TRACEPARENT_HEADER) : undefined;
+        const run = () =>
           handler(message.subject, event, {
             streamSequence: message.seq,
             deliveryCount: message.info.deliveryCount,
-          }),
+          });
+        await runWithRequestId(event.eventId, () =>
+          traceparent
+            ? inChildSpan(
+                `process ${message.subject}`,
+                {
+                  kind: SpanKind.CONSUMER,
+                  traceparent,
+                  attributes: {
+                    'messaging.system': 'nats',
+                    'messaging.destination.name': message.subject,
+                    'messaging.consumer.group.name': options.durableName,
+                  },
+                },
+                run,
+              )
+            : run(),
         );
         message.ack();
       } catch (error) {

@@ -3,18 +3,52 @@ import { NatsContext } from '@nestjs/microservices';
 import type { MsgHdrs } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
+import { inChildSpan, SpanKind, TRACEPARENT_HEADER, tracingOn } from '@cpc/tracing';
 import { Observable } from 'rxjs';
 
-/** Restores the caller's request id around every NATS handler, so the service's log lines carry it. */
+/**
+ * Restores the caller's request id around every NATS handler, so the service's log lines carry it; a request that
+ * carries a sampled `traceparent` is handled in a server span that continues the caller's trace.
+ */
 @Injectable()
 export class RequestContextRpcInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const rpcContext = context.switchToRpc().getContext<unknown>();
-    const headers =
-      rpcContext instanceof NatsContext ? (rpcContext.getHeaders() as MsgHdrs | undefined) : undefined;
+    const nats = rpcContext instanceof NatsContext ? rpcContext : undefined;
+    const headers = nats?.getHeaders() as MsgHdrs | undefined;
     const requestId = headers?.get(REQUEST_ID_HEADER);
+    const traceparent = tracingOn() ? headers?.get(TRACEPARENT_HEADER) : undefined;
+    if (!traceparent || !nats) {
+      return new Observable((subscriber) =>
+        runWithRequestId(requestId || undefined, () => next.handle().subscribe(subscriber)),
+      );
+    }
+    const subject = nats.getSubject();
     return new Observable((subscriber) =>
-      runWithRequestId(requestId || undefined, () => next.handle().subscribe(subscriber)),
+      runWithRequestId(requestId || undefined, () => {
+        void inChildSpan(
+          `process ${subject}`,
+          {
+            kind: SpanKind.SERVER,
+            traceparent,
+            attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+          },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              next.handle().subscribe({
+                next: (value) => subscriber.next(value),
+                error: (error: unknown) => {
+                  subscriber.error(error);
+                  reject(error instanceof Error ? error : new Error(String(error)));
+                },
+                complete: () => {
+                  subscriber.complete();
+                  resolve();
+                },
+              });
+            }),
+        ).catch(() => undefined);
+      }),
     );
   }
 }

@@ -11,6 +11,7 @@ import {
 import { isRpcErrorPayload, REQUEST_ID_HEADER } from '@cpc/contracts';
 import { describeError, DomainError, ServiceUnavailableError } from '@cpc/errors';
 import { currentRequestId } from '@cpc/logging';
+import { activeTraceparent, inChildSpan, SpanKind, TRACEPARENT_HEADER, tracingOn } from '@cpc/tracing';
 import { metricSubjectLabel } from './metric-subject-label.js';
 import { NatsRequestMetrics, type NatsRequestOutcome } from './nats-request.metrics.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
@@ -33,6 +34,14 @@ class ErrorReply extends Error {
   }
 }
 
+/** The client span of a NATS request (OpenTelemetry's messaging conventions). */
+export function natsClientSpan(subject: string) {
+  return {
+    kind: SpanKind.CLIENT,
+    attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+  };
+}
+
 function isNoResponders(error: unknown): boolean {
   return (
     error instanceof NoRespondersError ||
@@ -42,7 +51,8 @@ function isNoResponders(error: unknown): boolean {
 }
 
 /**
- * Request/reply to other services over NATS. Carries the current request id in a header, turns a service's typed
+ * Request/reply to other services over NATS. Carries the current request id and, in a traced request, its span's
+ * traceparent (a client span per request) in headers, turns a service's typed
  * error back into a DomainError, and a missing or slow service into service_unavailable.
  */
 @Injectable()
@@ -61,7 +71,11 @@ export class ServiceClient implements OnApplicationShutdown {
     const stopTimer = this.metrics.duration.startTimer({ subject: metricSubjectLabel(subject) });
     let outcome: NatsRequestOutcome = 'ok';
     try {
-      const reply = await this.exchange<TResponse>(subject, payload);
+      const reply = tracingOn()
+        ? await inChildSpan(`send ${subject}`, natsClientSpan(subject), () =>
+            this.exchange<TResponse>(subject, payload),
+          )
+        : await this.exchange<TResponse>(subject, payload);
       if (reply.err) throw new ErrorReply(reply.err);
       // A handler that answered nothing (Nest's client ended without a value): no answer to give.
       if (reply.response === undefined) throw new Error(`no response on ${subject}`);
@@ -102,10 +116,12 @@ export class ServiceClient implements OnApplicationShutdown {
       this.coalesced = connection;
     }
     const requestId = currentRequestId();
+    const traceparent = activeTraceparent();
     let headers: MsgHdrs | undefined;
-    if (requestId) {
+    if (requestId || traceparent) {
       headers = natsHeaders();
-      headers.set(REQUEST_ID_HEADER, requestId);
+      if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
+      if (traceparent) headers.set(TRACEPARENT_HEADER, traceparent);
     }
     const packet = JSON.stringify({
       pattern: subject,

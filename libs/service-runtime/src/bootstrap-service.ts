@@ -11,6 +11,7 @@ import {
   RequestContextRpcInterceptor,
 } from '@cpc/nats';
 import type { NestMicroservice } from '@nestjs/microservices';
+import { startServiceTracing, TracingShutdown } from '@cpc/tracing';
 import { Registry } from 'prom-client';
 
 export interface BootstrapServiceOptions {
@@ -22,11 +23,15 @@ export interface BootstrapServiceOptions {
   natsRequestHandlers: boolean;
 }
 
-/** The service's own module plus GET /metrics on the health listener. */
+/** The service's own module plus GET /metrics on the health listener, and the export of the last spans at shutdown. */
 @Module({})
 class ServiceRootModule {
   static register(serviceModule: Type<unknown> | DynamicModule): DynamicModule {
-    return { module: ServiceRootModule, imports: [MetricsModule.register({ on: 'app' }), serviceModule] };
+    return {
+      module: ServiceRootModule,
+      imports: [MetricsModule.register({ on: 'app' }), serviceModule],
+      providers: [TracingShutdown],
+    };
   }
 }
 
@@ -37,10 +42,11 @@ export interface RunningService {
 }
 
 /**
- * Starts a backend service the same way everywhere: pino logging, a NATS server for its request handlers (typed
+ * Starts a backend service the same way everywhere: tracing when OTEL_* configure it (@cpc/tracing), pino logging, a NATS server for its request handlers (typed
  * errors, request ids), a small HTTP listener for health and metrics, and graceful shutdown on SIGTERM/SIGINT.
  */
 export async function bootstrapService(options: BootstrapServiceOptions): Promise<RunningService> {
+  startServiceTracing(options.serviceName);
   const logger = createLogger(options.serviceName, options.config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(
     ServiceRootModule.register(options.module),

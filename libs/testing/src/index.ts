@@ -17,5 +17,6 @@ export * from './second-ocpp-gateway.js';
 export * from './webhook-receiver.js';
 export * from './scripted-http-server.js';
 export * from './prism-proxy.js';
+export * from './otlp-receiver.js';
 export * from './command-events.js';
 export * from './authorization-token-builder.js';

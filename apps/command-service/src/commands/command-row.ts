@@ -24,6 +24,8 @@ export type ClaimedCommand = Pick<
   status: 'pending' | 'sent';
   valid_until: Date;
   target_deleted_at: Date | null;
+  /** The W3C traceparent of the traced request that created it: its delivery continues that trace. */
+  traceparent: string | null;
 };
 
 /** A stored command; `leased` when it was stored leased to this instance's dispatcher (see createCommands). */

@@ -110,7 +110,7 @@ export const claimDueCommands = sqlStatement<
        FROM claimable, lease
       WHERE c.uuid = claimable.uuid
      RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
-               c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at`,
+               c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at, c.traceparent`,
 });
 
 /**
@@ -421,6 +421,8 @@ export interface NewCommandColumns {
   subject: string;
   /** Each command's place in the global lock order of its count key (compareCountKeys). */
   countRanks: number[];
+  /** The W3C traceparent of the request that created each command when it was traced (sampled), else null. */
+  traceparents: (string | null)[];
 }
 
 const NEW_COMMAND_COLUMNS = [
@@ -437,6 +439,7 @@ const NEW_COMMAND_COLUMNS = [
   'events',
   'subject',
   'countRanks',
+  'traceparents',
 ] as const satisfies readonly (keyof NewCommandColumns)[];
 
 /**
@@ -468,22 +471,22 @@ function insertCommandsSql(claim: string | undefined): string {
   return `
     WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} input AS (
       SELECT * FROM unnest(:uuids::uuid[], :tenantUuids::uuid[], :types::varchar[], :targetTypes::varchar[], :targetUuids::uuid[], :controllerUuids::uuid[],
-                           :targets::jsonb[], :parameters::jsonb[], :validForSeconds::float8[], :eventIds::uuid[], :events::jsonb[], :countRanks::int[])
+                           :targets::jsonb[], :parameters::jsonb[], :validForSeconds::float8[], :eventIds::uuid[], :events::jsonb[], :countRanks::int[], :traceparents::text[])
              WITH ORDINALITY AS x(uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target,
-                                  parameters, valid_for_seconds, event_id, event, count_rank, position)
+                                  parameters, valid_for_seconds, event_id, event, count_rank, traceparent, position)
       ${claim === undefined ? '' : 'WHERE EXISTS (SELECT FROM claimed)'}
     )${leasing}, command AS (
       INSERT INTO control.commands
              (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status,
-              valid_until, created_at, next_attempt_at, lease_owner, lease_until, attempts)
+              valid_until, created_at, next_attempt_at, lease_owner, lease_until, attempts, traceparent)
       SELECT uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, 'pending',
              clock_timestamp() + make_interval(secs => valid_for_seconds), clock_timestamp(),
              COALESCE(lease_until, clock_timestamp()), CASE WHEN lease_until IS NOT NULL THEN ${owner} END, lease_until,
-             CASE WHEN lease_until IS NOT NULL THEN 1 ELSE 0 END
+             CASE WHEN lease_until IS NOT NULL THEN 1 ELSE 0 END, traceparent
         FROM (SELECT x.*, ${lease} AS lease_until FROM input x) AS x
        ORDER BY position
       RETURNING ${COMMAND_ROW_COLUMNS}, lease_owner IS NOT NULL AS leased, target, parameters, valid_until,
-                target_deleted_at
+                target_deleted_at, traceparent
     ), event AS (
       ${outboxInsert(`
         SELECT i.event_id, c.tenant_uuid, :subject,

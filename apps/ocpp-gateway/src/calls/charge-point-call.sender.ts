@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { OcppCallReply } from '@cpc/contracts';
 import { classifyCallError, classifyOcppResponse, type OcppCall } from '@cpc/ocpp-commands';
 import { describeError } from '@cpc/errors';
+import { inChildSpan, SpanKind, tracingOn } from '@cpc/tracing';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
@@ -17,6 +18,19 @@ export type SentCall =
   | { sent: true; sentAt: string; reply: OcppCallReply }
   /** Nothing went out: the socket was closing, or the payload failed the schema (then `reply` says so). */
   | { sent: false; reply: OcppCallReply | undefined };
+
+/** The client span of one OCPP call to a charge point, a child of the delivery's span (traced commands only). */
+function ocppCallSpan(connection: ChargePointConnection, call: OcppCall) {
+  return {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'rpc.system': 'ocpp',
+      'rpc.method': call.action,
+      'cpc.ocpp.protocol': connection.protocol,
+      'cpc.controller.uuid': connection.controllerUuid,
+    },
+  };
+}
 
 /**
  * Sends one OCPP call and turns whatever happens into an OcppCallReply. ocpp-rpc reports a CALLERROR, a reply that
@@ -36,7 +50,14 @@ export class ChargePointCallSender {
     call: OcppCall,
     onSent?: (sentAt: string) => void,
   ): Promise<SentCall> {
-    const result = await this.sendAndClassify(connection, call, onSent);
+    const result = tracingOn()
+      ? await inChildSpan(`OCPP ${call.action}`, ocppCallSpan(connection, call), async (span) => {
+          const sent = await this.sendAndClassify(connection, call, onSent);
+          span?.setAttribute('cpc.ocpp.outcome', sent.reply?.outcome ?? 'not_sent');
+          if (sent.reply?.outcome === 'answered') span?.setAttribute('cpc.ocpp.status', sent.reply.status);
+          return sent;
+        })
+      : await this.sendAndClassify(connection, call, onSent);
     this.metrics.calls.inc({
       direction: 'to_charge_point',
       action: call.action,

@@ -12,6 +12,7 @@ import {
   REQUEST_ID_HEADER,
 } from '@cpc/contracts';
 import { runWithRequestId } from '@cpc/logging';
+import { activeTraceparent, inChildSpan, SpanKind, TRACEPARENT_HEADER, tracingOn } from '@cpc/tracing';
 import { JetStreamEventBus, NATS_CONNECTION } from '@cpc/nats';
 import {
   buildOcppCalls,
@@ -82,7 +83,26 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     });
   }
 
-  private async answer(connection: ChargePointConnection, message: Msg): Promise<void> {
+  private answer(connection: ChargePointConnection, message: Msg): Promise<void> {
+    const traceparent = tracingOn() ? message.headers?.get(TRACEPARENT_HEADER) : undefined;
+    if (!traceparent) return this.answerOnce(connection, message);
+    return inChildSpan(
+      'process ocpp.call.v1',
+      {
+        kind: SpanKind.SERVER,
+        traceparent,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.destination.name': message.subject,
+          'cpc.controller.uuid': connection.controllerUuid,
+          'cpc.gateway.instance': this.config.gatewayInstanceId,
+        },
+      },
+      () => this.answerOnce(connection, message),
+    );
+  }
+
+  private async answerOnce(connection: ChargePointConnection, message: Msg): Promise<void> {
     const requestId = message.headers?.get(REQUEST_ID_HEADER) || undefined;
     await runWithRequestId(requestId, async () => {
       let reply: OcppCallReply;
@@ -431,7 +451,8 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
       tenantUuid: connection.tenantUuid,
       data: { commandUuid, controllerUuid: connection.controllerUuid, sentAt, reply },
     };
-    this.bus.publish(OcppCallEventSubjects.completed, event).catch((error: unknown) => {
+    // In a traced delivery, command-service's consumer of the event continues the trace.
+    this.bus.publish(OcppCallEventSubjects.completed, event, activeTraceparent()).catch((error: unknown) => {
       this.logger.warn(`call-completed event of ${commandUuid} not published: ${describeError(error)}`);
     });
   }

@@ -7,6 +7,7 @@ import {
   type Principal,
 } from '@cpc/contracts';
 import { TransactionalOutbox } from '@cpc/database';
+import { activeTraceparent } from '@cpc/tracing';
 import { ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { statusChangedEvent, toCommandView } from '../command-record.js';
@@ -111,6 +112,8 @@ export class CommandCreationService {
       validForSeconds: request.validForSeconds,
       eventId: event.eventId,
       event: JSON.stringify(event),
+      // Its delivery continues the request's trace (CommandDispatcher), on any instance and after any restart.
+      traceparent: activeTraceparent() ?? null,
     };
     // The command, its first status event (outbox) and its count in one statement, with the key's claim when there
     // is a key: atomic as a transaction of them would be. With a key held by another request, nothing is written.

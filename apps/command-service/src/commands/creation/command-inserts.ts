@@ -30,6 +30,8 @@ export interface NewCommand {
   eventId: string;
   /** JSON of the status event */
   event: string;
+  /** The creating request's traceparent when it is traced (sampled). */
+  traceparent: string | null;
 }
 
 type QueuedInsert = GroupedCall<NewCommand, StoredCommand>;
@@ -143,5 +145,6 @@ function columnsOf(commands: NewCommand[]): NewCommandColumns {
     events: column((command) => command.event),
     subject: CommandSubjects.statusChanged,
     countRanks: countRank,
+    traceparents: column((command) => command.traceparent),
   };
 }

@@ -19,6 +19,7 @@ import {
 import { describeError, DomainError } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import { CommandResultError } from '@cpc/ocpp-commands';
+import { inChildSpan, type Span, tracingOn } from '@cpc/tracing';
 import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
 import type { CommandServiceConfig } from '../../command-service.config.js';
 import { endingOf } from '../outcomes/call-outcome.js';
@@ -173,7 +174,27 @@ export class CommandDispatcher
     });
   }
 
-  private async attempt(command: ClaimedCommand): Promise<void> {
+  /**
+   * One attempt, in a span of the trace of the request that created the command when that request was traced (its
+   * stored traceparent); untraced commands create no span.
+   */
+  private attempt(command: ClaimedCommand): Promise<void> {
+    if (!command.traceparent || !tracingOn()) return this.attemptOnce(command, undefined);
+    return inChildSpan(
+      'deliver command',
+      {
+        traceparent: command.traceparent,
+        attributes: {
+          'cpc.command.uuid': command.uuid,
+          'cpc.command.type': command.type,
+          'cpc.controller.uuid': command.controller_uuid,
+        },
+      },
+      (span) => this.attemptOnce(command, span),
+    );
+  }
+
+  private async attemptOnce(command: ClaimedCommand, span: Span | undefined): Promise<void> {
     try {
       if (command.status === 'pending') {
         const deleted = command.target_deleted_at !== null || (await this.plugDeleted(command));
@@ -213,6 +234,15 @@ export class CommandDispatcher
         return await this.retryLater(command);
       }
       await this.transitions.finish(command.uuid, ending);
+      span?.setAttributes({
+        'cpc.command.status': ending.status,
+        ...(typeof ending.result.status === 'string'
+          ? { 'cpc.command.result_status': ending.result.status }
+          : {}),
+        ...(typeof ending.result.error === 'string'
+          ? { 'cpc.command.result_error': ending.result.error }
+          : {}),
+      });
     } catch (error) {
       if (this.stopped) return;
       this.logger.warn(

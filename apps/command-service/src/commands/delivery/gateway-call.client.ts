@@ -6,7 +6,8 @@ import {
   OcppGatewaySubjects,
   REQUEST_ID_HEADER,
 } from '@cpc/contracts';
-import { NATS_CONNECTION } from '@cpc/nats';
+import { NATS_CONNECTION, natsClientSpan } from '@cpc/nats';
+import { inChildSpan, setTraceparentHeader, tracingOn } from '@cpc/tracing';
 import { describeError } from '@cpc/errors';
 import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
 import type { CommandServiceConfig } from '../../command-service.config.js';
@@ -39,14 +40,27 @@ export class GatewayCallClient {
     request: OcppCallRequest,
     callTimeoutMs: number,
   ): Promise<GatewayCallResult> {
+    const subject = OcppGatewaySubjects.call(controllerUuid);
+    if (!tracingOn()) return this.request(subject, request, callTimeoutMs);
+    return inChildSpan('send ocpp.call.v1', natsClientSpan(subject), () =>
+      this.request(subject, request, callTimeoutMs),
+    );
+  }
+
+  private async request(
+    subject: string,
+    request: OcppCallRequest,
+    callTimeoutMs: number,
+  ): Promise<GatewayCallResult> {
     const headers = natsHeaders();
     headers.set(REQUEST_ID_HEADER, request.commandUuid);
+    // The delivery's span (a traced command's): the gateway's spans of the OCPP call become its children.
+    setTraceparentHeader(headers);
     try {
-      const message = await this.nats.request(
-        OcppGatewaySubjects.call(controllerUuid),
-        JSON.stringify(request),
-        { timeout: this.replyTimeoutMs(callTimeoutMs), headers },
-      );
+      const message = await this.nats.request(subject, JSON.stringify(request), {
+        timeout: this.replyTimeoutMs(callTimeoutMs),
+        headers,
+      });
       return { kind: 'reply', reply: message.json<OcppCallReply>() };
     } catch (error) {
       if (error instanceof RequestError && error.isNoResponders()) return { kind: 'offline' };

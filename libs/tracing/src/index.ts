@@ -1,0 +1,3 @@
+export * from './tracing-config.js';
+export * from './tracing.js';
+export * from './tracing-shutdown.js';
