@@ -877,33 +877,39 @@ export interface components {
              * @enum {string}
              */
             status: "in_questioning" | "planned" | "in_construction" | "active" | "inactive" | "decommissioned";
-            street: string | null;
-            house_number: string | null;
-            postal_code: string | null;
-            city: string | null;
-            district: string | null;
-            rural_district: string | null;
-            country_code: string | null;
-            latitude: string | null;
-            longitude: string | null;
-            height: string | null;
-            operator: string | null;
-            support_hotline: string | null;
+            street?: string;
+            house_number?: string;
+            postal_code?: string;
+            city?: string;
+            district?: string;
+            rural_district?: string;
+            /** @example DEU */
+            country_code?: string;
+            /** @example 53.5461 */
+            latitude?: string;
+            /** @example 9.9661 */
+            longitude?: string;
+            /** @example 12.50 */
+            height?: string;
+            operator?: string;
+            /** @example +4940123456 */
+            support_hotline?: string;
             publish: boolean;
-            identifier: string | null;
-            directions: string | null;
-            description: string | null;
-            comment: string | null;
-            comment_usage_agreement: string | null;
-            website: string | null;
-            partner: string | null;
-            accounter: string | null;
-            level_measurement: string | null;
-            network_carrier: string | null;
-            available_power: string | null;
-            additional_conditions: string | null;
-            max_standing_time: string | null;
-            contract_id: number | null;
+            identifier?: string;
+            directions?: string;
+            description?: string;
+            comment?: string;
+            comment_usage_agreement?: string;
+            /** Format: uri */
+            website?: string;
+            partner?: string;
+            accounter?: string;
+            level_measurement?: string;
+            network_carrier?: string;
+            available_power?: string;
+            additional_conditions?: string;
+            max_standing_time?: string;
+            contract_id?: number;
             facility_types: components["schemas"]["FacilityTypeRefBody"][];
         };
         LocationResponse: {
@@ -1073,19 +1079,25 @@ export interface components {
             has_ocpp_password: boolean;
             /** @enum {string} */
             readonly connection_status: "online" | "offline";
-            readonly ocpp_protocol: string | null;
-            /** @description Last message or connection from the charge point. */
-            readonly last_seen_at: string | null;
-            readonly vendor: string | null;
-            readonly model: string | null;
-            readonly serial_number: string | null;
-            readonly firmware_version: string | null;
+            /** @example ocpp1.6 */
+            readonly ocpp_protocol?: string;
+            /**
+             * Format: date-time
+             * @description Last message or connection from the charge point.
+             */
+            readonly last_seen_at?: string;
+            readonly vendor?: string;
+            readonly model?: string;
+            readonly serial_number?: string;
+            readonly firmware_version?: string;
             /** @description The latest firmware status the charge point reported, e.g. 'Installed'. */
-            readonly firmware_status: string | null;
-            readonly firmware_status_at: string | null;
+            readonly firmware_status?: string;
+            /** Format: date-time */
+            readonly firmware_status_at?: string;
             /** @description The latest diagnostics / log upload status, e.g. 'Uploaded'. */
-            readonly diagnostics_status: string | null;
-            readonly diagnostics_status_at: string | null;
+            readonly diagnostics_status?: string;
+            /** Format: date-time */
+            readonly diagnostics_status_at?: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1105,29 +1117,32 @@ export interface components {
              */
             key: string;
             /** @description 2.0.1 component; null on 1.6. */
-            component: string | null;
-            component_instance: string | null;
-            evse_id: number | null;
-            connector_id: number | null;
+            component?: string;
+            component_instance?: string;
+            evse_id?: number;
+            connector_id?: number;
             /** @description The 1.6 key or the 2.0.1 variable name. */
             variable: string;
-            variable_instance: string | null;
+            variable_instance?: string;
             /** @description 2.0.1: Actual, Target, MinSet, MaxSet; null on 1.6. */
-            attribute_type: string | null;
+            attribute_type?: string;
             /** @description As reported; null when none was. */
-            value: string | null;
+            value?: string;
             /** @description ReadOnly, ReadWrite, WriteOnly; null when never reported. */
-            mutability: string | null;
+            mutability?: string;
             /** @description 2.0.1 variableCharacteristics from a NotifyReport (unit, dataType, limits, valuesList …). */
-            characteristics: {
+            characteristics?: {
                 [key: string]: unknown;
-            } | null;
+            };
             /** @description How the charge point answered about it: Accepted, UnknownKey (1.6), Rejected, UnknownComponent, UnknownVariable, NotSupportedAttributeType, RebootRequired, … */
             status: string;
             /** @enum {string} */
             source_message: "GetConfiguration" | "ChangeConfiguration" | "GetVariables" | "SetVariables" | "NotifyReport";
-            /** @description The command whose answer or report brought the value; null when not known. */
-            source_command_uuid: string | null;
+            /**
+             * Format: uuid
+             * @description The command whose answer or report brought the value; null when not known.
+             */
+            source_command_uuid?: string;
             /**
              * Format: date-time
              * @example 2025-05-04T10:20:30Z
@@ -1217,7 +1232,7 @@ export interface components {
             location_uuid: string;
             connector_id: number;
             evse_id: number;
-            name: string | null;
+            name?: string;
             /** @enum {string} */
             standard: "chademo" | "chaoji" | "domestic_f" | "gbt_ac" | "gbt_dc" | "iec_60309_2_single_16" | "iec_60309_2_three_16" | "iec_60309_2_three_32" | "iec_60309_2_three_64" | "iec_62196_t1" | "iec_62196_t1_combo" | "iec_62196_t2" | "iec_62196_t2_combo" | "iec_62196_t3a" | "iec_62196_t3c" | "nacs" | "pantograph_bottom_up" | "pantograph_top_down" | "tesla_s";
             /** @enum {string} */
@@ -1228,7 +1243,8 @@ export interface components {
              * @example Available
              */
             readonly status: string;
-            readonly status_updated_at: string | null;
+            /** Format: date-time */
+            readonly status_updated_at?: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1283,12 +1299,14 @@ export interface components {
         SensorBody: {
             /** Format: uuid */
             uuid: string;
-            location_uuid: string | null;
-            controller_uuid: string | null;
+            /** Format: uuid */
+            location_uuid?: string;
+            /** Format: uuid */
+            controller_uuid?: string;
             /** @enum {string} */
             kind: "temperature" | "humidity" | "energy_meter" | "power_meter" | "occupancy" | "smoke" | "water_leak" | "door" | "other";
             name: string;
-            serial_number: string | null;
+            serial_number?: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1350,9 +1368,13 @@ export interface components {
             type: "central" | "e_maid" | "iso14443" | "iso15693" | "key_code" | "local" | "mac_address" | "no_authorization";
             /** @enum {string} */
             status: "accepted" | "blocked" | "expired" | "invalid";
-            expires_at: string | null;
-            group_id_token: components["schemas"]["IdTokenRefBody"] | null;
-            contract_reference: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at?: string;
+            group_id_token?: components["schemas"]["IdTokenRefBody"];
+            contract_reference?: string;
             allowed_location_uuids: string[];
             /**
              * Format: date-time
@@ -1400,10 +1422,16 @@ export interface components {
             uuid: string;
             /** @description The value the charge point sent. */
             id_token: string;
-            /** @description Of the token found, else as a 2.0.1 message named it; null for an unknown 1.6 idTag. */
-            type: ("central" | "e_maid" | "iso14443" | "iso15693" | "key_code" | "local" | "mac_address" | "no_authorization") | null;
-            /** @description The tenant's token the answer was about; null when the value was not known. */
-            id_token_uuid: string | null;
+            /**
+             * @description Of the token found, else as a 2.0.1 message named it; null for an unknown 1.6 idTag.
+             * @enum {string}
+             */
+            type?: "central" | "e_maid" | "iso14443" | "iso15693" | "key_code" | "local" | "mac_address" | "no_authorization";
+            /**
+             * Format: uuid
+             * @description The tenant's token the answer was about; null when the value was not known.
+             */
+            id_token_uuid?: string;
             /** Format: uuid */
             controller_uuid: string;
             /**
@@ -1432,31 +1460,46 @@ export interface components {
             uuid: string;
             /** Format: uuid */
             controller_uuid: string;
-            /** @description Null until the plug is known. */
-            plug_uuid: string | null;
+            /**
+             * Format: uuid
+             * @description Null until the plug is known.
+             */
+            plug_uuid?: string;
             /** @description OCPP connector id (2.0.1: within the EVSE). */
-            connector_id: number | null;
+            connector_id?: number;
             /** @description OCPP 2.0.1 EVSE id; null on 1.6. */
-            evse_id: number | null;
+            evse_id?: number;
             /** @description OCPP transaction id (1.6: assigned by the platform, an integer as a string). */
             ocpp_transaction_id: string;
-            id_tag: string | null;
+            id_tag?: string;
             /** @enum {string} */
             status: "active" | "completed";
-            started_at: string | null;
-            stopped_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-05-04T10:20:30Z
+             */
+            started_at?: string;
+            /**
+             * Format: date-time
+             * @example 2025-05-04T10:20:30Z
+             */
+            stopped_at?: string;
             /** @description Meter reading at the start, Wh. */
-            meter_start_wh: number | null;
+            meter_start_wh?: number;
             /** @description Meter reading at the end, Wh. */
-            meter_stop_wh: number | null;
+            meter_stop_wh?: number;
             /** @description Energy charged, Wh: end (or, while active, latest) reading minus start reading. */
-            energy_wh: number | null;
+            energy_wh?: number;
             /** @description As the charge point sent it, e.g. Local, EVDisconnected; or `superseded` (a newer transaction started on the connector) or `charge_point_rebooted` (the connector reported Available after a boot). */
-            stop_reason: string | null;
+            stop_reason?: string;
             /** @description Highest Power.Active.Import reported for the session (no phase), W. */
-            peak_power_w: number | null;
-            /** @description Time of the session's latest sampled value. */
-            last_sample_at: string | null;
+            peak_power_w?: number;
+            /**
+             * Format: date-time
+             * @description Time of the session's latest sampled value.
+             * @example 2025-05-04T10:20:30Z
+             */
+            last_sample_at?: string;
             /**
              * Format: date-time
              * @example 2025-05-04T10:20:30Z
@@ -1483,7 +1526,8 @@ export interface components {
             sampled_at: string;
             /** @example Energy.Active.Import.Register */
             measurand: string;
-            phase: string | null;
+            /** @example L1 */
+            phase?: string;
             /** @example Outlet */
             location: string;
             /** @example Wh */
@@ -1491,8 +1535,8 @@ export interface components {
             /** @example Sample.Periodic */
             context: string;
             value: number;
-            evse_id: number | null;
-            connector_id: number | null;
+            evse_id?: number;
+            connector_id?: number;
         };
         MeterValueListResponse: {
             meter_values: components["schemas"]["MeterValueBody"][];
@@ -1504,12 +1548,15 @@ export interface components {
             uuid: string;
             /** Format: uuid */
             controller_uuid: string;
-            /** @description The reserved plug; null when the whole charge point is reserved. */
-            plug_uuid: string | null;
+            /**
+             * Format: uuid
+             * @description The reserved plug; null when the whole charge point is reserved.
+             */
+            plug_uuid?: string;
             /** @description OCPP connector id of the reserved plug (1.6 numbering); null for the whole charge point. */
-            connector_id: number | null;
+            connector_id?: number;
             /** @description OCPP 2.0.1 EVSE id of the reserved plug. */
-            evse_id: number | null;
+            evse_id?: number;
             /** @description The OCPP reservation id sent in ReserveNow. */
             reservation_id: number;
             id_tag: string;
@@ -1523,17 +1570,27 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "used" | "cancelled" | "expired" | "removed" | "replaced";
-            /** @description When it stopped being active; null while active. */
-            ended_at: string | null;
-            /** @description The charging session that used it, when known. */
-            charging_session_uuid: string | null;
+            /**
+             * Format: date-time
+             * @description When it stopped being active; null while active.
+             * @example 2025-05-04T10:20:30Z
+             */
+            ended_at?: string;
+            /**
+             * Format: uuid
+             * @description The charging session that used it, when known.
+             */
+            charging_session_uuid?: string;
             /**
              * Format: uuid
              * @description The reserve command that made it.
              */
             reserve_command_uuid: string;
-            /** @description The cancel_reservation command that cancelled it. */
-            cancel_command_uuid: string | null;
+            /**
+             * Format: uuid
+             * @description The cancel_reservation command that cancelled it.
+             */
+            cancel_command_uuid?: string;
             /**
              * Format: date-time
              * @description When the charge point's acceptance was recorded.
@@ -1606,14 +1663,18 @@ export interface components {
              */
             status: "pending" | "sent" | "accepted" | "rejected" | "timeout" | "failed";
             /** @description Null while pending or sent. A timeout has neither status nor error ({}); see docs/commands.md for every key. */
-            result: components["schemas"]["CommandResultBody"] | null;
+            result?: components["schemas"]["CommandResultBody"];
             /**
              * Format: date-time
              * @example 2025-05-04T10:20:30Z
              */
             created_at: string;
-            /** @description Null while pending or sent. */
-            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description Null while pending or sent.
+             * @example 2025-05-04T10:20:30Z
+             */
+            completed_at?: string;
         };
         CommandResponse: {
             command: components["schemas"]["CommandBody"];
@@ -1764,8 +1825,11 @@ export interface components {
         AuditActorBody: {
             /** @enum {string} */
             type: "user" | "api_key" | "cli";
-            /** @description null for the CLI. */
-            uuid: string | null;
+            /**
+             * Format: uuid
+             * @description null for the CLI.
+             */
+            uuid?: string;
             /** @description The user’s e-mail, the API key’s public key, or the CLI operator’s login. */
             name: string;
         };
@@ -1784,14 +1848,14 @@ export interface components {
             kind: "user.created" | "user.updated" | "user.deleted" | "role.created" | "role.updated" | "role.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "tenant.created" | "tenant.updated";
             actor: components["schemas"]["AuditActorBody"];
             /** @description The client address as api-gateway determined it (TRUSTED_PROXIES); null for the CLI. */
-            source_address: string | null;
+            source_address?: string;
             target: components["schemas"]["AuditTargetBody"];
             /** @description The fields the change touched; a password by name only. */
             changed_fields: string[];
             /** @description The target before; null for a creation. */
-            before: Record<string, never> | null;
+            before?: Record<string, never>;
             /** @description The target after; null for a deletion. */
-            after: Record<string, never> | null;
+            after?: Record<string, never>;
         };
         AuditEventListResponse: {
             audit_events: components["schemas"]["AuditEventBody"][];
@@ -1818,15 +1882,25 @@ export interface components {
             uuid: string;
             url: string;
             event_types: ("command.status_changed" | "controller.connection_changed" | "plug.status_changed" | "charging_session.started" | "charging_session.updated" | "charging_session.ended")[];
-            location_uuid: string | null;
-            controller_uuid: string | null;
+            /** Format: uuid */
+            location_uuid?: string;
+            /** Format: uuid */
+            controller_uuid?: string;
             enabled: boolean;
             /** @description Why the platform disabled it (410 from the receiver, failing for 24 hours). */
-            disabled_reason: string | null;
-            /** @description Since when deliveries fail without a success in between. */
-            failing_since: string | null;
-            /** @description Until when the previous secret still signs (after a rotation). */
-            previous_secret_expires_at: string | null;
+            disabled_reason?: string;
+            /**
+             * Format: date-time
+             * @description Since when deliveries fail without a success in between.
+             * @example 2026-05-04T10:20:30Z
+             */
+            failing_since?: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs (after a rotation).
+             * @example 2026-05-04T10:20:30Z
+             */
+            previous_secret_expires_at?: string;
             /**
              * Format: date-time
              * @example 2026-05-04T10:20:30Z
@@ -1878,18 +1952,30 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
-            last_response_code: number | null;
+            last_response_code?: number;
             /** @description The last failure: status and body excerpt, or error. */
-            last_error: string | null;
-            last_attempt_at: string | null;
-            /** @description When it is tried next, while pending. */
-            next_attempt_at: string | null;
+            last_error?: string;
+            /**
+             * Format: date-time
+             * @example 2026-05-04T10:20:30Z
+             */
+            last_attempt_at?: string;
+            /**
+             * Format: date-time
+             * @description When it is tried next, while pending.
+             * @example 2026-05-04T10:20:30Z
+             */
+            next_attempt_at?: string;
             /**
              * Format: date-time
              * @example 2026-05-04T10:20:30Z
              */
             created_at: string;
-            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-05-04T10:20:30Z
+             */
+            delivered_at?: string;
         };
         WebhookDeliveryResponse: {
             delivery: components["schemas"]["WebhookDeliveryBody"];
