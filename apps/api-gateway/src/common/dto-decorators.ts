@@ -17,7 +17,7 @@ type SchemaOptions = Record<string, unknown>;
  * the document declares it optional and of its one type, which strict generated clients accept.
  */
 export const ApiOmittedWhenUnset = (schema: SchemaOptions, options: Omit<ApiPropertyOptions, 'type'> = {}) =>
-  ApiProperty({ ...options, ...schema, required: false } as ApiPropertyOptions);
+  ApiProperty({ ...options, ...schema, required: false });
 
 /** A request property that may be sent as null (to clear it): `oneOf: [schema, {type: 'null'}]` (OpenAPI 3.1). */
 export const ApiNullableInput = (schema: SchemaOptions, options: Omit<ApiPropertyOptions, 'type'> = {}) =>
