@@ -294,6 +294,7 @@ describe('ocpp-gateway: what charge points send', () => {
       evseId: null,
       idTag: 'TAG-16',
       meterStartWh: 1000,
+      reservationId: null,
       startedAt: '2026-01-02T10:00:00.000Z',
     });
     expect((await events.waitFor(Subjects.transactionUpdated, ofTransaction)).data).toMatchObject({
