@@ -277,7 +277,7 @@ interface AxeViolation {
         });
 
         await visible(page.getByLabel('Connection: online'), 20_000);
-        await visible(page.getByText('Wallbox 22'), 20_000);
+        await visible(page.getByText('Wallbox 22', { exact: true }), 20_000);
         await visible(page.getByLabel('Connector 1: Available'), 20_000);
       },
       90_000,

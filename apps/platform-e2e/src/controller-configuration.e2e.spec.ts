@@ -366,13 +366,13 @@ describe('controller configuration', () => {
       expect(entries[3]).toMatchObject({
         component: 'EVSE',
         evse_id: 1,
-        connector_id: undefined,
         variable: 'Power',
         attribute_type: 'MaxSet',
         value: '11000',
         mutability: 'ReadWrite',
         characteristics: { unit: 'W', dataType: 'decimal', supportsMonitoring: true },
       });
+      expect(entries[3]).not.toHaveProperty('connector_id');
       expect(entries[0]).toMatchObject({ component: 'Connector', evse_id: 1, connector_id: 1 });
       expect(entries[1]).toMatchObject({
         variable_instance: 'SetVariables',
@@ -409,9 +409,9 @@ describe('controller configuration', () => {
         source_command_uuid: command.command_uuid,
       });
       expect(entries.find((entry) => entry.key === 'Foo.Bar')).toMatchObject({
-        value: undefined,
         status: 'UnknownComponent',
       });
+      expect(entries.find((entry) => entry.key === 'Foo.Bar')).not.toHaveProperty('value');
     });
 
     it('change_configuration: one SetVariables, per-setting results, at most ItemsPerMessageSetVariables', async () => {

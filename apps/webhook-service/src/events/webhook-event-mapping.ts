@@ -28,6 +28,16 @@ export interface WebhookEvent {
   plugOf?: { connectorId: number | null; evseId: number | null };
 }
 
+/** The command as GET /api/v1/control/commands/{uuid} answers it: unset fields (result, completed_at) left out. */
+function withoutUnsetFields(command: object): Record<string, unknown> {
+  // The same rule as api-gateway's answers: null properties left out at every depth, nulls in arrays kept.
+  return JSON.parse(
+    JSON.stringify(command, function (this: unknown, _key: string, value: unknown) {
+      return value === null && !Array.isArray(this) ? undefined : value;
+    }),
+  ) as Record<string, unknown>;
+}
+
 /** The webhook body: Standard Webhooks' `{type, timestamp, data}`. */
 export function webhookBody(type: string, timestamp: string, data: unknown): string {
   return JSON.stringify({ type, timestamp, data });
@@ -45,7 +55,7 @@ export function toWebhookEvent(subject: string, event: EventEnvelope<unknown>): 
       orderingKey: `command:${commandUuid}`,
       controllerUuid: changed.controllerUuid,
       data: {
-        command: changed.command,
+        command: withoutUnsetFields(changed.command),
         previous_status: changed.previousStatus ?? null,
         controller_uuid: changed.controllerUuid,
       },
