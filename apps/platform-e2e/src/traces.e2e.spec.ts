@@ -79,16 +79,17 @@ describe('traces of a command from POST to result.status', () => {
       expect(command.status).toBe('accepted');
       expect(command.result).toMatchObject({ status: 'Accepted' });
 
-      const ocppCall = await eventually(
-        () =>
-          Promise.resolve(
-            receiver.spans.find(
-              (span) => span.name === 'OCPP Reset' && span.attributes['cpc.ocpp.outcome'] === 'answered',
-            ),
-          ),
-        (span) => span !== undefined,
+      // Each service exports its spans in its own batches: wait until the whole chain up to the HTTP span is in.
+      const chain = await eventually(
+        () => {
+          const ocppCall = receiver.spans.find(
+            (span) => span.name === 'OCPP Reset' && span.attributes['cpc.ocpp.outcome'] === 'answered',
+          );
+          return Promise.resolve(ocppCall ? [ocppCall, ...receiver.ancestors(ocppCall)] : []);
+        },
+        (found) => found.some((span) => span.name === 'POST /api/v1/control/commands'),
+        { timeoutMs: 30_000 },
       );
-      const chain = [ocppCall!, ...receiver.ancestors(ocppCall!)];
       const steps = chain.map((span) => [span.service, span.name, span.kind]);
       expect(steps).toEqual([
         ['ocpp-gateway', 'OCPP Reset', CLIENT],
