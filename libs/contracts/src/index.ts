@@ -18,3 +18,4 @@ export * from './control/commands.contract.js';
 export * from './control/reservations.contract.js';
 export * from './nats-permissions/index.js';
 export * from './webhooks/webhooks.contract.js';
+export * from './unset-fields.js';

@@ -20,3 +20,4 @@ export * from './prism-proxy.js';
 export * from './otlp-receiver.js';
 export * from './command-events.js';
 export * from './authorization-token-builder.js';
+export * from './unset-fields.js';

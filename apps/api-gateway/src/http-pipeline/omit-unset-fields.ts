@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { leaveOutUnsetFields } from '@cpc/contracts';
 
 /**
  * JSON of a response body without the properties that are null: an unset optional field is left out rather than sent
@@ -7,9 +8,7 @@ import type { FastifyInstance } from 'fastify';
  */
 export function stringifyWithoutUnset(payload: unknown): string {
   if (payload === null || payload === undefined) return 'null';
-  return JSON.stringify(payload, function (this: unknown, _key: string, value: unknown) {
-    return value === null && !Array.isArray(this) ? undefined : value;
-  });
+  return JSON.stringify(payload, leaveOutUnsetFields);
 }
 
 /** Every JSON answer of the API is serialized by stringifyWithoutUnset. */

@@ -11,6 +11,7 @@ import {
   type TransactionStartedEvent,
   type TransactionUpdatedEvent,
   isUuid,
+  leaveOutUnsetFields,
   type WebhookEventType,
 } from '@cpc/contracts';
 
@@ -30,12 +31,7 @@ export interface WebhookEvent {
 
 /** The command as GET /api/v1/control/commands/{uuid} answers it: unset fields (result, completed_at) left out. */
 function withoutUnsetFields(command: object): Record<string, unknown> {
-  // The same rule as api-gateway's answers: null properties left out at every depth, nulls in arrays kept.
-  return JSON.parse(
-    JSON.stringify(command, function (this: unknown, _key: string, value: unknown) {
-      return value === null && !Array.isArray(this) ? undefined : value;
-    }),
-  ) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(command, leaveOutUnsetFields)) as Record<string, unknown>;
 }
 
 /** The webhook body: Standard Webhooks' `{type, timestamp, data}`. */
