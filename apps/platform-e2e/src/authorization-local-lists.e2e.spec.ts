@@ -5,9 +5,7 @@ import {
   type ChargePoint,
   COMMANDS_PATH,
   CommandsTestClient,
-  eventually,
-  OCPP_PASSWORD,
-  ocppChargePoint,
+  onlineChargePoint,
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
@@ -91,18 +89,7 @@ describe('local authorization lists', () => {
     cp: ChargePoint;
   }> {
     const { location, controller } = await data.site(1);
-    const cp = ocppChargePoint({
-      ocppUrl: platform.ocppUrl,
-      tenantSlug: 'acme',
-      identity: controller.ocpp_identity,
-      password: OCPP_PASSWORD,
-      protocols: [protocol],
-    });
-    await cp.connect();
-    await eventually(
-      () => api.call('GET', `/api/v1/assets/controllers/${controller.uuid}`, { token: ops }),
-      (response) => response.body.controller?.connection_status === 'online',
-    );
+    const cp = await onlineChargePoint({ ocppUrl: platform.ocppUrl, api, token: ops, controller, protocol });
     return { location, controller, cp };
   }
 

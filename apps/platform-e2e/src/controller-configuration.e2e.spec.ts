@@ -7,8 +7,7 @@ import {
   CommandsTestClient,
   createRpcError,
   eventually,
-  OCPP_PASSWORD,
-  ocppChargePoint,
+  onlineChargePoint,
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
@@ -92,18 +91,13 @@ describe('controller configuration', () => {
     protocol: Protocol,
   ): Promise<{ controller: ControllerView; plugs: PlugView[]; cp: ChargePoint }> {
     const { controller, plugs } = await data.site(2);
-    const cp = ocppChargePoint({
+    const cp = await onlineChargePoint({
       ocppUrl: platform.ocppUrl,
-      tenantSlug: 'acme',
-      identity: controller.ocpp_identity,
-      password: OCPP_PASSWORD,
-      protocols: [protocol],
+      api,
+      token: token,
+      controller,
+      protocol,
     });
-    await cp.connect();
-    await eventually(
-      () => api.call('GET', `/api/v1/assets/controllers/${controller.uuid}`, { token }),
-      (response) => response.body.controller?.connection_status === 'online',
-    );
     return { controller, plugs, cp };
   }
 

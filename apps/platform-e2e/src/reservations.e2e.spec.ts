@@ -6,8 +6,7 @@ import {
   type ChargePoint,
   CommandsTestClient,
   eventually,
-  OCPP_PASSWORD,
-  ocppChargePoint,
+  onlineChargePoint,
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
@@ -59,18 +58,13 @@ describe('reservations', () => {
 
   async function connected(protocol: 'ocpp1.6' | 'ocpp2.0.1') {
     const { controller, plugs } = await data.site(2);
-    const cp = ocppChargePoint({
+    const cp = await onlineChargePoint({
       ocppUrl: platform.ocppUrl,
-      tenantSlug: 'acme',
-      identity: controller.ocpp_identity,
-      password: OCPP_PASSWORD,
-      protocols: [protocol],
+      api,
+      token: token,
+      controller,
+      protocol,
     });
-    await cp.connect();
-    await eventually(
-      () => api.call('GET', `/api/v1/assets/controllers/${controller.uuid}`, { token }),
-      (response) => response.body.controller?.connection_status === 'online',
-    );
     return { controller, plugs, cp };
   }
 

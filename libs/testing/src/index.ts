@@ -21,3 +21,4 @@ export * from './otlp-receiver.js';
 export * from './command-events.js';
 export * from './authorization-token-builder.js';
 export * from './unset-fields.js';
+export * from './online-charge-point.js';
