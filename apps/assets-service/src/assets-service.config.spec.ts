@@ -23,7 +23,7 @@ describe('assets-service tuning', () => {
       idTokenChangeMaxTokens: 500,
       localListUpdateMaxAgeMs: 3_600_000,
       localListMaxPageSize: 2000,
-      decisionsInFlight: 512,
+      decisionsInFlight: 8,
       decisionBatchSize: 256,
       decisionInsertsInFlight: 2,
     });

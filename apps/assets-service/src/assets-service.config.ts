@@ -55,7 +55,7 @@ export interface AssetsServiceTuning {
   localListUpdateMaxAgeMs: number;
   /** Most tokens and removals one page of a local list update carries (far below NATS's 1 MiB message limit). */
   localListMaxPageSize: number;
-  /** Decision events handled at once; those arriving together are stored by one INSERT. */
+  /** Decision events (each up to a gateway's `decisionBatchSize` decisions) handled at once; rows arriving together share INSERTs. */
   decisionsInFlight: number;
   /** Most decisions one INSERT stores. */
   decisionBatchSize: number;
@@ -79,7 +79,7 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   idTokenChangeMaxTokens: 500,
   localListUpdateMaxAgeMs: 60 * 60_000,
   localListMaxPageSize: 2000,
-  decisionsInFlight: 512,
+  decisionsInFlight: 8,
   decisionBatchSize: 256,
   decisionInsertsInFlight: 2,
 });

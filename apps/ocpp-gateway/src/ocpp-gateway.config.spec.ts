@@ -21,7 +21,9 @@ describe('ocpp-gateway tuning', () => {
       idTokenLoadRetryMs: 1000,
       idTokenLoadAttempts: 3,
       decisionQueueLimit: 100_000,
-      decisionPublishesInFlight: 64,
+      decisionBatchDelayMs: 100,
+      decisionBatchSize: 1000,
+      decisionPublishesInFlight: 4,
       decisionRetryDelayMs: 1000,
     });
   });

@@ -52,7 +52,14 @@ export interface OcppGatewayTuning {
   idTokenLoadAttempts: number;
   /** Authorization decision events waiting for the event stream, at most; beyond, the oldest are dropped. */
   decisionQueueLimit: number;
-  /** Decision events published at once, each waiting for JetStream's ack (room for thousands of answers a second). */
+  /**
+   * How long a decision waits for others to share its event: at thousands of answers a second, a few events a second
+   * instead of one per answer (the decision log is read by people, a fraction of a second late is fine).
+   */
+  decisionBatchDelayMs: number;
+  /** Most decisions in one event (about 350 bytes each, far below NATS's message size limit). */
+  decisionBatchSize: number;
+  /** Decision events published at once, each waiting for JetStream's ack. */
   decisionPublishesInFlight: number;
   /** After a failed publish of a decision event, how long until the queue is tried again. */
   decisionRetryDelayMs: number;
@@ -72,7 +79,9 @@ export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
   idTokenLoadRetryMs: 1000,
   idTokenLoadAttempts: 3,
   decisionQueueLimit: 100_000,
-  decisionPublishesInFlight: 64,
+  decisionBatchDelayMs: 100,
+  decisionBatchSize: 1000,
+  decisionPublishesInFlight: 4,
   decisionRetryDelayMs: 1000,
 });
 

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import {
   type AssetPage,
-  type AuthorizationDecisionEvent,
+  type AuthorizationDecisionRecord,
+  type AuthorizationDecisionsEvent,
   type AuthorizationDecisionFilter,
   type AuthorizationDecisionSortField,
   type AuthorizationDecisionView,
@@ -24,7 +25,7 @@ import {
 } from './authorization-decisions.repository.js';
 
 /** Durable names cannot hold dots. */
-export const AUTHORIZATION_DECISIONS_CONSUMER = 'assets-service_authorization-decisions';
+export const AUTHORIZATION_DECISIONS_CONSUMER = 'assets-service_authorization-decision-batches';
 
 const SORT_COLUMNS: Record<AuthorizationDecisionSortField, string> = { decided_at: 'decision.decidedAt' };
 
@@ -69,7 +70,7 @@ export class AuthorizationDecisionsService implements OnApplicationBootstrap {
     await this.eventBus.consume(
       {
         durableName: AUTHORIZATION_DECISIONS_CONSUMER,
-        filterSubject: AuthorizationSubjects.decisionMade,
+        filterSubject: AuthorizationSubjects.decisionsMade,
         concurrency: this.tuning.decisionsInFlight,
         maxAckPending: this.tuning.decisionsInFlight * 2,
         pullBatchSize: this.tuning.decisionsInFlight,
@@ -78,33 +79,42 @@ export class AuthorizationDecisionsService implements OnApplicationBootstrap {
     );
   }
 
-  /** Stores one decision event (idempotent: its event id is the row's key). */
-  store(event: EventEnvelope<unknown>): Promise<void> {
-    const data = (event.data ?? {}) as Partial<AuthorizationDecisionEvent['data']>;
-    if (
-      !isUuid(event.eventId) ||
-      !isUuid(event.tenantUuid) ||
-      !isUuid(data.controllerUuid) ||
-      !isUuid(data.locationUuid) ||
-      typeof data.idToken !== 'string' ||
-      Number.isNaN(Date.parse(event.occurredAt))
-    ) {
-      this.logger.warn(`ignoring malformed authorization decision ${String(event.eventId)}`);
-      return Promise.resolve();
+  /** Stores the decisions of one event (idempotent: each decision's uuid is its row's key). */
+  async store(event: EventEnvelope<unknown>): Promise<void> {
+    const decisions = (event.data as Partial<AuthorizationDecisionsEvent['data']> | undefined)?.decisions;
+    if (!isUuid(event.tenantUuid) || !Array.isArray(decisions)) {
+      this.logger.warn(`ignoring malformed authorization decisions event ${String(event.eventId)}`);
+      return;
     }
-    return this.inserts.call({
-      uuid: event.eventId,
-      tenant_uuid: event.tenantUuid,
-      id_token: data.idToken.slice(0, 36),
-      type: data.type ?? null,
-      id_token_uuid: isUuid(data.tokenUuid) ? data.tokenUuid : null,
-      controller_uuid: data.controllerUuid,
-      location_uuid: data.locationUuid,
-      result: data.result,
-      reason: data.reason,
-      message_kind: data.messageKind,
-      decided_at: event.occurredAt,
+    const rows = decisions.flatMap((decision: Partial<AuthorizationDecisionRecord>) => {
+      if (
+        !isUuid(decision.decisionUuid) ||
+        !isUuid(decision.controllerUuid) ||
+        !isUuid(decision.locationUuid) ||
+        typeof decision.idToken !== 'string' ||
+        typeof decision.decidedAt !== 'string' ||
+        Number.isNaN(Date.parse(decision.decidedAt))
+      ) {
+        this.logger.warn(`ignoring a malformed authorization decision in event ${String(event.eventId)}`);
+        return [];
+      }
+      return [
+        {
+          uuid: decision.decisionUuid,
+          tenant_uuid: event.tenantUuid,
+          id_token: decision.idToken.slice(0, 36),
+          type: decision.type ?? null,
+          id_token_uuid: isUuid(decision.tokenUuid) ? decision.tokenUuid : null,
+          controller_uuid: decision.controllerUuid,
+          location_uuid: decision.locationUuid,
+          result: decision.result,
+          reason: decision.reason,
+          message_kind: decision.messageKind,
+          decided_at: decision.decidedAt,
+        },
+      ];
     });
+    await Promise.all(rows.map((row) => this.inserts.call(row)));
   }
 
   list(

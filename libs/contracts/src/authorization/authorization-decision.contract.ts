@@ -22,7 +22,12 @@ export const AUTHORIZATION_REASONS = [
 ] as const;
 export type AuthorizationReason = (typeof AUTHORIZATION_REASONS)[number];
 
-export type AuthorizationDecisionEvent = EventEnvelope<{
+/** One answer the ocpp-gateway gave about an id token. */
+export interface AuthorizationDecisionRecord {
+  /** Unique per decision: the decision log's key, so an event delivered twice stores each decision once. */
+  decisionUuid: string;
+  /** ISO 8601. */
+  decidedAt: string;
   controllerUuid: string;
   ocppIdentity: string;
   locationUuid: string;
@@ -35,7 +40,10 @@ export type AuthorizationDecisionEvent = EventEnvelope<{
   result: AuthorizationResult;
   reason: AuthorizationReason;
   messageKind: AuthorizationMessageKind;
-}>;
+}
+
+/** The decisions one gateway made for one tenant within a short while, in the order it made them. */
+export type AuthorizationDecisionsEvent = EventEnvelope<{ decisions: AuthorizationDecisionRecord[] }>;
 
 export const AUTHORIZATION_DECISION_SORT_FIELDS = ['decided_at'] as const;
 export type AuthorizationDecisionSortField = (typeof AUTHORIZATION_DECISION_SORT_FIELDS)[number];

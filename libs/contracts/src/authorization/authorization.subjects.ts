@@ -53,10 +53,10 @@ export const AuthorizationSubjects = {
    */
   idTokensChanged: 'assets.id-token.changed.v1',
   /**
-   * durable event: AuthorizationDecisionEvent, one per answer the ocpp-gateway gave about an id token (published
-   * without holding the answer back); assets-service stores them in batches.
+   * durable event: AuthorizationDecisionsEvent, the answers an ocpp-gateway gave about id tokens of one tenant,
+   * gathered for a few milliseconds (published without holding any answer back); assets-service stores them.
    */
-  decisionMade: 'events.authorization.decision-made.v1',
+  decisionsMade: 'events.authorization.decisions-made.v1',
   /** ListAssetsPayload<AuthorizationDecisionFilter, 'decided_at'> → AssetPage<AuthorizationDecisionView> */
   listDecisions: 'assets.authorization-decision.list.v1',
 } as const;
