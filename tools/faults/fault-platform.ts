@@ -135,7 +135,7 @@ export class FaultPlatform {
       // Every charge point reaches the gateways through the one balancer address.
       OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS: '100000',
       ACCESS_TOKEN_TTL_SECONDS: '86400',
-      // A dead instance's presence entries are swept within seconds, not a minute.
+      // A dead instance is found, and its presence entries swept, within seconds, not a minute.
       OCPP_PRESENCE_TTL_MS: '6000',
     };
     for (const service of SERVICES_WITH_MIGRATIONS) {

@@ -125,8 +125,16 @@ export interface OcppGatewayConfig extends CommonServiceConfig {
    * The production overlay sets it false.
    */
   allowSecurityProfile0: boolean;
-  /** Presence entries live this long unless refreshed, so a killed instance leaves nothing stale behind. */
+  /**
+   * An instance that has not confirmed itself for this long is dead: another instance sweeps its presence entries and
+   * publishes their disconnects.
+   */
   presenceTtlMs: number;
+  /**
+   * Each open socket's presence entry is checked once in this interval (spread evenly): a takeover elsewhere whose
+   * notice was lost, or an entry removed behind this instance's back, is noticed within it.
+   */
+  presenceAuditMs: number;
   /** On SIGTERM, how long in-flight calls get to settle before sockets are dropped. */
   shutdownGraceMs: number;
   /**
@@ -221,6 +229,7 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
           reader.oneOf('OCPP_ALLOW_SECURITY_PROFILE_0', ['true', 'false'] as const, { default: 'true' }) ===
           'true',
         presenceTtlMs: reader.int('OCPP_PRESENCE_TTL_MS', { default: 60000, min: 3000, max: 3600000 }),
+        presenceAuditMs: reader.int('OCPP_PRESENCE_AUDIT_MS', { default: 600000, min: 1000, max: 86400000 }),
         shutdownGraceMs: reader.int('OCPP_SHUTDOWN_GRACE_MS', { default: 10000, min: 0, max: 300000 }),
         trustedProxies: TrustedProxies.parse(reader.optionalString('TRUSTED_PROXIES'), reader.problems),
         proxyClientCertSubjectHeader: reader

@@ -4,6 +4,7 @@ import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   CHARGE_POINT_PRESENCE_BUCKET,
+  GATEWAY_INSTANCES_BUCKET,
   ChargePointEventSubjects as Subjects,
   TelemetryEventSubjects,
 } from '@cpc/contracts';
@@ -511,9 +512,14 @@ describe('ocpp-gateway: what charge points send', () => {
 describe('ocpp-gateway: keeping the presence registry true', () => {
   let rig: GatewayTestRig;
   let client: NatsConnection;
+  const instanceKey = (instanceId: string) => Buffer.from(instanceId).toString('base64url');
 
   beforeAll(async () => {
-    rig = await startGatewayTestRig({ OCPP_PRESENCE_TTL_MS: '3000', OCPP_GATEWAY_INSTANCE_ID: 'gw-alive' });
+    rig = await startGatewayTestRig({
+      OCPP_PRESENCE_TTL_MS: '3000',
+      OCPP_PRESENCE_AUDIT_MS: '2000',
+      OCPP_GATEWAY_INSTANCE_ID: 'gw-alive',
+    });
     client = await connect({ servers: rig.nats.url });
   });
 
@@ -522,17 +528,55 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
     await rig?.stop();
   });
 
+  async function connectedChargePoint(identity: string) {
+    const controller = rig.services.addController({
+      tenantSlug: 'acme',
+      identity,
+      password: 'a-very-secret-password-1',
+    });
+    const cp = chargePoint({ port: rig.gateway.ocppPort, controller, protocols: ['ocpp2.0.1'] });
+    await cp.connect();
+    const connected = await rig.events.waitFor(
+      Subjects.connected,
+      (data) => data.controllerUuid === controller.controllerUuid,
+    );
+    return { cp, controller, connectionId: connected.data.connectionId };
+  }
+
+  it('confirms itself once per round in one key, not once per socket', async () => {
+    const { cp, controller } = await connectedChargePoint('CP-QUIET');
+    const presence = await new Kvm(client).open(CHARGE_POINT_PRESENCE_BUCKET);
+    const instances = await new Kvm(client).open(GATEWAY_INSTANCES_BUCKET);
+    const entryRevision = (await presence.get(controller.controllerUuid))?.revision;
+    const stateRevision = (await instances.get(instanceKey('gw-alive')))?.revision;
+    await eventually(
+      async () => (await instances.get(instanceKey('gw-alive')))?.revision ?? 0,
+      (revision) => revision > (stateRevision ?? 0),
+    );
+    expect((await instances.get(instanceKey('gw-alive')))?.json()).toMatchObject({
+      refreshedAt: expect.any(String),
+    });
+    expect((await presence.get(controller.controllerUuid))?.revision).toBe(entryRevision);
+    await cp.close();
+  });
+
   it('sweeps the entries of an instance that died and announces their disconnects', async () => {
     const presence = await new Kvm(client).open(CHARGE_POINT_PRESENCE_BUCKET);
+    const instances = await new Kvm(client).open(GATEWAY_INSTANCES_BUCKET);
+    const incarnation = randomUUID();
+    await instances.put(
+      instanceKey('gw-killed'),
+      JSON.stringify({ incarnation, refreshedAt: new Date(Date.now() - 300_000).toISOString() }),
+    );
     const orphan = {
       controllerUuid: randomUUID(),
       tenantUuid: randomUUID(),
       ocppIdentity: 'CP-ORPHAN',
       protocol: 'ocpp1.6',
       gatewayInstance: 'gw-killed',
+      incarnation,
       connectionId: randomUUID(),
       connectedAt: new Date(Date.now() - 600_000).toISOString(),
-      refreshedAt: new Date(Date.now() - 300_000).toISOString(),
     };
     await presence.put(orphan.controllerUuid, JSON.stringify(orphan));
     const disconnected = await rig.events.waitFor(
@@ -546,20 +590,38 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
       reason: 'gateway_instance_lost',
     });
     expect((await presence.get(orphan.controllerUuid))?.operation).not.toBe('PUT');
+    // Swept, the dead instance's state goes too.
+    await eventually(
+      async () => (await instances.get(instanceKey('gw-killed')))?.operation,
+      (operation) => operation !== 'PUT',
+    );
   });
 
-  it('announces a live connection again when its entry was lost', async () => {
-    const controller = rig.services.addController({
-      tenantSlug: 'acme',
-      identity: 'CP-LIVE',
-      password: 'a-very-secret-password-1',
-    });
-    const cp = chargePoint({ port: rig.gateway.ocppPort, controller, protocols: ['ocpp2.0.1'] });
-    await cp.connect();
-    const first = await rig.events.waitFor(
+  it('announces its sockets again when another instance found it dead (it stood still)', async () => {
+    const { cp, controller, connectionId } = await connectedChargePoint('CP-STOOD-STILL');
+    const presence = await new Kvm(client).open(CHARGE_POINT_PRESENCE_BUCKET);
+    const instances = await new Kvm(client).open(GATEWAY_INSTANCES_BUCKET);
+    const from = rig.events.mark;
+    // What a sweeping instance does: mark it lost, then remove its entries.
+    const state = await instances.get(instanceKey('gw-alive'));
+    await instances.put(instanceKey('gw-alive'), JSON.stringify({ ...state?.json<object>(), lost: true }));
+    await presence.delete(controller.controllerUuid);
+    const again = await rig.events.waitFor(
       Subjects.connected,
       (data) => data.controllerUuid === controller.controllerUuid,
+      { from },
     );
+    expect(again.data.connectionId).toBe(connectionId);
+    expect((await presence.get(controller.controllerUuid))?.json()).toMatchObject({
+      connectionId,
+      gatewayInstance: 'gw-alive',
+    });
+    expect((await instances.get(instanceKey('gw-alive')))?.json()).not.toHaveProperty('lost');
+    await cp.close();
+  });
+
+  it('announces a live connection again when its entry was removed behind its back', async () => {
+    const { cp, controller, connectionId } = await connectedChargePoint('CP-LIVE');
     const presence = await new Kvm(client).open(CHARGE_POINT_PRESENCE_BUCKET);
     const from = rig.events.mark;
     await presence.delete(controller.controllerUuid);
@@ -568,12 +630,12 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
       (data) => data.controllerUuid === controller.controllerUuid,
       { from },
     );
-    expect(again.data.connectionId).toBe(first.data.connectionId);
+    expect(again.data.connectionId).toBe(connectionId);
     expect((await presence.get(controller.controllerUuid))?.json()).toMatchObject({
-      connectionId: first.data.connectionId,
+      connectionId,
       gatewayInstance: 'gw-alive',
     });
-    // Refreshes of a live entry change nothing on the event stream.
+    // The audit of a live entry changes nothing on the event stream.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(
       rig.events.on(Subjects.connected, (data) => data.controllerUuid === controller.controllerUuid),

@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { CHARGE_POINT_PRESENCE_BUCKET, type ChargePointPresence } from '@cpc/contracts';
+import {
+  CHARGE_POINT_PRESENCE_BUCKET,
+  type ChargePointPresence,
+  GATEWAY_INSTANCES_BUCKET,
+  type GatewayInstanceState,
+} from '@cpc/contracts';
 import { NATS_CONNECTION } from '@cpc/nats';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
@@ -12,17 +18,38 @@ export interface StalePresence {
   revision: number;
 }
 
+/** Another instance found dead: stopped confirming itself, or already marked lost by someone's sweep. */
+export interface DeadInstance {
+  instanceId: string;
+  revision: number;
+  state: GatewayInstanceState;
+}
+
+/** Instance ids are free text in configuration; KV keys allow only a few characters. */
+function instanceKey(instanceId: string): string {
+  return Buffer.from(instanceId).toString('base64url');
+}
+
+function instanceIdOf(key: string): string {
+  return Buffer.from(key, 'base64url').toString();
+}
+
 /**
- * The presence registry (NATS KV, see ChargePointPresence): one entry per connected controller, written by the
- * instance holding the socket. Every write after the first is a compare-and-set on the revision this instance last
- * wrote, so it notices when another party replaced or removed its entry. An entry not refreshed for
- * OCPP_PRESENCE_TTL_MS is stale (its instance died); the bucket itself keeps entries three times as long, which leaves
- * the other instances time to notice and announce the disconnect (PresenceUpkeep) before NATS drops the entry.
+ * The presence registry (NATS KV, see ChargePointPresence): one entry per connected controller, written once by the
+ * instance holding the socket, and one state per gateway instance (GatewayInstanceState) that the instance confirms
+ * every third of OCPP_PRESENCE_TTL_MS. A fleet of idle sockets costs one write per instance and round, not one per
+ * socket; the entries are read in full only after an instance died (its entries are swept then).
  */
 @Injectable()
 export class ChargePointPresenceRegistry implements OnModuleInit {
-  private bucket: KV | undefined;
-  private readonly revisions = new Map<string, number>();
+  private entries: KV | undefined;
+  private instances: KV | undefined;
+  private readonly incarnation = randomUUID();
+  private ownRevision = 0;
+  /** A state of an earlier process under this instance id was found at start: its entries are to be swept. */
+  private earlierIncarnationFound = false;
+  /** Connections whose entry could not be deleted on close (NATS away): retried each upkeep round. */
+  private readonly unwithdrawn = new Map<string, ChargePointConnection>();
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
@@ -30,85 +57,189 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.bucket = await new Kvm(this.nats).create(CHARGE_POINT_PRESENCE_BUCKET, {
-      ttl: 3 * this.config.presenceTtlMs,
-      history: 1,
-    });
+    const kvm = new Kvm(this.nats);
+    this.entries = await kvm.create(CHARGE_POINT_PRESENCE_BUCKET, { history: 1 });
+    this.instances = await kvm.create(GATEWAY_INSTANCES_BUCKET, { history: 1 });
+    const earlier = await this.instances.get(instanceKey(this.config.gatewayInstanceId));
+    this.earlierIncarnationFound = earlier?.operation === 'PUT';
+    await this.rejoin();
   }
 
-  async announce(connection: ChargePointConnection): Promise<void> {
-    const revision = await this.requireBucket().put(connection.controllerUuid, this.entryFor(connection));
-    this.revisions.set(connection.connectionId, revision);
-  }
-
-  /** False when the entry is no longer the one this instance wrote (swept as stale, or taken over). */
-  async refresh(connection: ChargePointConnection): Promise<boolean> {
-    const revision = this.revisions.get(connection.connectionId);
-    if (revision === undefined) return false;
+  /** Confirms this instance is alive; false when someone marked it lost or removed it (it stood still too long). */
+  async confirmAlive(): Promise<boolean> {
     try {
-      const next = await this.requireBucket().update(
-        connection.controllerUuid,
-        this.entryFor(connection),
-        revision,
+      this.ownRevision = await this.requireInstances().update(
+        instanceKey(this.config.gatewayInstanceId),
+        this.ownState(),
+        this.ownRevision,
       );
-      this.revisions.set(connection.connectionId, next);
       return true;
     } catch {
       return false;
     }
+  }
+
+  /** Writes this instance's state afresh (after it was found lost); its connections must then be announced again. */
+  async rejoin(): Promise<void> {
+    this.ownRevision = await this.requireInstances().put(
+      instanceKey(this.config.gatewayInstanceId),
+      this.ownState(),
+    );
+  }
+
+  async announce(connection: ChargePointConnection): Promise<void> {
+    await this.requireEntries().put(connection.controllerUuid, this.entryFor(connection));
   }
 
   /** The connection id the controller's entry names, if there is one. */
   async holder(controllerUuid: string): Promise<string | undefined> {
-    return (await this.entry(controllerUuid))?.connectionId;
+    return (await this.entry(controllerUuid))?.presence.connectionId;
   }
 
-  /** The controller's entry, unless there is none or its instance stopped refreshing it. */
+  /** The controller's entry, unless there is none or its instance is not alive. */
   async current(controllerUuid: string): Promise<ChargePointPresence | undefined> {
-    const presence = await this.entry(controllerUuid);
-    if (!presence || Date.parse(presence.refreshedAt) < Date.now() - this.config.presenceTtlMs)
-      return undefined;
-    return presence;
-  }
-
-  private async entry(controllerUuid: string): Promise<ChargePointPresence | undefined> {
-    const entry = await this.requireBucket().get(controllerUuid);
-    return entry?.operation === 'PUT' ? entry.json<ChargePointPresence>() : undefined;
+    const found = await this.entry(controllerUuid);
+    if (!found) return undefined;
+    const state = await this.stateOf(found.presence.gatewayInstance);
+    return state && this.isAlive(state.state) && state.state.incarnation === found.presence.incarnation
+      ? found.presence
+      : undefined;
   }
 
   /** Deletes the entry only while it still names this connection: a newer socket elsewhere may own it already. */
   async withdraw(connection: ChargePointConnection): Promise<void> {
-    this.revisions.delete(connection.connectionId);
-    const bucket = this.requireBucket();
-    const entry = await bucket.get(connection.controllerUuid);
-    if (!entry || entry.operation !== 'PUT') return;
-    if (entry.json<ChargePointPresence>().connectionId !== connection.connectionId) return;
-    // A concurrent write wins the compare-and-delete; that is the outcome we want.
-    await bucket.delete(connection.controllerUuid, { previousSeq: entry.revision }).catch(() => undefined);
-  }
-
-  /** Entries whose instance stopped refreshing them. */
-  async staleEntries(): Promise<StalePresence[]> {
-    const bucket = this.requireBucket();
-    const staleBefore = Date.now() - this.config.presenceTtlMs;
-    const stale: StalePresence[] = [];
-    for await (const key of await bucket.keys()) {
-      const entry = await bucket.get(key);
-      if (!entry || entry.operation !== 'PUT') continue;
-      const presence = entry.json<ChargePointPresence>();
-      if (Date.parse(presence.refreshedAt) < staleBefore) stale.push({ presence, revision: entry.revision });
-    }
-    return stale;
-  }
-
-  /** True for the one caller (of any instance) that removed it. */
-  async removeStale(stale: StalePresence): Promise<boolean> {
     try {
-      await this.requireBucket().delete(stale.presence.controllerUuid, { previousSeq: stale.revision });
+      const found = await this.entry(connection.controllerUuid);
+      if (found && found.presence.connectionId === connection.connectionId) {
+        // A concurrent write wins the compare-and-delete; that is the outcome we want.
+        await this.requireEntries()
+          .delete(connection.controllerUuid, { previousSeq: found.revision })
+          .catch(() => undefined);
+      }
+      this.unwithdrawn.delete(connection.connectionId);
+    } catch (error) {
+      this.unwithdrawn.set(connection.connectionId, connection);
+      throw error;
+    }
+  }
+
+  /** Tries again to delete the entries of closed sockets whose withdrawal failed. */
+  async withdrawLeftovers(): Promise<void> {
+    for (const connection of [...this.unwithdrawn.values()]) await this.withdraw(connection);
+  }
+
+  /** The other instances that stopped confirming themselves, or were marked lost by a sweep that did not finish. */
+  async deadInstances(): Promise<DeadInstance[]> {
+    const instances = this.requireInstances();
+    const dead: DeadInstance[] = [];
+    for (const key of await this.keysOf(instances)) {
+      const instanceId = instanceIdOf(key);
+      if (instanceId === this.config.gatewayInstanceId) continue;
+      const found = await this.stateOf(instanceId);
+      if (found && !this.isAlive(found.state)) dead.push({ instanceId, ...found });
+    }
+    return dead;
+  }
+
+  /**
+   * Marks a dead instance lost before its entries are swept, so that an instance that merely stood still learns it
+   * at its next confirmation and announces its sockets again. False when it confirmed itself meanwhile.
+   */
+  async markLost(dead: DeadInstance): Promise<boolean> {
+    if (dead.state.lost) return true;
+    try {
+      dead.revision = await this.requireInstances().update(
+        instanceKey(dead.instanceId),
+        JSON.stringify({ ...dead.state, lost: true }),
+        dead.revision,
+      );
       return true;
     } catch {
       return false;
     }
+  }
+
+  /** Removes a lost instance's state once its entries are swept (unless it came back meanwhile). */
+  async forget(dead: DeadInstance): Promise<void> {
+    await this.requireInstances()
+      .delete(instanceKey(dead.instanceId), { previousSeq: dead.revision })
+      .catch(() => undefined);
+  }
+
+  /** Whether there is anything to sweep without reading every entry: an earlier process of this instance id. */
+  get sweepOwnEarlierIncarnation(): boolean {
+    return this.earlierIncarnationFound;
+  }
+
+  /**
+   * Entries of the given dead instances, of earlier incarnations of this one, and of instances without any state:
+   * reads the whole registry, so it runs only when there is something to sweep.
+   */
+  async entriesToSweep(deadInstanceIds: ReadonlySet<string>): Promise<StalePresence[]> {
+    const entries = this.requireEntries();
+    const known = new Set((await this.keysOf(this.requireInstances())).map(instanceIdOf));
+    const stale: StalePresence[] = [];
+    for (const key of await this.keysOf(entries)) {
+      const found = await this.entry(key);
+      if (!found) continue;
+      const { gatewayInstance, incarnation } = found.presence;
+      const ownEarlier =
+        gatewayInstance === this.config.gatewayInstanceId && incarnation !== this.incarnation;
+      if (deadInstanceIds.has(gatewayInstance) || ownEarlier || !known.has(gatewayInstance))
+        stale.push(found);
+    }
+    this.earlierIncarnationFound = false;
+    return stale;
+  }
+
+  /** True for the one caller (of any instance) that removed it, while its instance is still not alive. */
+  async removeStale(stale: StalePresence): Promise<boolean> {
+    const { gatewayInstance, incarnation } = stale.presence;
+    if (gatewayInstance !== this.config.gatewayInstanceId || incarnation === this.incarnation) {
+      // The instance may have come back and announced its sockets again since it was found dead.
+      const state = await this.stateOf(gatewayInstance);
+      if (state && this.isAlive(state.state) && state.state.incarnation === incarnation) return false;
+    }
+    try {
+      await this.requireEntries().delete(stale.presence.controllerUuid, { previousSeq: stale.revision });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private isAlive(state: GatewayInstanceState): boolean {
+    return !state.lost && Date.parse(state.refreshedAt) >= Date.now() - this.config.presenceTtlMs;
+  }
+
+  private async stateOf(
+    instanceId: string,
+  ): Promise<{ state: GatewayInstanceState; revision: number } | undefined> {
+    const entry = await this.requireInstances().get(instanceKey(instanceId));
+    return entry?.operation === 'PUT'
+      ? { state: entry.json<GatewayInstanceState>(), revision: entry.revision }
+      : undefined;
+  }
+
+  private async entry(controllerUuid: string): Promise<StalePresence | undefined> {
+    const entry = await this.requireEntries().get(controllerUuid);
+    return entry?.operation === 'PUT'
+      ? { presence: entry.json<ChargePointPresence>(), revision: entry.revision }
+      : undefined;
+  }
+
+  private async keysOf(bucket: KV): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const key of await bucket.keys()) keys.push(key);
+    return keys;
+  }
+
+  private ownState(): string {
+    const state: GatewayInstanceState = {
+      incarnation: this.incarnation,
+      refreshedAt: new Date().toISOString(),
+    };
+    return JSON.stringify(state);
   }
 
   private entryFor(connection: ChargePointConnection): string {
@@ -119,15 +250,20 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
       protocol: connection.protocol,
       securityProfile: connection.chargePoint.securityProfile,
       gatewayInstance: this.config.gatewayInstanceId,
+      incarnation: this.incarnation,
       connectionId: connection.connectionId,
       connectedAt: connection.connectedAt,
-      refreshedAt: new Date().toISOString(),
     };
     return JSON.stringify(presence);
   }
 
-  private requireBucket(): KV {
-    if (!this.bucket) throw new Error('presence bucket not open yet');
-    return this.bucket;
+  private requireEntries(): KV {
+    if (!this.entries) throw new Error('presence bucket not open yet');
+    return this.entries;
+  }
+
+  private requireInstances(): KV {
+    if (!this.instances) throw new Error('gateway instances bucket not open yet');
+    return this.instances;
   }
 }

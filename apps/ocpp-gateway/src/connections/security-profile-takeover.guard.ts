@@ -17,6 +17,8 @@ export class SecurityProfileTakeoverGuard {
 
   /** The profile of the socket a profile-0 newcomer would replace, when that one is higher; else undefined. */
   async outrankingProfile(controllerUuid: string, securityProfile: number): Promise<number | undefined> {
+    // Only a newcomer without credentials can be outranked: the others need no registry lookup.
+    if (securityProfile !== 0) return undefined;
     const local = this.outrankingHere(controllerUuid, securityProfile);
     if (local !== undefined || this.connections.get(controllerUuid)) return local;
     const held = (await this.presence.current(controllerUuid))?.securityProfile;

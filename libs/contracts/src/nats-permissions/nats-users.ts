@@ -10,7 +10,10 @@ import { TelemetryEventSubjects } from '../charge-points/meter-values-events.js'
 import { ChargingSessionSubjects } from '../control/charging-sessions.contract.js';
 import { ReservationSubjects } from '../control/reservations.contract.js';
 import { CommandSubjects } from '../control/commands.contract.js';
-import { CHARGE_POINT_PRESENCE_BUCKET } from '../ocpp-gateway/charge-point-presence.contract.js';
+import {
+  CHARGE_POINT_PRESENCE_BUCKET,
+  GATEWAY_INSTANCES_BUCKET,
+} from '../ocpp-gateway/charge-point-presence.contract.js';
 import { OcppCallEventSubjects } from '../ocpp-gateway/ocpp-call.contract.js';
 import { OcppGatewaySubjects } from '../ocpp-gateway/ocpp-gateway.subjects.js';
 import { WebhookSubjects } from '../webhooks/webhooks.contract.js';
@@ -184,7 +187,12 @@ export const NATS_USERS = {
       AuthorizationSubjects.decisionsMade,
     ],
     followsEvents: [AssetsSubjects.controllerDeleted, AssetsSubjects.controllerCredentialsChanged],
-    kvBuckets: [CHARGE_POINT_PRESENCE_BUCKET, 'ocpp_command_deliveries', 'ocpp16_transaction_ids'],
+    kvBuckets: [
+      CHARGE_POINT_PRESENCE_BUCKET,
+      GATEWAY_INSTANCES_BUCKET,
+      'ocpp_command_deliveries',
+      'ocpp16_transaction_ids',
+    ],
   },
   'webhook-service': {
     ...NOTHING,
