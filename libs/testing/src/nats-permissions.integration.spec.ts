@@ -234,7 +234,7 @@ describe('NATS users and permissions (generated authorization on a real nats-ser
       /Publish Violation - User "api-gateway", Subject "events\./,
       /Publish Violation - User "assets-service", Subject "ocpp\.call\.v1\./,
       /Publish Violation - User "ocpp-gateway", Subject "\$JS\.API\.CONSUMER\.MSG\.NEXT\.CPC_EVENTS\.assets-service_/,
-      /Publish Violation - User "command-service", Subject "(\$KV\.ocpp_presence\.|\$JS\.API\.[\w.]+\.KV_ocpp_presence)/,
+      /Publish Violation - User "command-service", Subject "(\$KV\.ocpp_connections\.|\$JS\.API\.[\w.]+\.KV_ocpp_connections)/,
     ];
     const violations = natsPermissionViolations(log);
     expect(violations.length).toBeGreaterThan(20);
