@@ -125,7 +125,8 @@ async function load(
       const counted = begin >= warmUpEnds;
       outstanding += 1;
       if (counted) sent += 1;
-      authorize(sent + outstanding).then(
+      // Round robin over the charge points by issue order: each gets rate / chargePoints calls a second.
+      authorize(issued).then(
         (status) => {
           outstanding -= 1;
           if (!counted) return;
