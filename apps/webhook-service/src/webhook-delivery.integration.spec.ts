@@ -282,6 +282,18 @@ describe('deliveries', () => {
     expect(page.items.find((item) => item.attempts === 3)).toBeDefined();
   });
 
+  it("sends a receiver's deliveries over one kept-alive connection", async () => {
+    const target = await receiver();
+    await subscribe(target.url);
+    const command = randomUUID();
+    for (const status of ['pending', 'sent', 'accepted']) await commandStatus(command, status);
+    await eventually(
+      () => target.received.length,
+      (count) => count === 3,
+    );
+    expect(target.connections).toBe(1);
+  });
+
   it('disables the subscription on 410 and says why', async () => {
     const target = await receiver(() => 410);
     const { subscription } = await subscribe(target.url);

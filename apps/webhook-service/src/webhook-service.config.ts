@@ -56,6 +56,24 @@ export interface WebhookServiceTuning {
   idlePollIntervalMs: number;
   /** Bytes of a receiver's response body read at most (kept for the delivery's last_error); the rest is dropped. */
   responseBodyLimitBytes: number;
+  /**
+   * How long a connection to a receiver stays open without a request, for the next delivery to it: below the 5 s
+   * after which common servers (Node's among them) close an idle connection, so we close first; a shorter
+   * `Keep-Alive: timeout` announced by the receiver wins.
+   */
+  idleReceiverConnectionMs: number;
+  /**
+   * Idle connections kept open per receiver address: maxRequestsInFlightPerSubscription, as many as one
+   * subscription's requests can use at once.
+   */
+  maxIdleConnectionsPerReceiver: number;
+  /**
+   * Statements writing attempts' outcomes running at once; the outcomes that arrive meanwhile go together into the
+   * next one (one statement and one commit for many deliveries instead of one each).
+   */
+  outcomeWritesInFlight: number;
+  /** Outcomes one statement writes at most: maxRequestsInFlight, so a whole round of requests fits one. */
+  outcomeBatchSize: number;
   /** First retry delay; each further one doubles, with ±20 % jitter, up to maxRetryDelayMs. */
   firstRetryDelayMs: number;
   /** Longest pause between two attempts. */
@@ -88,6 +106,10 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   claimLeaseMs: 60_000,
   idlePollIntervalMs: 100,
   responseBodyLimitBytes: 4096,
+  idleReceiverConnectionMs: 4000,
+  maxIdleConnectionsPerReceiver: 20,
+  outcomeWritesInFlight: 2,
+  outcomeBatchSize: 200,
   firstRetryDelayMs: 5000,
   maxRetryDelayMs: 3_600_000,
   failingDisableAfterMs: 24 * 3_600_000,

@@ -3,6 +3,7 @@ import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
 import { webhooksDataSourceOptions } from './data-source.js';
+import { DeliveryOutcomes } from './delivery/delivery-outcomes.js';
 import { DeliverySignal } from './delivery/delivery-signal.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { TargetGuard } from './delivery/target-guard.js';
@@ -56,9 +57,12 @@ export class WebhookServiceModule {
             connectTimeoutMs: config.connectTimeoutMs,
             responseTimeoutMs: config.responseTimeoutMs,
             responseBodyLimitBytes: config.tuning.responseBodyLimitBytes,
+            idleConnectionMs: config.tuning.idleReceiverConnectionMs,
+            maxIdleConnectionsPerReceiver: config.tuning.maxIdleConnectionsPerReceiver,
           }),
         },
         DeliverySignal,
+        DeliveryOutcomes,
         ControllerLocations,
         ConnectorPlugs,
         SubscriptionsService,

@@ -24,6 +24,8 @@ export interface ScriptedAnswer {
  */
 export class ScriptedHttpServer {
   readonly requests: ScriptedRequest[] = [];
+  /** TCP connections clients opened to it (several requests on one kept-alive connection count once). */
+  connections = 0;
 
   private constructor(
     private readonly server: Server,
@@ -39,6 +41,7 @@ export class ScriptedHttpServer {
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
     const scripted = new ScriptedHttpServer(server, `http://127.0.0.1:${port}`, script);
+    server.on('connection', () => (scripted.connections += 1));
     server.on('request', (request: IncomingMessage, response: ServerResponse) =>
       scripted.answer(request, response),
     );

@@ -15,6 +15,8 @@ export type ReceiverAnswer = number | 'hang';
 /** A real HTTP receiver on loopback (port 0): records every request and answers as `answer` says. */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
+  /** TCP connections opened to it (several requests on one kept-alive connection count once). */
+  connections = 0;
   private readonly hanging = new Set<ServerResponse>();
 
   private constructor(
@@ -33,6 +35,7 @@ export class WebhookReceiver {
     const { port } = server.address() as AddressInfo;
     const shownHost = host.includes(':') ? `[${host}]` : host;
     const receiver = new WebhookReceiver(server, `http://${shownHost}:${port}/hooks`, answer);
+    server.on('connection', () => (receiver.connections += 1));
     server.on('request', (request: IncomingMessage, response: ServerResponse) =>
       receiver.take(request, response),
     );

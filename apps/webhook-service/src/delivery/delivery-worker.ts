@@ -14,8 +14,6 @@ import {
   claimDueDeliveries,
   claimNextInQueue,
   disableSubscription,
-  recordDelivered,
-  recordFailedAttempt,
   recordGone,
 } from '../repositories/deliveries.repository.js';
 import { SecretBox } from '../signing/secret-box.js';
@@ -24,6 +22,7 @@ import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from '../events
 import { WebhookEventsConsumer } from '../events/webhook-events.consumer.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
+import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { DeliverySignal } from './delivery-signal.js';
 import { retryDelayMs } from './retry-schedule.js';
 import type { AttemptResult } from './webhook-sender.js';
@@ -58,6 +57,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     private readonly dataSource: DataSource,
     private readonly sender: WebhookSender,
+    private readonly outcomes: DeliveryOutcomes,
     private readonly secrets: SecretBox,
     private readonly signal: DeliverySignal,
     private readonly eventBus: JetStreamEventBus,
@@ -75,6 +75,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.signal.wake();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    this.sender.close();
   }
 
   private async run(): Promise<void> {
@@ -163,42 +164,35 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.inFlight.add(attempt);
   }
 
-  /** One attempt and its outcome recorded; true when it was delivered. */
+  /**
+   * One attempt and its outcome recorded (delivered and retried ones together with other deliveries' outcomes, see
+   * DeliveryOutcomes); true when it was delivered.
+   */
   private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<boolean> {
     const result = await this.send(delivery);
     answered();
     if (result.statusCode !== null && result.error === null) {
-      await runStatement(this.dataSource, recordDelivered, {
-        id: delivery.id,
-        statusCode: result.statusCode,
-      });
+      await this.outcomes.delivered(delivery.id, result.statusCode);
       return true;
     }
     const error = result.error ?? 'failed';
     if (result.statusCode === HTTP_GONE) {
+      // The subscription first: it locks its pending deliveries, this one among them, in the order outcomes do.
       await this.dataSource.transaction(async (manager) => {
-        await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
         await runStatement(manager, disableSubscription, {
           subscriptionUuid: delivery.subscription_uuid,
           reason: 'the receiver answered 410 Gone',
         });
+        await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
       });
       return false;
     }
     const nextAttemptAt = new Date(Date.now() + retryDelayMs(delivery.attempts, this.config.tuning));
-    const [streak] = await runStatement(this.dataSource, recordFailedAttempt, {
-      id: delivery.id,
-      statusCode: result.statusCode,
-      error,
-      nextAttemptAt,
-    });
-    if (
-      streak &&
-      Date.now() - new Date(streak.failing_since).getTime() >= this.config.tuning.failingDisableAfterMs
-    ) {
+    const failingSince = await this.outcomes.failed(delivery.id, result.statusCode, error, nextAttemptAt);
+    if (failingSince && Date.now() - failingSince.getTime() >= this.config.tuning.failingDisableAfterMs) {
       await runStatement(this.dataSource, disableSubscription, {
         subscriptionUuid: delivery.subscription_uuid,
-        reason: `deliveries failing since ${new Date(streak.failing_since).toISOString()}; last: ${error}`,
+        reason: `deliveries failing since ${failingSince.toISOString()}; last: ${error}`,
       });
     }
     return false;

@@ -42,6 +42,11 @@ export class TargetRefusedError extends Error {
   }
 }
 
+/** Every address a host name resolves to (dns.lookup with `all`). */
+export type HostLookup = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemLookup: HostLookup = (host) => lookup(host, { all: true });
+
 /** An address a receiver's host name resolved to and that passed the checks: connect to exactly this. */
 export interface CheckedAddress {
   address: string;
@@ -62,7 +67,11 @@ export class TargetGuard {
     FORBIDDEN_V6.map(([network, prefix, reason]) => ({ list: blockList(network, prefix, 'ipv6'), reason })),
   );
 
-  constructor(allowedRanges: readonly string[]) {
+  /** `lookupHost`: the system resolver; tests give one whose answers they change. */
+  constructor(
+    allowedRanges: readonly string[],
+    private readonly lookupHost: HostLookup = systemLookup,
+  ) {
     for (const range of allowedRanges) {
       const [network, prefix] = range.split('/');
       this.allowed.addSubnet(network, Number(prefix), isIP(network) === 6 ? 'ipv6' : 'ipv4');
@@ -84,7 +93,7 @@ export class TargetGuard {
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
     let addresses: { address: string; family: number }[];
     try {
-      addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true });
+      addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await this.lookupHost(bare);
     } catch {
       throw new TargetRefusedError(host, 'does not resolve');
     }

@@ -211,50 +211,96 @@ export const claimNextInQueue = sqlStatement<
                     AS previous_secret_ciphertext`,
 });
 
-export const recordDelivered = sqlStatement<{ id: string; statusCode: number }>({
-  name: 'deliveries.record-delivered',
-  parameters: ['id', 'statusCode'],
-  sql: `WITH delivered AS (
-          UPDATE webhooks.deliveries SET status = 'delivered', delivered_at = now(), next_attempt_at = NULL,
-                 last_response_code = :statusCode, last_error = NULL
-           WHERE id = :id RETURNING subscription_uuid)
-        UPDATE webhooks.subscriptions SET failing_since = NULL
-         WHERE uuid = (SELECT subscription_uuid FROM delivered) AND failing_since IS NOT NULL`,
-});
+/** One attempt's outcome, as recordOutcomes takes it (an element of its JSON array). */
+export interface DeliveryOutcome {
+  id: string;
+  /** A 2xx answer: the delivery is done; otherwise it is retried at `next_attempt_at`. */
+  delivered: boolean;
+  status_code: number | null;
+  error: string | null;
+  /** ISO 8601; null when delivered. */
+  next_attempt_at: string | null;
+}
 
-/** A failed attempt: retried at `nextAttemptAt`; the subscription's failing streak starts unless it runs already. */
-export const recordFailedAttempt = sqlStatement<
-  { id: string; statusCode: number | null; error: string; nextAttemptAt: Date },
-  { failing_since: Date }
->({
-  name: 'deliveries.record-failed-attempt',
-  parameters: ['id', 'statusCode', 'error', 'nextAttemptAt'],
-  sql: `WITH failed AS (
-          UPDATE webhooks.deliveries SET next_attempt_at = :nextAttemptAt, last_response_code = :statusCode,
-                 last_error = left(:error, 1000)
-           WHERE id = :id AND status = 'pending' RETURNING subscription_uuid)
-        UPDATE webhooks.subscriptions SET failing_since = COALESCE(failing_since, now())
-         WHERE uuid = (SELECT subscription_uuid FROM failed)
-        RETURNING failing_since`,
+/**
+ * The outcomes of attempts (a JSON array of DeliveryOutcome), of any subscriptions, in one statement. Delivered: the
+ * row is done. Failed: the row, if still pending (its subscription may have been disabled meanwhile), waits for
+ * `next_attempt_at`. A subscription's failing streak ends when all its outcomes here are deliveries, starts when all
+ * are failures (unless it runs already), and starts anew (now) when both are here: the latest success is now.
+ * Answers each failure's subscription's streak start (null when unknown: another statement changed it meanwhile).
+ * Rows are locked in the order of their ids, then subscriptions in the order of theirs, as disableSubscription does,
+ * so that two of these, or one and a disable, never deadlock.
+ */
+export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; failing_since: Date | null }>({
+  name: 'deliveries.record-outcomes',
+  parameters: ['outcomes'],
+  sql: `WITH outcome AS (
+          SELECT * FROM jsonb_to_recordset(:outcomes::jsonb)
+                     AS o(id uuid, delivered boolean, status_code int, error text, next_attempt_at timestamptz)),
+        locked_deliveries AS MATERIALIZED (
+          SELECT d.id FROM webhooks.deliveries d JOIN outcome o ON o.id = d.id
+           WHERE o.delivered OR d.status = 'pending'
+           ORDER BY d.id
+             FOR UPDATE OF d),
+        recorded AS (
+          UPDATE webhooks.deliveries d
+             SET status = CASE WHEN o.delivered THEN 'delivered' ELSE d.status END,
+                 delivered_at = CASE WHEN o.delivered THEN now() ELSE d.delivered_at END,
+                 next_attempt_at = CASE WHEN o.delivered THEN NULL ELSE o.next_attempt_at END,
+                 last_response_code = o.status_code, last_error = left(o.error, 1000)
+            FROM locked_deliveries l JOIN outcome o ON o.id = l.id
+           WHERE d.id = l.id
+          RETURNING d.id, d.subscription_uuid, o.delivered),
+        streak AS (
+          SELECT subscription_uuid, bool_and(delivered) AS all_delivered, bool_or(delivered) AS any_delivered
+            FROM recorded GROUP BY subscription_uuid),
+        locked_subscriptions AS MATERIALIZED (
+          SELECT s.uuid, x.all_delivered, x.any_delivered
+            FROM webhooks.subscriptions s JOIN streak x ON x.subscription_uuid = s.uuid
+           WHERE CASE WHEN x.all_delivered THEN s.failing_since IS NOT NULL
+                      WHEN x.any_delivered THEN true
+                      ELSE s.failing_since IS NULL END
+           ORDER BY s.uuid
+             FOR UPDATE OF s),
+        streak_changed AS (
+          UPDATE webhooks.subscriptions s
+             SET failing_since = CASE WHEN l.all_delivered THEN NULL
+                                      WHEN l.any_delivered THEN now()
+                                      ELSE COALESCE(s.failing_since, now()) END
+            FROM locked_subscriptions l
+           WHERE s.uuid = l.uuid
+          RETURNING s.uuid, s.failing_since)
+        SELECT r.id, CASE WHEN c.uuid IS NOT NULL THEN c.failing_since ELSE s.failing_since END AS failing_since
+          FROM recorded r
+          JOIN webhooks.subscriptions s ON s.uuid = r.subscription_uuid
+          LEFT JOIN streak_changed c ON c.uuid = r.subscription_uuid
+         WHERE NOT r.delivered`,
 });
 
 /**
  * Disables a subscription (410, or failing too long) and ends its pending deliveries as failed, with the reason. The
- * deliveries are locked before the subscription, in the order recording an attempt locks them (its delivery, then the
- * subscription's failing streak): the other way round the two deadlocked.
+ * deliveries are locked before the subscription and in the order of their ids, as recordOutcomes locks them: the
+ * other way round the two deadlocked.
  */
 export const disableSubscription = sqlStatement<{ subscriptionUuid: string; reason: string }>({
   name: 'deliveries.disable-subscription',
   parameters: ['subscriptionUuid', 'reason'],
-  sql: `WITH failed AS (
-          UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL,
-                 last_error = COALESCE(last_error, left(:reason, 1000))
+  sql: `WITH locked AS MATERIALIZED (
+          SELECT id FROM webhooks.deliveries
            WHERE subscription_uuid = :subscriptionUuid AND status = 'pending'
-          RETURNING id)
+           ORDER BY id
+             FOR UPDATE),
+        failed AS (
+          UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL,
+                 last_error = COALESCE(d.last_error, left(:reason, 1000))
+            FROM locked l
+           WHERE d.id = l.id AND d.status = 'pending'
+          RETURNING d.id)
         UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
          WHERE uuid = :subscriptionUuid AND (SELECT count(*) FROM failed) >= 0`,
 });
 
+/** A 410 Gone answer: the delivery failed for good (after disableSubscription, in its transaction). */
 export const recordGone = sqlStatement<{ id: string; statusCode: number; error: string }>({
   name: 'deliveries.record-gone',
   parameters: ['id', 'statusCode', 'error'],
