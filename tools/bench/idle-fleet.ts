@@ -106,6 +106,8 @@ interface Pending {
   kind: TelemetryKind | 'setup';
   step: number;
   then?: (payload: Record<string, unknown>) => void;
+  /** A set-up call answered with a CALLERROR (its code). */
+  failed?: (errorCode: string) => void;
 }
 
 interface ChargePoint {
@@ -190,11 +192,12 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
     build: (id: string) => Call,
     kind: Pending['kind'],
     then?: Pending['then'],
+    failed?: Pending['failed'],
   ) => {
     if (socket.readyState !== WebSocket.OPEN) return;
     nextId += 1;
     const id = String(nextId);
-    pending.set(id, { sentAt: performance.now(), kind, step, then });
+    pending.set(id, { sentAt: performance.now(), kind, step, then, failed });
     socket.send(JSON.stringify(build(id)));
     if (kind !== 'setup' && stepRunning) {
       stepReport.sent[kind] += 1;
@@ -210,6 +213,7 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
       if (errorCode) {
         state.lastError = `setup call answered ${errorCode}`;
         if (storm.orderedAt !== undefined) count(storm.report.callErrors, errorCode);
+        call.failed?.(errorCode);
       } else call.then?.(payload ?? {});
       return;
     }
@@ -267,11 +271,18 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
 
   /**
    * Storm: BootNotification, then (accepted) a StatusNotification per connector at once; ready when all are answered.
-   * A boot answered Pending or Rejected is sent again after the interval the answer gives (at least a second).
+   * A boot answered Pending or Rejected is sent again after the interval the answer gives (at least a second); a boot
+   * or status answered with a CALLERROR starts the sequence again after the fixed retry delay, as firmware would.
    */
   const bootForStorm = (chargePoint: ChargePoint) => {
     const { socket, version, identity } = chargePoint;
     const sentAt = performance.now();
+    let retrying = false;
+    const again = () => {
+      if (retrying) return;
+      retrying = true;
+      chargePoint.timers.push(setTimeout(() => bootForStorm(chargePoint), order.storm!.retryMs));
+    };
     send(
       socket,
       (id) => bootNotification(version, id, 'Storm'),
@@ -283,8 +294,8 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
           count(storm.report.bootStatuses, String(answer.status));
         }
         if (answer.status !== 'Accepted') {
-          const again = Math.max(1, Number(answer.interval) || 1) * 1000;
-          chargePoint.timers.push(setTimeout(() => bootForStorm(chargePoint), again));
+          const interval = Math.max(1, Number(answer.interval) || 1) * 1000;
+          chargePoint.timers.push(setTimeout(() => bootForStorm(chargePoint), interval));
           return;
         }
         let unanswered = order.storm!.connectors;
@@ -306,9 +317,11 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
                 state.stormReady += 1;
               }
             },
+            again,
           );
         }
       },
+      again,
     );
   };
 

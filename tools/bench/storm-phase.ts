@@ -20,7 +20,7 @@ import {
 
 /** How often the storm's progress (the fleet's count and the controllers shown online) is read. */
 const READING_MS = 250;
-/** The storm ends early when neither count moved for this long. */
+/** The storm ends early when nothing moved for this long: no charge point accepted, shown online, connected or refused. */
 const STALL_MS = 60_000;
 /** How long a command may wait for its charge point to come back (valid_for_seconds of each). */
 const COMMAND_VALIDITY_SECONDS = 600;
@@ -69,6 +69,8 @@ export interface StormResult {
   callErrors: Record<string, number>;
   attempts: number;
   dropped: number;
+  /** The last error a charge point of the fleet met (a refusal, a CALLERROR, a socket error), if any. */
+  lastError?: string;
   commands: DeliveryCheck & {
     chargePoints: number;
     /** POSTs not answered 2xx, by status. */
@@ -186,21 +188,22 @@ export async function runReconnectStormPhase(
     const timeline: StormReading[] = [];
     const deadline = performance.now() + options.timeoutSeconds * 1000;
     let moved = performance.now();
+    let lastActivity = '';
     for (;;) {
       await sleep(READING_MS);
+      const totals = fleet.totals();
       const reading: StormReading = {
         seconds: Math.round((epochNow() - orderedAt) / 10) / 100,
-        accepted: fleet.totals().stormReady,
+        accepted: totals.stormReady,
         online: await onlineCount(database, tenant, locationUuid, killedAt),
       };
-      const previous = timeline.at(-1);
-      if (!previous || previous.accepted !== reading.accepted || previous.online !== reading.online)
-        moved = performance.now();
       timeline.push(reading);
-      const totals = fleet.totals();
+      // Refusals and sockets opening count as movement too: a busy gateway may accept none for a while.
+      const activity = [reading.accepted, reading.online, totals.connected, totals.stormRefused].join();
+      if (activity !== lastActivity) [lastActivity, moved] = [activity, performance.now()];
       progress.update(
         `reconnect storm: ${reading.accepted}/${attempted} accepted, ${reading.online} online, ` +
-          `${totals.stormRefused} refused, ${reading.seconds} s`,
+          `${totals.connected} connected, ${totals.stormRefused} refused, ${reading.seconds} s`,
       );
       const done = reading.accepted >= attempted && reading.online >= attempted;
       if (done || performance.now() > deadline || performance.now() - moved > STALL_MS) break;
@@ -245,6 +248,7 @@ export async function runReconnectStormPhase(
       callErrors: storm.callErrors,
       attempts: storm.attempts,
       dropped: storm.dropped,
+      ...(fleet.lastError ? { lastError: fleet.lastError } : {}),
       commands: {
         chargePoints: sample.length,
         refusedBy: commands.refusedBy,
@@ -298,8 +302,8 @@ async function apiOnlineCount(
     headers: { authorization: `Bearer ${tenant.token}` },
   });
   if (!response.ok) throw new Error(`GET /assets/controllers answered ${response.status}`);
-  const body = (await response.json()) as { items: unknown[]; pagination: { total_pages: number } };
-  return body.items.length === 0 ? 0 : body.pagination.total_pages;
+  const body = (await response.json()) as { controllers: unknown[]; pagination: { total_pages: number } };
+  return body.controllers.length === 0 ? 0 : body.pagination.total_pages;
 }
 
 /** The remote starts of the storm's command sample: created one after the other per charge point, in order. */
