@@ -25,6 +25,7 @@ import {
 import { Progress } from './progress.js';
 import { runWebhooksPhase } from './webhooks-phase.js';
 import { runTelemetryPhase, type TelemetryResult } from './telemetry-phase.js';
+import { runReconnectStormPhase, type StormResult } from './storm-phase.js';
 import { type ExportedTraces, OtlpSink, tracingEnvironment } from './otlp-sink.js';
 
 /** Longer than the batch span processor's default export delay (5 s), so a phase's spans are counted with it. */
@@ -89,6 +90,23 @@ async function runPhase(
         progress,
       );
     }
+    case 'reconnect-storm':
+      return runReconnectStormPhase(
+        target,
+        tenant,
+        pids,
+        {
+          chargePoints: options.stormChargePoints,
+          connectors: options.stormConnectors,
+          retrySeconds: options.stormRetrySeconds,
+          commandChargePoints: options.stormCommandChargePoints,
+          commandsEach: options.stormCommandsEach,
+          timeoutSeconds: options.stormTimeoutSeconds,
+          connectsPerSecond: options.connectsPerSecond,
+        },
+        sampler,
+        progress,
+      );
     case 'location': {
       const { location } = await apiCall<{ location: { uuid: string } }>(
         target,
@@ -231,6 +249,8 @@ function printTable(reports: PhaseReport[]): void {
       rows.push([label, 'requests to the receiver that times out', String(r.timedOutReceiverRequests)]);
     } else if (phase === 'telemetry') {
       telemetryRows(result as TelemetryResult, rows);
+    } else if (phase === 'reconnect-storm') {
+      stormRows(result as StormResult, rows);
     } else if (phase === 'location' || phase === 'commands-list') {
       const latency = r.latencyMs as Record<string, number>;
       rows.push([phase, 'requests/s', `${String(r.requestsPerSecond)} (${String(r.non2xx)} non-2xx)`]);
@@ -345,6 +365,49 @@ function telemetryRows(result: TelemetryResult, rows: string[][]): void {
       ]);
     }
   }
+}
+
+function stormRows(result: StormResult, rows: string[][]): void {
+  const label = 'reconnect-storm';
+  const ms = (summary: { p50: number | null; p95: number | null; p99: number | null }) =>
+    `${summary.p50}/${summary.p95}/${summary.p99} ms`;
+  const secondsOrNot = (value: number | null) => (value === null ? 'not reached' : `${value} s`);
+  rows.push([
+    label,
+    'charge points (connectors each; booted before the kill)',
+    `${result.attempted} (${result.connectors}; ${result.initiallyReady})`,
+  ]);
+  rows.push([label, 'gateway SIGKILL → new instance ready', `${result.gatewayRestartSeconds} s`]);
+  rows.push([
+    label,
+    'after the reconnect order: all accepted, all online, both',
+    `${secondsOrNot(result.allAcceptedSeconds)}, ${secondsOrNot(result.allOnlineSeconds)}, ` +
+      secondsOrNot(result.allAcceptedAndOnlineSeconds),
+  ]);
+  rows.push([
+    label,
+    'accepted, online (database), online (API)',
+    `${result.accepted}, ${result.online}, ${result.onlineInApi}`,
+  ]);
+  rows.push([label, 'BootNotification round trip p50/p95/p99', ms(result.bootRoundTripMs)]);
+  rows.push([label, 'order → accepted p50/p95/p99', ms(result.acceptedMs)]);
+  rows.push([
+    label,
+    'refused (by status), connect errors, dropped',
+    `${result.refused} ${JSON.stringify(result.refusedBy)}, ${JSON.stringify(result.connectErrors)}, ${result.dropped}`,
+  ]);
+  const commands = result.commands;
+  rows.push([
+    label,
+    'commands: created, delivered, missing, repeated, out of order',
+    `${commands.created}, ${commands.delivered}, ${commands.missing}, ${commands.repeated}, ` +
+      `${commands.outOfOrder.length} charge points`,
+  ]);
+  rows.push([
+    label,
+    'commands by status (POSTs refused)',
+    `${JSON.stringify(commands.byStatus)} (${JSON.stringify(commands.refusedBy)})`,
+  ]);
 }
 
 /**
