@@ -57,7 +57,7 @@ export const AuthorizationSubjects = {
    * without holding the answer back); assets-service stores them in batches.
    */
   decisionMade: 'events.authorization.decision-made.v1',
-  /** ListAssetsPayload<AuthorizationDecisionFilter, 'decided_at'> → AssetPage<AuthorizationDecisionView> */
+  /** ListAuthorizationDecisionsPayload → AuthorizationDecisionPage */
   listDecisions: 'assets.authorization-decision.list.v1',
 } as const;
 
