@@ -2679,9 +2679,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorsBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, invalid or expired token */
+            /** @description Wrong credentials, or an expired or used refresh token. When client_credentials came as HTTP Basic, the answer challenges that scheme (RFC 6749 §5.2): WWW-Authenticate: Basic realm="charging-platform-core". */
             401: {
                 headers: {
+                    /** @description Basic realm="charging-platform-core" when the client authenticated with HTTP Basic. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
