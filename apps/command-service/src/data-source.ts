@@ -17,6 +17,7 @@ import { CreateMeterValues1763886000000 } from './migrations/1763886000000-creat
 import { AddCommandResponse1763887000000 } from './migrations/1763887000000-add-command-response.js';
 import { CreateReservations1763888000000 } from './migrations/1763888000000-create-reservations.js';
 import { AddCommandTraceparent1763889000000 } from './migrations/1763889000000-add-command-traceparent.js';
+import { AddChargingSessionsListIndex1763890000000 } from './migrations/1763890000000-add-charging-sessions-list-index.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -38,6 +39,7 @@ export const CONTROL_MIGRATIONS = [
   AddCommandResponse1763887000000,
   CreateReservations1763888000000,
   AddCommandTraceparent1763889000000,
+  AddChargingSessionsListIndex1763890000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

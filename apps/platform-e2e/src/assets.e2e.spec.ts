@@ -6,16 +6,18 @@ import {
   type ControllerDeletedEvent,
   type ControllerView,
   type EventEnvelope,
-  type PlugView,
 } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
+import type { components, operations, PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
   eventually,
   fullLocationBody,
   OCPP_PASSWORD,
+  OpenApiResponseValidator,
   type PlatformUnderTest,
+  sdkTestUser,
   startPlatformUnderTest,
   unique,
   usersWithRoles,
@@ -23,23 +25,94 @@ import {
 
 const RATE_LIMIT = 400;
 
+type Schemas = components['schemas'];
+type Kind = 'locations' | 'controllers' | 'plugs' | 'sensors';
+
+/** The validation issues of a refusal (the spec's `{errors: [...]}`). */
+const issuesOf = (error: unknown) => (error as Schemas['ValidationErrorsBody']).errors;
+
+/**
+ * Untyped escape: a body the document does not allow, sent on purpose to see it refused. The typed client cannot
+ * express it, so the tests of refusals (and only they) hand it over as the type the route takes.
+ */
+const invalid = <T>(value: unknown) => value as T;
+
+/** Untyped escape for queries: the query string as it is, values the document does not allow included. */
+const rawQuery = (query: string) => ({ querySerializer: () => query });
+
+/** GET of one asset, typed per kind. */
+function readOne(as: PlatformClient, kind: Kind, uuid: string) {
+  const params = { path: { uuid } };
+  switch (kind) {
+    case 'locations':
+      return as.api.GET('/api/v1/assets/locations/{uuid}', { params });
+    case 'controllers':
+      return as.api.GET('/api/v1/assets/controllers/{uuid}', { params });
+    case 'plugs':
+      return as.api.GET('/api/v1/assets/plugs/{uuid}', { params });
+    case 'sensors':
+      return as.api.GET('/api/v1/assets/sensors/{uuid}', { params });
+  }
+}
+
+/** DELETE of one asset, typed per kind. */
+function deleteOne(as: PlatformClient, kind: Kind, uuid: string) {
+  const params = { path: { uuid } };
+  switch (kind) {
+    case 'locations':
+      return as.api.DELETE('/api/v1/assets/locations/{uuid}', { params });
+    case 'controllers':
+      return as.api.DELETE('/api/v1/assets/controllers/{uuid}', { params });
+    case 'plugs':
+      return as.api.DELETE('/api/v1/assets/plugs/{uuid}', { params });
+    case 'sensors':
+      return as.api.DELETE('/api/v1/assets/sensors/{uuid}', { params });
+  }
+}
+
+/** PATCH of one asset's name, typed per kind. */
+function renameOne(as: PlatformClient, kind: Kind, uuid: string, name: string) {
+  const params = { path: { uuid } };
+  switch (kind) {
+    case 'locations':
+      return as.api.PATCH('/api/v1/assets/locations/{uuid}', { params, body: { name } });
+    case 'controllers':
+      return as.api.PATCH('/api/v1/assets/controllers/{uuid}', { params, body: { name } });
+    case 'plugs':
+      return as.api.PATCH('/api/v1/assets/plugs/{uuid}', { params, body: { name } });
+    case 'sensors':
+      return as.api.PATCH('/api/v1/assets/sensors/{uuid}', { params, body: { name } });
+  }
+}
+
+/**
+ * The assets routes through HTTP with the typed SDK (libs/sdk), every answer checked against the served OpenAPI
+ * document; test data is set up by AssetsTestData. What the typed client cannot send (bodies and queries outside the
+ * document, no token, a method the document has not) goes out untyped, each place saying so.
+ */
 describe('assets API: locations, controllers, plugs, sensors', () => {
   let platform: PlatformUnderTest;
   let api: ApiTestClient;
+  let validator: OpenApiResponseValidator;
   let nats: NatsConnection;
   let events: JetStreamEventBus;
   let acme: { uuid: string };
-  let ops: string;
-  let rival: string;
-  let viewer: string;
+  let opsToken: string;
+  /** acme's operator (every asset permission), acme's viewer (reads locations, lists controllers), rival's operator. */
+  let ops: PlatformClient;
+  let viewer: PlatformClient;
+  let rival: PlatformClient;
   let data: AssetsTestData;
   let rivalData: AssetsTestData;
 
-  const call = (method: string, path: string, body?: unknown, token = ops) =>
-    api.call(method, `/api/v1/assets/${path}`, { token, ...(body === undefined ? {} : { body }) });
-
-  async function userWith(tenant: string, role: string, permissions: string): Promise<string> {
-    return (await usersWithRoles(platform, api, tenant, { [role]: permissions }))[role];
+  /** A user of `tenant` with a role of `permissions`: its access token, and the SDK signed in as it. */
+  async function userWith(
+    tenant: string,
+    role: string,
+    permissions: string,
+  ): Promise<{ token: string; sdk: PlatformClient }> {
+    const token = (await usersWithRoles(platform, api, tenant, { [role]: permissions }))[role];
+    return { token, sdk: await sdkTestUser(platform.apiUrl, tenant, role, validator) };
   }
 
   beforeAll(async () => {
@@ -48,15 +121,19 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       env: { API_RATE_LIMIT_PER_SUBJECT: String(RATE_LIMIT) },
     });
     api = await ApiTestClient.connect(platform.apiUrl);
+    validator = await OpenApiResponseValidator.fetch(platform.apiUrl);
     nats = await connect(platform.natsTestClientOptions);
     events = new JetStreamEventBus(nats);
     acme = await platform.admin(['tenant:create', '--slug', 'acme']);
     await platform.admin(['tenant:create', '--slug', 'rival']);
-    ops = await userWith('acme', 'operator', 'asset');
-    viewer = await userWith('acme', 'viewer', 'asset:locations:read,asset:controllers:list');
-    rival = await userWith('rival', 'operator', 'asset');
-    data = new AssetsTestData(api, ops);
-    rivalData = new AssetsTestData(api, rival);
+    const operator = await userWith('acme', 'operator', 'asset');
+    opsToken = operator.token;
+    ops = operator.sdk;
+    viewer = (await userWith('acme', 'viewer', 'asset:locations:read,asset:controllers:list')).sdk;
+    const rivalOperator = await userWith('rival', 'operator', 'asset');
+    rival = rivalOperator.sdk;
+    data = new AssetsTestData(api, opsToken);
+    rivalData = new AssetsTestData(api, rivalOperator.token);
   }, 180_000);
 
   afterAll(async () => {
@@ -65,14 +142,19 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
     await platform?.stop();
   });
 
+  const readLocation = (uuid: string, as: PlatformClient = ops) =>
+    as.api.GET('/api/v1/assets/locations/{uuid}', { params: { path: { uuid } } });
+  const createLocation = (body: Schemas['CreateLocationBody'], as: PlatformClient = ops) =>
+    as.api.POST('/api/v1/assets/locations', { body });
+
   describe('GET /assets/locations/{uuid}', () => {
     it('answers every field of the spec, each in its format', async () => {
       const parking = await data.facilityType();
       const created = await data.fullLocation({ facility_types: [{ uuid: parking.uuid }] });
-      const response = await call('GET', `locations/${created.uuid}`);
+      const { data: body, response } = await readLocation(created.uuid);
       expect(response.status).toBe(200);
-      const location = response.body.location;
-      expect(Object.keys(response.body)).toEqual(['location']);
+      const location = body!.location;
+      expect(Object.keys(body!)).toEqual(['location']);
       expect(new Set(Object.keys(location))).toEqual(
         new Set([
           ...Object.keys(fullLocationBody()).filter((key) => key !== 'facility_types'),
@@ -97,7 +179,7 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         charge_point_count: 0,
         facility_types: [{ uuid: parking.uuid, name: parking.name }],
       });
-      for (const field of ['created_at', 'updated_at', 'modification_date']) {
+      for (const field of ['created_at', 'updated_at', 'modification_date'] as const) {
         expect(location[field]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       }
       expect(location.latitude).toMatch(/^-?\d+\.\d+$/);
@@ -124,36 +206,36 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         power_type: 'dc',
         max_power_kw: 150,
       });
-      const { body } = await call('GET', `locations/${location.uuid}`);
-      expect(body.location.charge_point_count).toBe(3);
-      expect(body.location.controllers).toHaveLength(3);
-      expect(body.location.controllers).toEqual(
+      const { data: body } = await readLocation(location.uuid);
+      expect(body!.location.charge_point_count).toBe(3);
+      expect(body!.location.controllers).toHaveLength(3);
+      expect(body!.location.controllers).toEqual(
         expect.arrayContaining([{ controller_uuid: first.uuid }, { controller_uuid: second.uuid }]),
       );
     });
 
     it('leaves out what was never recorded, and answers the defaults', async () => {
       const created = await data.location({ name: 'Bare' });
-      const { body } = await call('GET', `locations/${created.uuid}`);
-      expect(body.location).toMatchObject({
+      const { data: body } = await readLocation(created.uuid);
+      expect(body!.location).toMatchObject({
         name: 'Bare',
         status: 'active',
         publish: false,
-        modification_date: body.location.created_at,
+        modification_date: body!.location.created_at,
         controllers: [],
         facility_types: [],
       });
       for (const unset of ['street', 'latitude', 'height', 'website', 'contract_id'])
-        expect(body.location).not.toHaveProperty(unset);
+        expect(body!.location).not.toHaveProperty(unset);
     });
 
     it('answers 404 for a missing location and 422 for a path that is not a UUID', async () => {
-      const missing = await call('GET', `locations/${randomUUID()}`);
-      expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ error: expect.any(String) });
-      const malformed = await call('GET', 'locations/not-a-uuid');
-      expect(malformed.status).toBe(422);
-      expect(malformed.body.errors).toEqual([
+      const missing = await readLocation(randomUUID());
+      expect(missing.response.status).toBe(404);
+      expect(missing.error).toEqual({ error: expect.any(String) });
+      const malformed = await readLocation('not-a-uuid');
+      expect(malformed.response.status).toBe(422);
+      expect(issuesOf(malformed.error)).toEqual([
         { errorKey: 'invalid_uuid', message: expect.any(String), parameter: 'uuid' },
       ]);
     });
@@ -178,37 +260,40 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       ['name', '', 'invalid_length'],
       ['surprise', 1, 'unknown_field'],
     ])('refuses %s = %j with 422 (%s)', async (parameter, value, errorKey) => {
-      const response = await call('POST', 'locations', { name: 'Checked', [parameter]: value });
+      const { error, response } = await createLocation(invalid({ name: 'Checked', [parameter]: value }));
       expect(response.status).toBe(422);
-      expect(response.body.errors).toContainEqual({ errorKey, message: expect.any(String), parameter });
+      expect(issuesOf(error)).toContainEqual({ errorKey, message: expect.any(String), parameter });
     });
 
     it('requires a name, names every problem, and refuses facility types not in the catalogue', async () => {
-      const response = await call('POST', 'locations', { latitude: '100', country_code: 'xx' });
+      const { error, response } = await createLocation(invalid({ latitude: '100', country_code: 'xx' }));
       expect(response.status).toBe(422);
-      expect(response.body.errors.map((issue: { parameter: string }) => issue.parameter).sort()).toEqual([
-        'country_code',
-        'latitude',
-        'name',
-      ]);
-      const unknown = await call('POST', 'locations', {
-        name: 'x',
-        facility_types: [{ uuid: randomUUID() }],
+      expect(
+        issuesOf(error)
+          .map((issue) => issue.parameter)
+          .sort(),
+      ).toEqual(['country_code', 'latitude', 'name']);
+      const unknown = await createLocation({ name: 'x', facility_types: [{ uuid: randomUUID() }] });
+      expect(unknown.response.status).toBe(422);
+      expect(issuesOf(unknown.error)[0]).toMatchObject({
+        parameter: 'facility_types',
+        errorKey: 'not_found',
       });
-      expect(unknown.status).toBe(422);
-      expect(unknown.body.errors[0]).toMatchObject({ parameter: 'facility_types', errorKey: 'not_found' });
     });
 
     it('normalises what it can: lower-case country codes, numbers for coordinates, spaced phone numbers', async () => {
-      const response = await call('POST', 'locations', {
-        name: 'Lenient',
-        country_code: 'aut',
-        latitude: 47.0707,
-        longitude: 15.4395,
-        support_hotline: '+43 316 123 456',
-      });
+      // Untyped escape for the coordinates: the document asks for decimal strings; numbers are taken too.
+      const { data: body, response } = await createLocation(
+        invalid({
+          name: 'Lenient',
+          country_code: 'aut',
+          latitude: 47.0707,
+          longitude: 15.4395,
+          support_hotline: '+43 316 123 456',
+        }),
+      );
       expect(response.status).toBe(201);
-      expect(response.body.location).toMatchObject({
+      expect(body!.location).toMatchObject({
         country_code: 'AUT',
         latitude: '47.0707',
         longitude: '15.4395',
@@ -218,49 +303,63 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
 
     it('updates only what was sent, clears nullable fields with null and refuses null for required ones', async () => {
       const created = await data.fullLocation();
-      const patched = await call('PATCH', `locations/${created.uuid}`, { city: 'Altona', street: null });
-      expect(patched.status).toBe(200);
-      expect(patched.body.location).toMatchObject({
+      const patch = (body: Schemas['UpdateLocationBody']) =>
+        ops.api.PATCH('/api/v1/assets/locations/{uuid}', { params: { path: { uuid: created.uuid } }, body });
+      const patched = await patch({ city: 'Altona', street: null });
+      expect(patched.response.status).toBe(200);
+      expect(patched.data!.location).toMatchObject({
         city: 'Altona',
         name: created.name,
         height: '8.50',
       });
-      expect(patched.body.location).not.toHaveProperty('street');
-      const refused = await call('PATCH', `locations/${created.uuid}`, { name: null, status: 'active' });
-      expect(refused.status).toBe(422);
-      expect(refused.body.errors[0]).toMatchObject({ parameter: 'name' });
-      expect((await call('GET', `locations/${created.uuid}`)).body.location.status).toBe('in_questioning');
+      expect(patched.data!.location).not.toHaveProperty('street');
+      const refused = await patch(invalid({ name: null, status: 'active' }));
+      expect(refused.response.status).toBe(422);
+      expect(issuesOf(refused.error)[0]).toMatchObject({ parameter: 'name' });
+      expect((await readLocation(created.uuid)).data!.location.status).toBe('in_questioning');
     });
   });
 
   describe('lists', () => {
+    const listLocations = (query: NonNullable<operations['listLocations']['parameters']['query']>) =>
+      ops.api.GET('/api/v1/assets/locations', { params: { query } });
+    const listLocationsRaw = (query: string) => ops.api.GET('/api/v1/assets/locations', rawQuery(query));
+    const names = (body: Schemas['LocationListResponse'] | undefined) =>
+      body!.locations.map((location) => location.name);
+
     it('pages with the spec pagination object, sorts and filters', async () => {
       const city = unique('Town');
       for (const name of ['charlie', 'alpha', 'bravo'])
         await data.location({ name, city, status: 'planned' });
-      const first = await call('GET', `locations?filter[city]=${city}&order_by=%2Bname&limit=2`);
-      expect(first.status).toBe(200);
-      expect(first.body.locations.map((location: { name: string }) => location.name)).toEqual([
-        'alpha',
-        'bravo',
-      ]);
-      expect(first.body.pagination).toEqual({ page: 1, total_pages: 2, page_size: 2, has_more: true });
-      const second = await call('GET', `locations?filter[city]=${city}&order_by=+name&limit=2&page=2`);
-      expect(second.body.locations.map((location: { name: string }) => location.name)).toEqual(['charlie']);
-      expect(second.body.pagination).toEqual({ page: 2, total_pages: 2, page_size: 2, has_more: false });
-      const newest = await call('GET', `locations?filter[city]=${city}&filter[name]=AR`);
-      expect(newest.body.locations.map((location: { name: string }) => location.name)).toEqual(['charlie']);
+      const first = await listLocations({ 'filter[city]': city, order_by: '+name', limit: 2 });
+      expect(first.response.status).toBe(200);
+      expect(names(first.data)).toEqual(['alpha', 'bravo']);
+      expect(first.data!.pagination).toEqual({ page: 1, total_pages: 2, page_size: 2, has_more: true });
+      // An unencoded + (a space once decoded) is read as +.
+      const second = await listLocationsRaw(`filter[city]=${city}&order_by=+name&limit=2&page=2`);
+      expect(names(second.data)).toEqual(['charlie']);
+      expect(second.data!.pagination).toEqual({ page: 2, total_pages: 2, page_size: 2, has_more: false });
+      const newest = await listLocations({ 'filter[city]': city, 'filter[name]': 'AR' });
+      expect(names(newest.data)).toEqual(['charlie']);
     });
 
     it('answers an empty array, never null, when nothing matches', async () => {
-      for (const kind of ['locations', 'controllers', 'sensors', 'facility-types']) {
-        const response = await call('GET', `${kind}?filter[name]=${unique('nothing')}`);
+      const nothing = { params: { query: { 'filter[name]': unique('nothing') } } };
+      const empties = [
+        ['locations', await ops.api.GET('/api/v1/assets/locations', nothing)],
+        ['controllers', await ops.api.GET('/api/v1/assets/controllers', nothing)],
+        ['sensors', await ops.api.GET('/api/v1/assets/sensors', nothing)],
+        ['facility_types', await ops.api.GET('/api/v1/assets/facility-types', nothing)],
+      ] as const;
+      for (const [key, { data: body, response }] of empties) {
         expect(response.status).toBe(200);
-        expect(response.body[kind.replace('-', '_')]).toEqual([]);
-        expect(response.body.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
+        expect((body as Record<string, unknown>)[key]).toEqual([]);
+        expect(body!.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
       }
-      const plugs = await call('GET', `plugs?filter[controller_uuid]=${randomUUID()}`);
-      expect(plugs.body).toEqual({
+      const plugs = await ops.api.GET('/api/v1/assets/plugs', {
+        params: { query: { 'filter[controller_uuid]': randomUUID() } },
+      });
+      expect(plugs.data).toEqual({
         plugs: [],
         pagination: { page: 1, total_pages: 1, page_size: 20, has_more: false },
       });
@@ -277,39 +376,49 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       ['filter[colour]=red', 'filter[colour]', 'unknown_field'],
       ['filter[facility_type_uuid]=x', 'filter[facility_type_uuid]', 'invalid_uuid'],
     ])('refuses %s with 422 on %s', async (query, parameter, errorKey) => {
-      const response = await call('GET', `locations?${query}`);
+      const { error, response } = await listLocationsRaw(query);
       expect(response.status).toBe(422);
-      expect(response.body.errors).toContainEqual({ errorKey, message: expect.any(String), parameter });
+      expect(issuesOf(error)).toContainEqual({ errorKey, message: expect.any(String), parameter });
     });
 
     it('filters controllers, plugs and sensors by their parents and live fields', async () => {
       const site = await data.site(2);
-      const controllers = await call('GET', `controllers?filter[location_uuid]=${site.location.uuid}`);
-      expect(controllers.body.controllers.map((c: ControllerView) => c.uuid)).toEqual([site.controller.uuid]);
-      const offline = await call(
-        'GET',
-        `controllers?filter[location_uuid]=${site.location.uuid}&filter[connection_status]=online`,
-      );
-      expect(offline.body.controllers).toEqual([]);
-      const plugs = await call(
-        'GET',
-        `plugs?filter[location_uuid]=${site.location.uuid}&order_by=-connector_id`,
-      );
-      expect(plugs.body.plugs.map((p: { connector_id: number }) => p.connector_id)).toEqual([2, 1]);
-      const unknown = await call(
-        'GET',
-        `plugs?filter[controller_uuid]=${site.controller.uuid}&filter[status]=unknown`,
-      );
-      expect(unknown.body.plugs).toHaveLength(2);
-      const sensors = await call('GET', `sensors?filter[controller_uuid]=${site.controller.uuid}`);
-      expect(sensors.body.sensors.map((s: { uuid: string }) => s.uuid)).toEqual([site.sensors[1].uuid]);
+      const controllers = await ops.api.GET('/api/v1/assets/controllers', {
+        params: { query: { 'filter[location_uuid]': site.location.uuid } },
+      });
+      expect(controllers.data!.controllers.map((c) => c.uuid)).toEqual([site.controller.uuid]);
+      const offline = await ops.api.GET('/api/v1/assets/controllers', {
+        params: {
+          query: { 'filter[location_uuid]': site.location.uuid, 'filter[connection_status]': 'online' },
+        },
+      });
+      expect(offline.data!.controllers).toEqual([]);
+      const plugs = await ops.api.GET('/api/v1/assets/plugs', {
+        params: { query: { 'filter[location_uuid]': site.location.uuid, order_by: '-connector_id' } },
+      });
+      expect(plugs.data!.plugs.map((p) => p.connector_id)).toEqual([2, 1]);
+      const unknown = await ops.api.GET('/api/v1/assets/plugs', {
+        params: { query: { 'filter[controller_uuid]': site.controller.uuid, 'filter[status]': 'unknown' } },
+      });
+      expect(unknown.data!.plugs).toHaveLength(2);
+      const sensors = await ops.api.GET('/api/v1/assets/sensors', {
+        params: { query: { 'filter[controller_uuid]': site.controller.uuid } },
+      });
+      expect(sensors.data!.sensors.map((s) => s.uuid)).toEqual([site.sensors[1].uuid]);
     });
   });
 
   describe('controllers, plugs and sensors', () => {
+    const createController = (body: Schemas['CreateControllerBody'], as: PlatformClient = ops) =>
+      as.api.POST('/api/v1/assets/controllers', { body });
+    const createPlug = (body: Schemas['CreatePlugBody'], as: PlatformClient = ops) =>
+      as.api.POST('/api/v1/assets/plugs', { body });
+    const createSensor = (body: Schemas['CreateSensorBody'], as: PlatformClient = ops) =>
+      as.api.POST('/api/v1/assets/sensors', { body });
+
     it('registers a controller with write-only password and read-only live state', async () => {
       const location = await data.location();
-      const response = await call('POST', 'controllers', {
+      const { data: body, response } = await createController({
         location_uuid: location.uuid,
         name: 'Bay 1',
         ocpp_identity: 'ACME-Bay_1.main',
@@ -317,7 +426,7 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         security_profile: 2,
       });
       expect(response.status).toBe(201);
-      expect(response.body.controller).toEqual({
+      expect(body!.controller).toEqual({
         uuid: expect.any(String),
         location_uuid: location.uuid,
         name: 'Bay 1',
@@ -338,13 +447,16 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
       });
-      const read = await call('GET', `controllers/${response.body.controller.uuid}`);
-      expect(JSON.stringify(read.body)).not.toContain(OCPP_PASSWORD);
-      const live = await call('PATCH', `controllers/${response.body.controller.uuid}`, {
-        connection_status: 'online',
+      const uuid = body!.controller.uuid;
+      const read = await readOne(ops, 'controllers', uuid);
+      expect(JSON.stringify(read.data)).not.toContain(OCPP_PASSWORD);
+      // Untyped escape: the live state is no field of the update body.
+      const live = await ops.api.PATCH('/api/v1/assets/controllers/{uuid}', {
+        params: { path: { uuid } },
+        body: invalid<Schemas['UpdateControllerBody']>({ connection_status: 'online' }),
       });
-      expect(live.status).toBe(422);
-      expect(live.body.errors[0]).toMatchObject({
+      expect(live.response.status).toBe(422);
+      expect(issuesOf(live.error)[0]).toMatchObject({
         parameter: 'connection_status',
         errorKey: 'unknown_field',
       });
@@ -362,29 +474,34 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       [{ location_uuid: randomUUID() }, 'location_uuid', 'not_found'],
     ])('refuses a controller with %j (422 on %s)', async (change, parameter, errorKey) => {
       const location = await data.location();
-      const response = await call('POST', 'controllers', {
-        location_uuid: location.uuid,
-        name: 'x',
-        ocpp_identity: unique('CP'),
-        ocpp_password: OCPP_PASSWORD,
-        ...change,
-      });
+      const { error, response } = await createController(
+        invalid({
+          location_uuid: location.uuid,
+          name: 'x',
+          ocpp_identity: unique('CP'),
+          ocpp_password: OCPP_PASSWORD,
+          ...change,
+        }),
+      );
       expect(response.status).toBe(422);
-      expect(response.body.errors).toContainEqual({ errorKey, message: expect.any(String), parameter });
+      expect(issuesOf(error)).toContainEqual({ errorKey, message: expect.any(String), parameter });
     });
 
     it('keeps OCPP identities unique per tenant (case-insensitively) and connector ids unique per controller', async () => {
       const location = await data.location();
       const identity = unique('Unique');
       const controller = await data.controller(location.uuid, { ocpp_identity: identity });
-      const clash = await call('POST', 'controllers', {
+      const clash = await createController({
         location_uuid: location.uuid,
         name: 'twin',
         ocpp_identity: identity.toUpperCase(),
         ocpp_password: OCPP_PASSWORD,
       });
-      expect(clash.status).toBe(422);
-      expect(clash.body.errors[0]).toMatchObject({ parameter: 'ocpp_identity', errorKey: 'already_exists' });
+      expect(clash.response.status).toBe(422);
+      expect(issuesOf(clash.error)[0]).toMatchObject({
+        parameter: 'ocpp_identity',
+        errorKey: 'already_exists',
+      });
       const elsewhere = await rivalData.location();
       await expect(rivalData.controller(elsewhere.uuid, { ocpp_identity: identity })).resolves.toBeDefined();
 
@@ -395,41 +512,41 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         status: 'unknown',
       });
       expect(plug).not.toHaveProperty('status_updated_at');
-      const twin = await call('POST', 'plugs', { ...plugBody(controller.uuid), connector_id: 1 });
-      expect(twin.status).toBe(422);
-      expect(twin.body.errors[0]).toMatchObject({ parameter: 'connector_id', errorKey: 'already_exists' });
-      const zero = await call('POST', 'plugs', { ...plugBody(controller.uuid), connector_id: 0 });
-      expect(zero.body.errors[0]).toMatchObject({ parameter: 'connector_id', errorKey: 'out_of_range' });
-      const moved = await call('PATCH', `plugs/${plug.uuid}`, {
-        connector_id: 3,
-        evse_id: 2,
-        max_power_kw: 11,
+      const twin = await createPlug({ ...plugBody(controller.uuid), connector_id: 1 });
+      expect(twin.response.status).toBe(422);
+      expect(issuesOf(twin.error)[0]).toMatchObject({
+        parameter: 'connector_id',
+        errorKey: 'already_exists',
       });
-      expect(moved.body.plug).toMatchObject({ connector_id: 3, evse_id: 2, max_power_kw: 11 });
+      const zero = await createPlug({ ...plugBody(controller.uuid), connector_id: 0 });
+      expect(issuesOf(zero.error)[0]).toMatchObject({ parameter: 'connector_id', errorKey: 'out_of_range' });
+      const moved = await ops.api.PATCH('/api/v1/assets/plugs/{uuid}', {
+        params: { path: { uuid: plug.uuid } },
+        body: { connector_id: 3, evse_id: 2, max_power_kw: 11 },
+      });
+      expect(moved.data!.plug).toMatchObject({ connector_id: 3, evse_id: 2, max_power_kw: 11 });
     });
 
     it('attaches a sensor to exactly one of a location and a controller', async () => {
       const site = await data.site(0);
-      const both = await call('POST', 'sensors', {
+      const both = await createSensor({
         kind: 'smoke',
         name: 's',
         location_uuid: site.location.uuid,
         controller_uuid: site.controller.uuid,
       });
-      expect(both.status).toBe(422);
-      const neither = await call('POST', 'sensors', { kind: 'smoke', name: 's' });
-      expect(neither.status).toBe(422);
-      const kind = await call('POST', 'sensors', {
-        kind: 'radar',
-        name: 's',
-        location_uuid: site.location.uuid,
+      expect(both.response.status).toBe(422);
+      const neither = await createSensor({ kind: 'smoke', name: 's' });
+      expect(neither.response.status).toBe(422);
+      const kind = await createSensor(
+        invalid({ kind: 'radar', name: 's', location_uuid: site.location.uuid }),
+      );
+      expect(issuesOf(kind.error)[0]).toMatchObject({ parameter: 'kind', errorKey: 'invalid_value' });
+      const renamed = await ops.api.PATCH('/api/v1/assets/sensors/{uuid}', {
+        params: { path: { uuid: site.sensors[0].uuid } },
+        body: { name: 'Bay sensor', serial_number: 'S-9' },
       });
-      expect(kind.body.errors[0]).toMatchObject({ parameter: 'kind', errorKey: 'invalid_value' });
-      const renamed = await call('PATCH', `sensors/${site.sensors[0].uuid}`, {
-        name: 'Bay sensor',
-        serial_number: 'S-9',
-      });
-      expect(renamed.body.sensor).toMatchObject({
+      expect(renamed.data!.sensor).toMatchObject({
         name: 'Bay sensor',
         serial_number: 'S-9',
         location_uuid: site.location.uuid,
@@ -440,52 +557,53 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
   describe('DELETE /assets/{kind}/{uuid}', () => {
     it('answers 200 {} for locations, controllers and plugs and 204 with no body for sensors', async () => {
       const site = await data.site(1);
-      const sensor = await call('DELETE', `sensors/${site.sensors[0].uuid}`);
-      expect(sensor.status).toBe(204);
-      expect(sensor.body).toBeUndefined();
-      const plug = await call('DELETE', `plugs/${site.plugs[0].uuid}`);
-      expect([plug.status, plug.body]).toEqual([200, {}]);
-      const controller = await call('DELETE', `controllers/${site.controller.uuid}`);
-      expect([controller.status, controller.body]).toEqual([200, {}]);
-      const location = await call('DELETE', `locations/${site.location.uuid}`);
-      expect([location.status, location.body]).toEqual([200, {}]);
-      for (const path of [
-        `sensors/${site.sensors[0].uuid}`,
-        `plugs/${site.plugs[0].uuid}`,
-        `controllers/${site.controller.uuid}`,
-        `locations/${site.location.uuid}`,
-      ]) {
-        const again = await call('DELETE', path);
-        expect([again.status, again.body]).toEqual([404, { error: expect.any(String) }]);
+      const sensor = await deleteOne(ops, 'sensors', site.sensors[0].uuid);
+      expect(sensor.response.status).toBe(204);
+      expect(sensor.data).toBeUndefined();
+      expect(await sensor.response.text()).toBe('');
+      const plug = await deleteOne(ops, 'plugs', site.plugs[0].uuid);
+      expect([plug.response.status, plug.data]).toEqual([200, {}]);
+      const controller = await deleteOne(ops, 'controllers', site.controller.uuid);
+      expect([controller.response.status, controller.data]).toEqual([200, {}]);
+      const location = await deleteOne(ops, 'locations', site.location.uuid);
+      expect([location.response.status, location.data]).toEqual([200, {}]);
+      for (const [kind, uuid] of [
+        ['sensors', site.sensors[0].uuid],
+        ['plugs', site.plugs[0].uuid],
+        ['controllers', site.controller.uuid],
+        ['locations', site.location.uuid],
+      ] as const) {
+        const again = await deleteOne(ops, kind, uuid);
+        expect([again.response.status, again.error]).toEqual([404, { error: expect.any(String) }]);
       }
     });
 
     it('refuses sensor uuids that are not lower-case version-4 UUIDs, and other malformed uuids, with 422', async () => {
       const sensor = await data.sensor({ location_uuid: (await data.location()).uuid });
       for (const uuid of [sensor.uuid.toUpperCase(), '6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'sensor-1']) {
-        const response = await call('DELETE', `sensors/${uuid}`);
+        const { error, response } = await deleteOne(ops, 'sensors', uuid);
         expect(response.status).toBe(422);
-        expect(response.body.errors).toEqual([
+        expect(issuesOf(error)).toEqual([
           { errorKey: 'invalid_uuid', message: expect.any(String), parameter: 'uuid' },
         ]);
       }
-      for (const kind of ['locations', 'controllers', 'plugs']) {
-        const response = await call('DELETE', `${kind}/12345`);
+      for (const kind of ['locations', 'controllers', 'plugs'] as const) {
+        const { error, response } = await deleteOne(ops, kind, '12345');
         expect(response.status).toBe(422);
-        expect(response.body.errors[0].parameter).toBe('uuid');
+        expect(issuesOf(error)[0].parameter).toBe('uuid');
       }
-      expect((await call('DELETE', `sensors/${randomUUID()}`)).status).toBe(404);
-      expect((await call('GET', `sensors/${sensor.uuid}`)).status).toBe(200);
+      expect((await deleteOne(ops, 'sensors', randomUUID())).response.status).toBe(404);
+      expect((await readOne(ops, 'sensors', sensor.uuid)).response.status).toBe(200);
     });
 
     it('refuses to delete a location that still has controllers (422 has_dependents)', async () => {
       const site = await data.site(1);
-      const refused = await call('DELETE', `locations/${site.location.uuid}`);
-      expect(refused.status).toBe(422);
-      expect(refused.body.errors).toEqual([
+      const refused = await deleteOne(ops, 'locations', site.location.uuid);
+      expect(refused.response.status).toBe(422);
+      expect(issuesOf(refused.error)).toEqual([
         { errorKey: 'has_dependents', message: expect.any(String), parameter: 'uuid' },
       ]);
-      expect((await call('GET', `locations/${site.location.uuid}`)).status).toBe(200);
+      expect((await readLocation(site.location.uuid)).response.status).toBe(200);
     });
 
     it('deletes a controller with its plugs and attached sensors, and tells the gateway to disconnect it', async () => {
@@ -501,18 +619,18 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         },
       );
       const site = await data.site(2);
-      expect((await call('DELETE', `controllers/${site.controller.uuid}`)).status).toBe(200);
-      for (const path of [
-        `controllers/${site.controller.uuid}`,
-        `plugs/${site.plugs[0].uuid}`,
-        `plugs/${site.plugs[1].uuid}`,
-        `sensors/${site.sensors[1].uuid}`,
-      ]) {
-        expect((await call('GET', path)).status).toBe(404);
+      expect((await deleteOne(ops, 'controllers', site.controller.uuid)).response.status).toBe(200);
+      for (const [kind, uuid] of [
+        ['controllers', site.controller.uuid],
+        ['plugs', site.plugs[0].uuid],
+        ['plugs', site.plugs[1].uuid],
+        ['sensors', site.sensors[1].uuid],
+      ] as const) {
+        expect((await readOne(ops, kind, uuid)).response.status).toBe(404);
       }
-      expect((await call('GET', `sensors/${site.sensors[0].uuid}`)).status).toBe(200);
-      const location = await call('GET', `locations/${site.location.uuid}`);
-      expect(location.body.location).toMatchObject({ controllers: [], charge_point_count: 0 });
+      expect((await readOne(ops, 'sensors', site.sensors[0].uuid)).response.status).toBe(200);
+      const location = await readLocation(site.location.uuid);
+      expect(location.data!.location).toMatchObject({ controllers: [], charge_point_count: 0 });
       const [event] = await eventually(
         () =>
           Promise.resolve(
@@ -524,128 +642,182 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         tenantUuid: acme.uuid,
         data: { ocppIdentity: site.controller.ocpp_identity, locationUuid: site.location.uuid },
       });
-      expect((await call('DELETE', `locations/${site.location.uuid}`)).status).toBe(200);
-      expect((await call('GET', `sensors/${site.sensors[0].uuid}`)).status).toBe(404);
+      expect((await deleteOne(ops, 'locations', site.location.uuid)).response.status).toBe(200);
+      expect((await readOne(ops, 'sensors', site.sensors[0].uuid)).response.status).toBe(404);
     });
   });
 
   describe('permissions and the usual refusals', () => {
     it('answers 401 without a token, 403 without the permission, 405 for other methods', async () => {
       const location = await data.location();
+      // Untyped escape: the SDK always signs its requests; this one carries no token at all.
       const anonymous = await api.call('GET', `/api/v1/assets/locations/${location.uuid}`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.body).toEqual({ error: expect.any(String) });
-      expect((await call('GET', `locations/${location.uuid}`, undefined, viewer)).status).toBe(200);
-      for (const [method, path] of [
-        ['DELETE', `locations/${location.uuid}`],
-        ['DELETE', `controllers/${randomUUID()}`],
-        ['DELETE', `plugs/${randomUUID()}`],
-        ['DELETE', `sensors/${randomUUID()}`],
-        ['GET', 'locations'],
-        ['POST', 'locations'],
-        ['PATCH', `locations/${location.uuid}`],
-        ['GET', 'sensors'],
-      ]) {
-        const response = await call(
-          method,
-          path,
-          method === 'POST' || method === 'PATCH' ? { name: 'x' } : undefined,
-          viewer,
-        );
-        expect([method, path, response.status]).toEqual([method, path, 403]);
-        expect(response.body).toEqual({ error: expect.any(String) });
+      expect((await readLocation(location.uuid, viewer)).response.status).toBe(200);
+      const attempts: [string, () => Promise<{ error?: unknown; response: Response }>][] = [
+        ['DELETE location', () => deleteOne(viewer, 'locations', location.uuid)],
+        ['DELETE controller', () => deleteOne(viewer, 'controllers', randomUUID())],
+        ['DELETE plug', () => deleteOne(viewer, 'plugs', randomUUID())],
+        ['DELETE sensor', () => deleteOne(viewer, 'sensors', randomUUID())],
+        ['GET locations', () => viewer.api.GET('/api/v1/assets/locations')],
+        ['POST locations', () => createLocation({ name: 'x' }, viewer)],
+        ['PATCH location', () => renameOne(viewer, 'locations', location.uuid, 'x')],
+        ['GET sensors', () => viewer.api.GET('/api/v1/assets/sensors')],
+      ];
+      for (const [label, attempt] of attempts) {
+        const { error, response } = await attempt();
+        expect([label, response.status]).toEqual([label, 403]);
+        expect(error).toEqual({ error: expect.any(String) });
       }
-      const put = await call('PUT', `locations/${location.uuid}`, { name: 'x' });
+      // Untyped escape: PUT is no operation of the document, so the typed client has no such call.
+      const put = await api.call('PUT', `/api/v1/assets/locations/${location.uuid}`, {
+        token: opsToken,
+        body: { name: 'x' },
+      });
       expect(put.status).toBe(405);
       expect(put.headers.get('allow')).toContain('DELETE');
     });
 
     it('answers 429 once a caller exceeds the rate limit', async () => {
-      const limited = await userWith('acme', 'hammer', 'asset:locations:read');
-      let refused: Awaited<ReturnType<typeof call>> | undefined;
+      const limited = (await userWith('acme', 'hammer', 'asset:locations:read')).sdk;
+      let refused: Awaited<ReturnType<typeof readLocation>> | undefined;
       // The window is fixed, so a window boundary during the loop may let up to twice the limit through.
       for (let batch = 0; batch < (2 * RATE_LIMIT) / 20 + 1 && !refused; batch += 1) {
         const responses = await Promise.all(
-          Array.from({ length: 20 }, () => call('GET', `locations/${randomUUID()}`, undefined, limited)),
+          Array.from({ length: 20 }, () => readLocation(randomUUID(), limited)),
         );
-        expect(responses.every((response) => [404, 429].includes(response.status))).toBe(true);
-        refused = responses.find((response) => response.status === 429);
+        expect(responses.every(({ response }) => [404, 429].includes(response.status))).toBe(true);
+        refused = responses.find(({ response }) => response.status === 429);
       }
-      expect(refused?.body).toEqual({ error: expect.any(String) });
-      expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused?.error).toEqual({ error: expect.any(String) });
+      expect(Number(refused?.response.headers.get('retry-after'))).toBeGreaterThan(0);
     });
   });
 
   describe('tenant isolation', () => {
     it("hides another tenant's assets on every route, list filters included", async () => {
       const site = await data.site(1);
-      const targets: [string, string][] = [
+      const targets: [Kind, string][] = [
         ['locations', site.location.uuid],
         ['controllers', site.controller.uuid],
         ['plugs', site.plugs[0].uuid],
         ['sensors', site.sensors[0].uuid],
       ];
       for (const [kind, uuid] of targets) {
-        for (const [method, body] of [['GET'], ['PATCH', { name: 'mine now' }], ['DELETE']] as const) {
-          const response = await call(method, `${kind}/${uuid}`, body, rival);
+        for (const [method, attempt] of [
+          ['GET', () => readOne(rival, kind, uuid)],
+          ['PATCH', () => renameOne(rival, kind, uuid, 'mine now')],
+          ['DELETE', () => deleteOne(rival, kind, uuid)],
+        ] as const) {
+          const { error, response } = await attempt();
           expect([kind, method, response.status]).toEqual([kind, method, 404]);
-          expect(response.body).toEqual({ error: expect.any(String) });
+          expect(error).toEqual({ error: expect.any(String) });
         }
       }
-      const lists: [string, string][] = [
-        ['locations', `filter[name]=${encodeURIComponent(site.location.name)}`],
-        ['controllers', `filter[location_uuid]=${site.location.uuid}`],
-        ['controllers', `filter[ocpp_identity]=${site.controller.ocpp_identity}`],
-        ['plugs', `filter[controller_uuid]=${site.controller.uuid}`],
-        ['plugs', `filter[location_uuid]=${site.location.uuid}`],
-        ['sensors', `filter[location_uuid]=${site.location.uuid}`],
-        ['sensors', `filter[controller_uuid]=${site.controller.uuid}`],
+      const lists: [string, Promise<{ data?: object; response: Response }>][] = [
+        [
+          'locations by name',
+          rival.api.GET('/api/v1/assets/locations', {
+            params: { query: { 'filter[name]': site.location.name } },
+          }),
+        ],
+        [
+          'controllers by location',
+          rival.api.GET('/api/v1/assets/controllers', {
+            params: { query: { 'filter[location_uuid]': site.location.uuid } },
+          }),
+        ],
+        [
+          'controllers by identity',
+          rival.api.GET('/api/v1/assets/controllers', {
+            params: { query: { 'filter[ocpp_identity]': site.controller.ocpp_identity } },
+          }),
+        ],
+        [
+          'plugs by controller',
+          rival.api.GET('/api/v1/assets/plugs', {
+            params: { query: { 'filter[controller_uuid]': site.controller.uuid } },
+          }),
+        ],
+        [
+          'plugs by location',
+          rival.api.GET('/api/v1/assets/plugs', {
+            params: { query: { 'filter[location_uuid]': site.location.uuid } },
+          }),
+        ],
+        [
+          'sensors by location',
+          rival.api.GET('/api/v1/assets/sensors', {
+            params: { query: { 'filter[location_uuid]': site.location.uuid } },
+          }),
+        ],
+        [
+          'sensors by controller',
+          rival.api.GET('/api/v1/assets/sensors', {
+            params: { query: { 'filter[controller_uuid]': site.controller.uuid } },
+          }),
+        ],
       ];
-      for (const [kind, query] of lists) {
-        const response = await call('GET', `${kind}?${query}`, undefined, rival);
-        expect([kind, query, response.status, response.body[kind]]).toEqual([kind, query, 200, []]);
+      for (const [label, request] of lists) {
+        const { data: body, response } = await request;
+        const kind = label.split(' ')[0];
+        expect([label, response.status, (body as Record<string, unknown>)[kind]]).toEqual([label, 200, []]);
       }
-      const all = await call('GET', 'locations?limit=50', undefined, rival);
-      expect(all.body.locations.map((location: { uuid: string }) => location.uuid)).not.toContain(
-        site.location.uuid,
-      );
-      const attach: [string, Record<string, unknown>, string][] = [
+      const all = await rival.api.GET('/api/v1/assets/locations', { params: { query: { limit: 50 } } });
+      expect(all.data!.locations.map((location) => location.uuid)).not.toContain(site.location.uuid);
+      const attach: [string, () => Promise<{ error?: unknown; response: Response }>, string][] = [
         [
           'controllers',
-          {
-            location_uuid: site.location.uuid,
-            name: 'x',
-            ocpp_identity: unique('R'),
-            ocpp_password: OCPP_PASSWORD,
-          },
+          () =>
+            rival.api.POST('/api/v1/assets/controllers', {
+              body: {
+                location_uuid: site.location.uuid,
+                name: 'x',
+                ocpp_identity: unique('R'),
+                ocpp_password: OCPP_PASSWORD,
+              },
+            }),
           'location_uuid',
         ],
-        ['plugs', plugBody(site.controller.uuid), 'controller_uuid'],
-        ['sensors', { kind: 'other', name: 'x', location_uuid: site.location.uuid }, 'location_uuid'],
-        ['sensors', { kind: 'other', name: 'x', controller_uuid: site.controller.uuid }, 'controller_uuid'],
+        [
+          'plugs',
+          () => rival.api.POST('/api/v1/assets/plugs', { body: plugBody(site.controller.uuid) }),
+          'controller_uuid',
+        ],
+        [
+          'sensors',
+          () =>
+            rival.api.POST('/api/v1/assets/sensors', {
+              body: { kind: 'other', name: 'x', location_uuid: site.location.uuid },
+            }),
+          'location_uuid',
+        ],
+        [
+          'sensors',
+          () =>
+            rival.api.POST('/api/v1/assets/sensors', {
+              body: { kind: 'other', name: 'x', controller_uuid: site.controller.uuid },
+            }),
+          'controller_uuid',
+        ],
       ];
-      for (const [kind, body, parameter] of attach) {
-        const response = await call('POST', kind, body, rival);
-        expect(response.status).toBe(422);
-        expect(response.body.errors[0]).toMatchObject({ parameter, errorKey: 'not_found' });
+      for (const [kind, attempt, parameter] of attach) {
+        const { error, response } = await attempt();
+        expect([kind, response.status]).toEqual([kind, 422]);
+        expect(issuesOf(error)[0]).toMatchObject({ parameter, errorKey: 'not_found' });
       }
       const facility = await data.facilityType();
-      const borrowed = await call(
-        'POST',
-        'locations',
-        { name: 'x', facility_types: [{ uuid: facility.uuid }] },
-        rival,
-      );
-      expect(borrowed.status).toBe(422);
-      const catalogue = await call('GET', 'facility-types?limit=50', undefined, rival);
-      expect(catalogue.body.facility_types.map((type: { uuid: string }) => type.uuid)).not.toContain(
-        facility.uuid,
-      );
+      const borrowed = await createLocation({ name: 'x', facility_types: [{ uuid: facility.uuid }] }, rival);
+      expect(borrowed.response.status).toBe(422);
+      const catalogue = await rival.api.GET('/api/v1/assets/facility-types', {
+        params: { query: { limit: 50 } },
+      });
+      expect(catalogue.data!.facility_types.map((type) => type.uuid)).not.toContain(facility.uuid);
       // Everything is still there for its owner.
-      for (const [kind, uuid] of targets) expect((await call('GET', `${kind}/${uuid}`)).status).toBe(200);
+      for (const [kind, uuid] of targets) expect((await readOne(ops, kind, uuid)).response.status).toBe(200);
     });
   });
-
   describe('live state from charge-point events', () => {
     const envelope = (
       controller: ControllerView,
@@ -709,13 +881,18 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
 
       const plugs = await eventually(
         async () =>
-          (await call('GET', `plugs?filter[controller_uuid]=${controller.uuid}&order_by=%2Bconnector_id`))
-            .body.plugs,
-        (found: PlugView[]) => found[0]?.status === 'Charging' && found[1]?.status === 'Faulted',
+          (
+            await ops.api.GET('/api/v1/assets/plugs', {
+              params: { query: { 'filter[controller_uuid]': controller.uuid, order_by: '+connector_id' } },
+            })
+          ).data!.plugs,
+        (found) => found[0]?.status === 'Charging' && found[1]?.status === 'Faulted',
       );
       expect(plugs[0].status_updated_at).toBe(seconds(at(3)));
-      const live = await call('GET', `controllers/${controller.uuid}`);
-      expect(live.body.controller).toMatchObject({
+      const readController = () =>
+        ops.api.GET('/api/v1/assets/controllers/{uuid}', { params: { path: { uuid: controller.uuid } } });
+      const live = await readController();
+      expect(live.data!.controller).toMatchObject({
         connection_status: 'online',
         ocpp_protocol: 'ocpp1.6',
         last_seen_at: seconds(at(4)),
@@ -724,11 +901,12 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         serial_number: 'SN-0042',
         firmware_version: '4.2.0',
       });
-      const online = await call(
-        'GET',
-        `controllers?filter[connection_status]=online&filter[location_uuid]=${site.location.uuid}`,
-      );
-      expect(online.body.controllers).toHaveLength(1);
+      const online = await ops.api.GET('/api/v1/assets/controllers', {
+        params: {
+          query: { 'filter[connection_status]': 'online', 'filter[location_uuid]': site.location.uuid },
+        },
+      });
+      expect(online.data!.controllers).toHaveLength(1);
 
       await events.publish(
         ChargePointEventSubjects.disconnected,
@@ -740,15 +918,15 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
         }),
       );
       const offline = await eventually(
-        async () => (await call('GET', `controllers/${controller.uuid}`)).body.controller,
-        (view: ControllerView) => view.connection_status === 'offline',
+        async () => (await readController()).data!.controller,
+        (view) => view.connection_status === 'offline',
       );
       expect(offline).toMatchObject({ vendor: 'ACME', last_seen_at: seconds(at(4)) });
     });
   });
 });
 
-function plugBody(controllerUuid: string): Record<string, unknown> {
+function plugBody(controllerUuid: string): Schemas['CreatePlugBody'] {
   return {
     controller_uuid: controllerUuid,
     connector_id: 9,

@@ -398,7 +398,38 @@ describe('drivers authorization at the ocpp-gateway', () => {
         (response) => response.body.pagination?.total_pages === 2,
         { timeoutMs: 10_000, intervalMs: 100 },
       );
-      expect(byController.body.pagination).toEqual({ page: 1, total_pages: 2, page_size: 2, has_more: true });
+      expect(byController.body.pagination).toEqual({
+        page: 1,
+        total_pages: 2,
+        page_size: 2,
+        has_more: true,
+        cursor: { next: expect.any(String) },
+      });
+      // By cursor: the third decision, then back to the first two, the filter kept; the cursor of another filter is refused.
+      const mine = `decisions?filter[controller_uuid]=${controllerUuid}&limit=2`;
+      const third = await tokenCall('GET', `${mine}&cursor=${byController.body.pagination.cursor.next}`);
+      expect(third.status).toBe(200);
+      expect(third.body.decisions).toEqual([expect.objectContaining({ id_token: value })]);
+      expect(third.body.pagination).toEqual({
+        page_size: 2,
+        has_more: false,
+        cursor: { prev: expect.any(String) },
+      });
+      const back = await tokenCall('GET', `${mine}&cursor=${third.body.pagination.cursor.prev}`);
+      expect(back.body.decisions).toEqual(byController.body.decisions);
+      expect(back.body.pagination).toEqual({
+        page_size: 2,
+        has_more: true,
+        cursor: { next: expect.any(String) },
+      });
+      const foreign = await tokenCall(
+        'GET',
+        `${mine}&filter[result]=blocked&cursor=${byController.body.pagination.cursor.next}`,
+      );
+      expect(foreign.status).toBe(422);
+      expect(foreign.body).toEqual({
+        errors: [{ parameter: 'cursor', errorKey: 'invalid_cursor', message: expect.any(String) }],
+      });
       const unknown = await tokenCall(
         'GET',
         `decisions?filter[controller_uuid]=${controllerUuid}&filter[result]=unknown`,

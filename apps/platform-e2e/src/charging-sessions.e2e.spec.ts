@@ -91,7 +91,13 @@ describe('charging sessions from real charge points', () => {
       () => sessionsOf(controller.uuid),
       (response) => response.body.charging_sessions?.[0]?.status === 'completed',
     );
-    expect(completed.body.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
+    expect(completed.body.pagination).toEqual({
+      page: 1,
+      total_pages: 1,
+      page_size: 20,
+      has_more: false,
+      cursor: {},
+    });
     const session = completed.body.charging_sessions[0];
     expect(session).toMatchObject({
       controller_uuid: controller.uuid,
@@ -372,6 +378,46 @@ describe('charging sessions from real charge points', () => {
     });
     const forbidden = await api.call('GET', '/api/v1/control/charging-sessions', { token: assetsOnlyToken });
     expect(forbidden.status).toBe(403);
+  });
+
+  it('pages the sessions by cursor forwards and back, keeps the filter, and refuses a cursor of another list', async () => {
+    const list = (query: string) => api.call('GET', `/api/v1/control/charging-sessions?${query}`, { token });
+    const uuids = (response: Awaited<ReturnType<typeof list>>) =>
+      (response.body.charging_sessions as { uuid: string }[]).map((session) => session.uuid);
+    /** Follows `pagination.cursor[link]` from `start` until it ends: every page's sessions, and the last page. */
+    const walk = async (start: Awaited<ReturnType<typeof list>>, link: 'next' | 'prev', query: string) => {
+      const pages = [uuids(start)];
+      let last = start;
+      let cursor = start.body.pagination.cursor[link] as string | undefined;
+      while (cursor !== undefined) {
+        last = await list(`${query}&cursor=${cursor}`);
+        expect(last.status).toBe(200);
+        expect(last.body.pagination).toEqual({
+          page_size: 2,
+          has_more: expect.any(Boolean),
+          cursor: expect.any(Object),
+        });
+        pages.push(uuids(last));
+        cursor = last.body.pagination.cursor[link];
+      }
+      return { pages, last };
+    };
+    for (const query of ['limit=2', 'limit=2&filter[status]=completed', 'limit=2&order_by=%2Bstarted_at']) {
+      const all = uuids(await list(query.replace('limit=2', 'limit=50')));
+      expect(all.length).toBeGreaterThan(2);
+      const forwards = await walk(await list(query), 'next', query);
+      expect([query, forwards.pages.flat()]).toEqual([query, all]);
+      const backwards = await walk(forwards.last, 'prev', query);
+      expect([query, backwards.pages.reverse()]).toEqual([query, forwards.pages]);
+    }
+    const cursor = (await list('limit=2')).body.pagination.cursor.next as string;
+    for (const query of [`limit=2&filter[status]=active&cursor=${cursor}`, 'cursor=bm90LWEtY3Vyc29y']) {
+      const refused = await list(query);
+      expect([query, refused.status]).toEqual([query, 422]);
+      expect(refused.body).toEqual({
+        errors: [{ parameter: 'cursor', errorKey: 'invalid_cursor', message: expect.any(String) }],
+      });
+    }
   });
 
   it('refuses handshakes for an unknown tenant, an unknown identity and a path that is no OCPP endpoint', async () => {

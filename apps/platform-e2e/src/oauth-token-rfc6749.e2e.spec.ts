@@ -206,6 +206,29 @@ describe('POST /api/v1/oauth/token with an OAuth 2.0 client library', () => {
     ]);
   });
 
+  it('answers client credentials that fail as HTTP Basic with 401 and a Basic challenge (RFC 6749 §5.2)', async () => {
+    const key = await platform.admin(['apikey:create', '--tenant', 'acme', '--role', 'operator']);
+    const basic = (secret: string) =>
+      `Basic ${Buffer.from(`${key.public_key}:${secret}`).toString('base64')}`;
+    const byBasic = (secret: string) =>
+      api.call('POST', '/api/v1/oauth/token', {
+        form: { grant_type: 'client_credentials' },
+        headers: { 'x-forwarded-for': address, authorization: basic(secret) },
+      });
+    const refused = await byBasic('sk_wrong-secret');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Basic realm="charging-platform-core"');
+    expect(refused.body).toEqual({ error: 'invalid credentials' });
+    // Sent in the body, the credentials used no HTTP authentication scheme: no Basic challenge.
+    const inBody = await api.call('POST', '/api/v1/oauth/token', {
+      form: { grant_type: 'client_credentials', client_id: key.public_key, client_secret: 'sk_wrong-secret' },
+      headers: { 'x-forwarded-for': address },
+    });
+    expect(inBody.status).toBe(401);
+    expect(inBody.headers.get('www-authenticate') ?? '').not.toMatch(/^Basic/);
+    expect((await byBasic(key.private_key)).status).toBe(200);
+  });
+
   it('ignores unknown fields on the token endpoint, as RFC 6749 asks', async () => {
     const response = await api.call('POST', '/api/v1/oauth/token', {
       body: { username: 'ops@acme.test', password: PASSWORD, tenant: 'acme', audience: 'x', nonce: 1 },

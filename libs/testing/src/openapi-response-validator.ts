@@ -25,8 +25,35 @@ function matchPathTemplate(document: OpenApiDocument, pathname: string): string 
 }
 
 /**
+ * `schema` with every object schema that lists its properties and says nothing of others closed to them
+ * (`additionalProperties: false`), so an answer with a field the document does not describe fails. A schema that says
+ * `additionalProperties` itself (a free-form map) keeps it. An `allOf` of several schemas cannot be closed this way
+ * (each branch would refuse the others' properties); the document has none (inheritance is written out flat), and one
+ * that appears is refused here rather than left open.
+ */
+export function closedToUndocumentedProperties(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closedToUndocumentedProperties);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const closed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (key === 'allOf' && Array.isArray(value) && value.length > 1)
+      throw new Error(`an allOf of ${value.length} schemas cannot be closed to undocumented properties`);
+    if (key === 'properties' && value !== null && typeof value === 'object')
+      closed[key] = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [name, closedToUndocumentedProperties(property)]),
+      );
+    else if (['enum', 'const', 'default', 'example', 'examples'].includes(key)) closed[key] = value;
+    else closed[key] = closedToUndocumentedProperties(value);
+  }
+  if ('properties' in closed && !('additionalProperties' in closed) && !('unevaluatedProperties' in closed))
+    closed.additionalProperties = false;
+  return closed;
+}
+
+/**
  * Checks HTTP responses against the API's own OpenAPI 3.1 document: the operation, the documented status and the
- * JSON schema of the body. End-to-end tests call it on every response they receive.
+ * JSON schema of the body, strictly: a property the document does not describe is refused
+ * (closedToUndocumentedProperties). End-to-end tests call it on every response they receive.
  */
 export class OpenApiResponseValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -38,7 +65,10 @@ export class OpenApiResponseValidator {
 
   constructor(private readonly document: OpenApiDocument) {
     (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
-    this.ajv.addSchema({ $id: 'openapi.json', components: document.components ?? {} });
+    this.ajv.addSchema({
+      $id: 'openapi.json',
+      components: closedToUndocumentedProperties(document.components ?? {}),
+    });
   }
 
   static async fetch(apiUrl: string): Promise<OpenApiResponseValidator> {
@@ -77,7 +107,7 @@ export class OpenApiResponseValidator {
     if (!validate) {
       validate = this.ajv.compile({
         $ref: '#/$defs/response',
-        $defs: { response: this.rewriteRefs(schema) },
+        $defs: { response: this.rewriteRefs(closedToUndocumentedProperties(schema)) },
       });
       this.compiled.set(key, validate);
     }

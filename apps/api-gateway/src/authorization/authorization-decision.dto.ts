@@ -13,7 +13,14 @@ import {
   type IdTokenType,
 } from '@cpc/contracts';
 import { IsIn, IsISO8601, IsString, Length } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../common/asset-list-query.js';
+import {
+  CursorPageQuery,
+  CursorPaginationBody,
+  FilterQuery,
+  LIST_PAGINATION_SCHEMA,
+  OrderByQuery,
+  PagePaginationBody,
+} from '../common/asset-list-query.js';
 import { ApiOmittedWhenUnset, IsUuidString, OptionalField } from '../common/dto-decorators.js';
 
 export class AuthorizationDecisionFilterQuery implements AuthorizationDecisionFilter {
@@ -32,7 +39,7 @@ export const AUTHORIZATION_DECISION_FILTER_DOCS = {
   decided_to: { type: 'string', format: 'date-time', description: 'Decisions before.' },
 };
 
-export class AuthorizationDecisionListQuery extends PageQuery {
+export class AuthorizationDecisionListQuery extends CursorPageQuery {
   @OrderByQuery(AUTHORIZATION_DECISION_SORT_FIELDS) order_by?: string;
   @FilterQuery(() => AuthorizationDecisionFilterQuery) filter?: AuthorizationDecisionFilterQuery;
 }
@@ -63,5 +70,5 @@ export class AuthorizationDecisionBody {
 
 export class AuthorizationDecisionListResponse {
   @ApiProperty({ type: [AuthorizationDecisionBody] }) decisions: AuthorizationDecisionBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }

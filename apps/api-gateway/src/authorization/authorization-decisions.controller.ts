@@ -1,5 +1,5 @@
 import { Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import {
   type AuthorizationDecisionSortField,
   type AuthorizationDecisionView,
@@ -7,7 +7,7 @@ import {
   type Principal,
 } from '@cpc/contracts';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
-import { toListPayload } from '../common/asset-list-query.js';
+import { CursorPaginationBody, PagePaginationBody, toCursorListPayload } from '../common/asset-list-query.js';
 import { AssetRequests } from '../assets/asset-requests.js';
 import { ListRoute } from '../assets/asset-route.decorators.js';
 import {
@@ -18,6 +18,7 @@ import {
 
 /** Every answer the ocpp-gateways gave about a driver's id token. */
 @ApiTags('authorization: decisions')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('authorization/decisions')
 export class AuthorizationDecisionsController {
   constructor(private readonly assets: AssetRequests) {}
@@ -26,13 +27,15 @@ export class AuthorizationDecisionsController {
     {
       permission: 'authorization:decisions:list',
       summary: 'List authorization decisions',
-      description: 'Newest first unless order_by says otherwise.',
+      description:
+        'Newest first unless order_by says otherwise; the log grows without bound, so it is offered by cursor too ' +
+        '(cursor and limit; pagination.cursor.next / prev).',
     },
     AuthorizationDecisionListResponse,
     AUTHORIZATION_DECISION_FILTER_DOCS,
   )
   list(@CurrentPrincipal() principal: Principal, @Query() query: AuthorizationDecisionListQuery) {
-    const payload = toListPayload<object, AuthorizationDecisionSortField>(query);
+    const payload = toCursorListPayload<object, AuthorizationDecisionSortField>(query);
     return this.assets.list<AuthorizationDecisionView, 'decisions'>(
       AuthorizationSubjects.listDecisions,
       principal,

@@ -8,12 +8,10 @@ import {
 } from '@cpc/contracts';
 import { IsIn, IsISO8601, IsString, Length, Matches } from 'class-validator';
 import {
-  AssetPaginationBody,
   CursorPageQuery,
   CursorPaginationBody,
   FilterQuery,
   LIST_PAGINATION_SCHEMA,
-  PageQuery,
   PagePaginationBody,
 } from '../common/asset-list-query.js';
 import {
@@ -66,7 +64,7 @@ const SessionOrderByQuery = () =>
     Matches(ORDER_BY, { message: `order_by must match ${ORDER_BY.source}` }),
   );
 
-export class ChargingSessionListQuery extends PageQuery {
+export class ChargingSessionListQuery extends CursorPageQuery {
   @SessionOrderByQuery() order_by?: string;
   @FilterQuery(() => ChargingSessionFilterQuery) filter?: ChargingSessionFilterQuery;
 }
@@ -129,7 +127,7 @@ export class ChargingSessionResponse {
 
 export class ChargingSessionListResponse {
   @ApiProperty({ type: [ChargingSessionBody] }) charging_sessions: ChargingSessionBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }
 
 export class MeterValueFilterQuery {

@@ -17,7 +17,6 @@ import {
   CursorPaginationBody,
   PagePaginationBody,
   toCursorListPayload,
-  toListPayload,
 } from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
@@ -51,7 +50,7 @@ export class ChargingSessionsController {
     @CurrentPrincipal() principal: Principal,
     @Query() query: ChargingSessionListQuery,
   ): Promise<{ charging_sessions: ChargingSessionView[]; pagination: ChargingSessionPage['pagination'] }> {
-    const payload: ListChargingSessionsPayload = toListPayload<
+    const payload: ListChargingSessionsPayload = toCursorListPayload<
       ChargingSessionFilterQuery,
       'started_at' | 'created_at'
     >(query);

@@ -10,6 +10,7 @@ import { ErrorCode } from '@cpc/contracts';
 import { DomainError, httpStatusForErrorCode } from '@cpc/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../authentication/unauthorized.error.js';
+import { ClientAuthenticationFailedError } from '../oauth/client-authentication-failed.error.js';
 import { RateLimitedError } from '../rate-limiting/rate-limited.error.js';
 import { RouteMethods } from './route-methods.js';
 
@@ -72,7 +73,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private fromDomainError(error: DomainError, request: FastifyRequest): ErrorResponse {
     const status = httpStatusForErrorCode(error.code);
     const headers: Record<string, string> = {};
-    if (error.code === ErrorCode.Unauthorized) {
+    if (error instanceof ClientAuthenticationFailedError) {
+      headers['www-authenticate'] = error.challenge;
+    } else if (error.code === ErrorCode.Unauthorized) {
       const tokenPresented = !(error instanceof UnauthorizedError) || error.tokenPresented;
       headers['www-authenticate'] = tokenPresented
         ? `${BEARER_CHALLENGE}, error="invalid_token"`

@@ -1,16 +1,26 @@
 import { Controller, HttpCode, Ip, Post } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   AuthSubjects,
   type IssueTokenRequest,
   type RefreshTokenRequest,
   type TokenPair,
 } from '@cpc/contracts';
+import { DomainError, httpStatusForErrorCode } from '@cpc/errors';
 import { ServiceClient } from '@cpc/nats';
 import { Public } from '../authentication/public.decorator.js';
-import { ApiErrorResponses } from '../openapi/error-bodies.js';
-import { TokenRequestPipe } from './token-request.pipe.js';
-import { RawTokenRequest } from './raw-token-request.decorator.js';
+import { ApiErrorResponses, ErrorBody } from '../openapi/error-bodies.js';
+import { BASIC_CHALLENGE, ClientAuthenticationFailedError } from './client-authentication-failed.error.js';
+import { basicCredentials, TokenRequestPipe } from './token-request.pipe.js';
+import { RawTokenRequest, type RawTokenRequestParts } from './raw-token-request.decorator.js';
 import { TokenRequestDto, TokenResponseDto } from './token-request.dto.js';
 
 @ApiTags('oauth')
@@ -35,11 +45,38 @@ export class OAuthTokenController {
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiBody({ type: TokenRequestDto })
   @ApiOkResponse({ type: TokenResponseDto })
-  @ApiErrorResponses([400, 401, 405, 413, 415, 429, 503], 400)
+  @ApiErrorResponses([400, 405, 413, 415, 429, 503], 400)
+  @ApiResponse({
+    status: 401,
+    description:
+      'Wrong credentials, or an expired or used refresh token. When client_credentials came as HTTP Basic, the ' +
+      `answer challenges that scheme (RFC 6749 §5.2): WWW-Authenticate: ${BASIC_CHALLENGE}.`,
+    schema: { $ref: getSchemaPath(ErrorBody) },
+    headers: {
+      'WWW-Authenticate': {
+        description: `${BASIC_CHALLENGE} when the client authenticated with HTTP Basic.`,
+        schema: { type: 'string' },
+      },
+    },
+  })
   async token(
     @Ip() clientAddress: string,
     @RawTokenRequest(TokenRequestPipe) request: TokenRequestDto,
+    @RawTokenRequest() { authorization }: RawTokenRequestParts,
   ): Promise<TokenPair> {
+    const credentials = request.grant_type === 'client_credentials' ? basicCredentials(authorization) : null;
+    const basic = credentials !== null && credentials !== 'malformed';
+    try {
+      return await this.issue(clientAddress, request);
+    } catch (error) {
+      // The client's own credentials failed, and it sent them as HTTP Basic: challenge that scheme.
+      if (basic && error instanceof DomainError && httpStatusForErrorCode(error.code) === 401)
+        throw new ClientAuthenticationFailedError(error);
+      throw error;
+    }
+  }
+
+  private issue(clientAddress: string, request: TokenRequestDto): Promise<TokenPair> {
     // auth-service counts requests and failed logins by address in its database, shared by every replica; the address
     // is Fastify's `request.ip`, which takes X-Forwarded-For only from a peer in TRUSTED_PROXIES.
     const scope = requestedScope(request.scope);

@@ -1,12 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type AssetPage,
-  type AuthorizationDecisionFilter,
-  type AuthorizationDecisionSortField,
-  type AuthorizationDecisionView,
+  type AuthorizationDecisionPage,
   AuthorizationSubjects,
-  type ListAssetsPayload,
+  type ListAuthorizationDecisionsPayload,
   type TenantScopedRequest,
 } from '@cpc/contracts';
 import { AuthorizationDecisionsService } from './authorization-decisions.service.js';
@@ -18,11 +15,8 @@ export class AuthorizationDecisionsHandler {
 
   @MessagePattern(AuthorizationSubjects.listDecisions)
   list(
-    @Payload()
-    request: TenantScopedRequest<
-      ListAssetsPayload<AuthorizationDecisionFilter, AuthorizationDecisionSortField>
-    >,
-  ): Promise<AssetPage<AuthorizationDecisionView>> {
+    @Payload() request: TenantScopedRequest<ListAuthorizationDecisionsPayload>,
+  ): Promise<AuthorizationDecisionPage> {
     return this.decisions.list(request.principal.tenantUuid, request.payload);
   }
 }

@@ -1,4 +1,5 @@
-import { sqlStatement } from '@cpc/database';
+import type { AuthorizationDecisionView } from '@cpc/contracts';
+import { pagedListStatements, sqlStatement } from '@cpc/database';
 
 /** Stores decisions (a JSON array of rows); one already stored (a redelivered event) is left as it is. */
 export const insertAuthorizationDecisions = sqlStatement<{ decisions: string }>({
@@ -30,4 +31,69 @@ export const logAuthorizationRefusals = sqlStatement<{ decisions: string }>({
          WHERE x.result <> 'accepted'
            AND EXISTS (SELECT FROM assets.controllers c WHERE c.uuid = x.controller_uuid AND c.tenant_uuid = x.tenant_uuid)
         ON CONFLICT (uuid) DO NOTHING`,
+});
+
+/** The log's filters: each one null (not asked for) or matched; `decidedTo` is exclusive, `idToken` case-insensitive. */
+export interface AuthorizationDecisionsFilter {
+  tenantUuid: string;
+  idToken: string | null;
+  controllerUuid: string | null;
+  result: string | null;
+  decidedFrom: string | null;
+  decidedTo: string | null;
+}
+
+const DECISIONS = `FROM assets.authorization_decisions
+        WHERE tenant_uuid = :tenantUuid
+          AND (:idToken::text IS NULL OR lower(id_token) = lower(:idToken::text))
+          AND (:controllerUuid::uuid IS NULL OR controller_uuid = :controllerUuid::uuid)
+          AND (:result::text IS NULL OR result = :result::text)
+          AND (:decidedFrom::timestamptz IS NULL OR decided_at >= :decidedFrom::timestamptz)
+          AND (:decidedTo::timestamptz IS NULL OR decided_at < :decidedTo::timestamptz)`;
+
+const FILTER_PARAMETERS = [
+  'tenantUuid',
+  'idToken',
+  'controllerUuid',
+  'result',
+  'decidedFrom',
+  'decidedTo',
+] as const;
+
+export type AuthorizationDecisionRow = Omit<AuthorizationDecisionView, 'decided_at'> & { decided_at: Date };
+
+const SELECT =
+  'uuid, id_token, type, id_token_uuid, controller_uuid, location_uuid, result, reason, message_kind, decided_at';
+
+/**
+ * The log newest first (ties by uuid), by page number or by cursor: the order of authorization_decisions_tenant_time_idx,
+ * so a page by cursor starts in the index at its key.
+ */
+export const newestDecisionsList = pagedListStatements<
+  AuthorizationDecisionsFilter,
+  AuthorizationDecisionRow
+>({
+  name: 'authorization-decisions.list-newest-first',
+  select: SELECT,
+  from: DECISIONS,
+  filterParameters: FILTER_PARAMETERS,
+  key: [
+    { column: 'decided_at', parameter: 'cursorAt', type: 'timestamptz', order: 'DESC' },
+    { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'ASC' },
+  ],
+});
+
+/** The log oldest first (`order_by=+decided_at`): the same index read backwards. */
+export const oldestDecisionsList = pagedListStatements<
+  AuthorizationDecisionsFilter,
+  AuthorizationDecisionRow
+>({
+  name: 'authorization-decisions.list-oldest-first',
+  select: SELECT,
+  from: DECISIONS,
+  filterParameters: FILTER_PARAMETERS,
+  key: [
+    { column: 'decided_at', parameter: 'cursorAt', type: 'timestamptz', order: 'ASC' },
+    { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'DESC' },
+  ],
 });

@@ -1,50 +1,31 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import {
-  type AssetPage,
+  type AuthorizationDecisionPage,
   type AuthorizationDecisionRecord,
   type AuthorizationDecisionsEvent,
-  type AuthorizationDecisionFilter,
-  type AuthorizationDecisionSortField,
-  type AuthorizationDecisionView,
   AuthorizationSubjects,
   type EventEnvelope,
   isUuid,
-  type ListAssetsPayload,
+  type ListAuthorizationDecisionsPayload,
 } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
+import { runPagedList, runStatement } from '@cpc/database';
+import { cursorScope } from '@cpc/pagination';
 import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
-import { AuthorizationDecisionEntity } from '../entities/index.js';
-import { listPage } from '../shared/asset-listing.js';
 import { toIsoSeconds } from '../shared/time-format.js';
 import {
   insertAuthorizationDecisions,
   logAuthorizationRefusals,
+  newestDecisionsList,
+  oldestDecisionsList,
 } from './authorization-decisions.repository.js';
 
 /** Durable names cannot hold dots. */
 export const AUTHORIZATION_DECISIONS_CONSUMER = 'assets-service_authorization-decision-batches';
 
-const SORT_COLUMNS: Record<AuthorizationDecisionSortField, string> = { decided_at: 'decision.decidedAt' };
-
 type DecisionRow = Record<string, unknown>;
-
-function toView(decision: AuthorizationDecisionEntity): AuthorizationDecisionView {
-  return {
-    uuid: decision.uuid,
-    id_token: decision.idToken,
-    type: decision.type,
-    id_token_uuid: decision.idTokenUuid,
-    controller_uuid: decision.controllerUuid,
-    location_uuid: decision.locationUuid,
-    result: decision.result,
-    reason: decision.reason,
-    message_kind: decision.messageKind,
-    decided_at: toIsoSeconds(decision.decidedAt),
-  };
-}
 
 /**
  * The log of every answer the ocpp-gateways gave about an id token: one durable consumer takes the decision events
@@ -117,29 +98,36 @@ export class AuthorizationDecisionsService implements OnApplicationBootstrap {
     await Promise.all(rows.map((row) => this.inserts.call(row)));
   }
 
-  list(
+  /**
+   * A page of the log, newest first unless order_by says otherwise: numbered (with a count, and cursors to go on from
+   * it) or, with `cursor`, read by keyset from the cursor's key, so any page costs what the first does.
+   */
+  async list(
     tenantUuid: string,
-    request: ListAssetsPayload<AuthorizationDecisionFilter, AuthorizationDecisionSortField>,
-  ): Promise<AssetPage<AuthorizationDecisionView>> {
+    request: ListAuthorizationDecisionsPayload,
+  ): Promise<AuthorizationDecisionPage> {
     const { filter } = request;
-    const query = this.dataSource
-      .getRepository(AuthorizationDecisionEntity)
-      .createQueryBuilder('decision')
-      .where('decision.tenantUuid = :tenantUuid', { tenantUuid });
-    if (filter.id_token !== undefined)
-      query.andWhere('lower(decision.idToken) = lower(:idToken)', { idToken: filter.id_token });
-    if (filter.controller_uuid !== undefined)
-      query.andWhere('decision.controllerUuid = :controllerUuid', { controllerUuid: filter.controller_uuid });
-    if (filter.result !== undefined) query.andWhere('decision.result = :result', { result: filter.result });
-    if (filter.decided_from !== undefined)
-      query.andWhere('decision.decidedAt >= :decidedFrom', { decidedFrom: filter.decided_from });
-    if (filter.decided_to !== undefined)
-      query.andWhere('decision.decidedAt < :decidedTo', { decidedTo: filter.decided_to });
-    const orderBy =
-      request.orderBy.length > 0
-        ? request.orderBy
-        : [{ field: 'decided_at' as const, direction: 'desc' as const }];
-    return listPage(query, { ...request, orderBy }, SORT_COLUMNS, (rows) => rows.map(toView));
+    // decided_at is the only sortable field; the first entry decides (repeating it cannot change the order).
+    const statements = request.orderBy[0]?.direction === 'asc' ? oldestDecisionsList : newestDecisionsList;
+    const scope = cursorScope(AuthorizationSubjects.listDecisions, tenantUuid, {
+      filter,
+      order: statements.page.name,
+    });
+    const { rows, pagination } = await runPagedList(
+      this.dataSource,
+      statements,
+      {
+        tenantUuid,
+        idToken: filter.id_token ?? null,
+        controllerUuid: filter.controller_uuid ?? null,
+        result: filter.result ?? null,
+        decidedFrom: filter.decided_from ?? null,
+        decidedTo: filter.decided_to ?? null,
+      },
+      request,
+      scope,
+    );
+    return { items: rows.map((row) => ({ ...row, decided_at: toIsoSeconds(row.decided_at) })), pagination };
   }
 
   /** The decisions, and the refusals among them in their controllers' event logs, in one transaction. */

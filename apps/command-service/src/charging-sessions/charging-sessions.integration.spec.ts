@@ -433,7 +433,13 @@ describe('reading charging sessions', () => {
   it('lists newest start first by default, pages, and filters', async () => {
     const first = await list({ controller_uuid: controllerUuid }, { limit: 2 });
     expect(first.items.map((item) => item.ocpp_transaction_id)).toEqual(['r-4', 'r-3']);
-    expect(first.pagination).toEqual({ page: 1, total_pages: 3, page_size: 2, has_more: true });
+    expect(first.pagination).toEqual({
+      page: 1,
+      total_pages: 3,
+      page_size: 2,
+      has_more: true,
+      cursor: { next: expect.any(String) },
+    });
     const last = await list({ controller_uuid: controllerUuid }, { limit: 2, page: 3 });
     expect(last.items.map((item) => item.ocpp_transaction_id)).toEqual(['r-0']);
     expect(last.pagination.has_more).toBe(false);
@@ -479,6 +485,134 @@ describe('reading charging sessions', () => {
       );
       expect(failure).toBeInstanceOf(DomainError);
       expect((failure as DomainError).code).toBe(ErrorCode.NotFound);
+    }
+  });
+});
+
+describe('reading charging sessions by cursor', () => {
+  const controllerUuid = randomUUID();
+  type Order = ListChargingSessionsPayload['orderBy'];
+  const ids = (page: ChargingSessionPage) => page.items.map((item) => item.ocpp_transaction_id);
+  const mine = ({ filter, ...extra }: Partial<ListChargingSessionsPayload> = {}, tenantUuid = tenantA) =>
+    list({ controller_uuid: controllerUuid, ...filter }, extra, tenantUuid);
+
+  /** Follows `pagination.cursor[link]` from `start` until it ends: each page's transaction ids, and the last page. */
+  const walk = async (
+    start: ChargingSessionPage,
+    link: 'next' | 'prev',
+    request: Partial<ListChargingSessionsPayload>,
+  ) => {
+    const pages = [ids(start)];
+    let last = start;
+    let cursor = start.pagination.cursor?.[link];
+    while (cursor !== undefined) {
+      last = await mine({ ...request, cursor });
+      expect(last.pagination).toEqual({
+        page_size: request.limit,
+        has_more: expect.any(Boolean),
+        cursor: expect.any(Object),
+      });
+      pages.push(ids(last));
+      cursor = last.pagination.cursor?.[link];
+    }
+    return { pages, last };
+  };
+
+  beforeAll(async () => {
+    // Six started sessions (c-2 and c-3 at the same second: their order is by uuid) and two whose start is unknown.
+    const starts = ['01', '02', '03', '03', '04', '05'];
+    for (const [index, day] of starts.entries()) {
+      await publish(ChargePointEventSubjects.transactionStarted, controllerUuid, {
+        transactionId: `c-${index}`,
+        connectorId: index + 1,
+        evseId: null,
+        idTag: index % 2 === 0 ? 'EVEN' : 'ODD',
+        meterStartWh: 0,
+        startedAt: `2026-03-${day}T10:00:00.000Z`,
+      });
+    }
+    for (const transactionId of ['u-0', 'u-1']) {
+      await publish(ChargePointEventSubjects.transactionEnded, controllerUuid, {
+        transactionId,
+        meterStopWh: 10,
+        stoppedAt: '2026-03-07T11:00:00.000Z',
+        reason: 'Local',
+      });
+    }
+    await eventually(
+      () => mine(),
+      (page) => page.items.length === 8,
+    );
+  });
+
+  it.each<[string, Order]>([
+    ['newest start first (the default)', []],
+    ['oldest start first', [{ field: 'started_at', direction: 'asc' }]],
+    ['newest created first', [{ field: 'created_at', direction: 'desc' }]],
+    [
+      'by start, then created',
+      [
+        { field: 'started_at', direction: 'desc' },
+        { field: 'created_at', direction: 'asc' },
+      ],
+    ],
+  ])(
+    'walks %s forwards and back, each session once, as the numbered pages list them',
+    async (_label, orderBy) => {
+      const all = ids(await mine({ orderBy }));
+      expect(all).toHaveLength(8);
+      const forwards = await walk(await mine({ orderBy, limit: 3 }), 'next', { orderBy, limit: 3 });
+      expect(forwards.pages.map((page) => page.length)).toEqual([3, 3, 2]);
+      expect(forwards.pages.flat()).toEqual(all);
+      expect(forwards.last.pagination.has_more).toBe(false);
+      const backwards = await walk(forwards.last, 'prev', { orderBy, limit: 3 });
+      expect(backwards.pages.reverse()).toEqual(forwards.pages);
+      expect(backwards.last.pagination.cursor?.prev).toBeUndefined();
+    },
+  );
+
+  it('lists the sessions whose start is unknown last in either direction', async () => {
+    expect(ids(await mine()).slice(0, 6)).toEqual([
+      'c-5',
+      'c-4',
+      expect.any(String),
+      expect.any(String),
+      'c-1',
+      'c-0',
+    ]);
+    expect(
+      ids(await mine())
+        .slice(6)
+        .sort(),
+    ).toEqual(['u-0', 'u-1']);
+    const ascending = ids(await mine({ orderBy: [{ field: 'started_at', direction: 'asc' }] }));
+    expect(ascending.slice(0, 2)).toEqual(['c-0', 'c-1']);
+    expect(ascending.slice(6).sort()).toEqual(['u-0', 'u-1']);
+  });
+
+  it('keeps the filters on every page', async () => {
+    const filter = { id_tag: 'EVEN', started_from: '2026-03-02T00:00:00Z' };
+    const all = ids(await mine({ filter }));
+    expect(all).toEqual(['c-4', 'c-2']);
+    const forwards = await walk(await mine({ filter, limit: 1 }), 'next', { filter, limit: 1 });
+    expect(forwards.pages).toEqual([['c-4'], ['c-2']]);
+  });
+
+  it("refuses another filter's, order's or tenant's cursor and a malformed one as a validation error on cursor", async () => {
+    const cursor = (await mine({ limit: 2 })).pagination.cursor?.next as string;
+    for (const attempt of [
+      () => mine({ limit: 2, cursor, filter: { status: 'active' } }),
+      () => mine({ limit: 2, cursor, orderBy: [{ field: 'started_at', direction: 'asc' }] }),
+      () => mine({ limit: 2, cursor }, tenantB),
+      () => mine({ limit: 2, cursor: 'not-a-cursor' }),
+      () => mine({ limit: 2, cursor: Buffer.from('{"v":1}').toString('base64url') }),
+    ]) {
+      const failure = await attempt().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(DomainError);
+      expect((failure as DomainError).code).toBe(ErrorCode.ValidationFailed);
+      expect((failure as DomainError).issues).toEqual([
+        expect.objectContaining({ parameter: 'cursor', errorKey: 'invalid_cursor' }),
+      ]);
     }
   });
 });

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
   chargingSessionUuidOf,
-  type ChargingSessionFilter,
   type ChargingSessionPage,
-  type ChargingSessionSortField,
+  ChargingSessionSubjects,
   type ChargingSessionView,
   type ListChargingSessionsPayload,
   type TransactionEndedEvent,
@@ -12,26 +11,23 @@ import {
   UUID_PATTERN,
 } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
-import { buildPagination, pageOffset } from '@cpc/pagination';
-import { runStatement } from '@cpc/database';
-import { DataSource, type SelectQueryBuilder } from 'typeorm';
+import { cursorScope } from '@cpc/pagination';
+import { runPagedList, runStatement } from '@cpc/database';
+import { DataSource } from 'typeorm';
 import {
+  chargingSessionsList,
   endSessionsRebootedOnConnector,
   markSessionsRebooted,
   recordChargingSessionEnd,
   recordChargingSessionLocation,
   recordChargingSessionMeterValue,
   recordChargingSessionStart,
+  type ListedChargingSessionRow,
   type SessionPlugState,
   setChargingSessionPlug,
   supersedeOlderSessions,
 } from '../repositories/charging-sessions.repository.js';
 import { ChargingSessionEntity } from './charging-session.entity.js';
-
-const SORT_COLUMNS: Record<ChargingSessionSortField, string> = {
-  started_at: 'session.startedAt',
-  created_at: 'session.createdAt',
-};
 
 /** 0 means "the whole charge point" (1.6) or "not known yet" (2.0.1 before a cable is in): no connector. */
 function connectorOrNull(value: number | null): number | null {
@@ -152,43 +148,35 @@ export class ChargingSessionsService {
     return toView(session);
   }
 
+  /**
+   * A numbered page (with a count for total_pages and cursors to go on from it), or with `cursor` a page read by
+   * keyset from the cursor's key: no count, no OFFSET, so any page costs what the first does.
+   */
   async list(tenantUuid: string, request: ListChargingSessionsPayload): Promise<ChargingSessionPage> {
-    const query = this.dataSource
-      .getRepository(ChargingSessionEntity)
-      .createQueryBuilder('session')
-      .where('session.tenantUuid = :tenantUuid', { tenantUuid });
-    applyFilter(query, request.filter);
-    const orderBy =
-      request.orderBy.length > 0
-        ? request.orderBy
-        : [{ field: 'started_at' as const, direction: 'desc' as const }];
-    orderBy.forEach((sort, index) => {
-      // Sessions whose start is not known yet sort last either way.
-      const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
-      if (index === 0) query.orderBy(SORT_COLUMNS[sort.field], direction, 'NULLS LAST');
-      else query.addOrderBy(SORT_COLUMNS[sort.field], direction, 'NULLS LAST');
+    const { filter } = request;
+    const statements = chargingSessionsList(request.orderBy);
+    const scope = cursorScope(ChargingSessionSubjects.list, tenantUuid, {
+      filter,
+      order: statements.page.name,
     });
-    query.addOrderBy('session.uuid', 'ASC').offset(pageOffset(request)).limit(request.limit);
-    const [rows, total] = await query.getManyAndCount();
-    return { items: rows.map(toView), pagination: buildPagination(request, total) };
+    const { rows, pagination } = await runPagedList(
+      this.dataSource,
+      statements,
+      {
+        tenantUuid,
+        controllerUuid: filter.controller_uuid ?? null,
+        plugUuid: filter.plug_uuid ?? null,
+        status: filter.status ?? null,
+        idTag: filter.id_tag ?? null,
+        transactionId: filter.ocpp_transaction_id ?? null,
+        startedFrom: filter.started_from ?? null,
+        startedTo: filter.started_to ?? null,
+      },
+      request,
+      scope,
+    );
+    return { items: rows.map(toView), pagination };
   }
-}
-
-function applyFilter(query: SelectQueryBuilder<ChargingSessionEntity>, filter: ChargingSessionFilter): void {
-  if (filter.controller_uuid)
-    query.andWhere('session.controllerUuid = :controllerUuid', { controllerUuid: filter.controller_uuid });
-  if (filter.plug_uuid) query.andWhere('session.plugUuid = :plugUuid', { plugUuid: filter.plug_uuid });
-  if (filter.status === 'active') query.andWhere('session.stoppedAt IS NULL');
-  if (filter.status === 'completed') query.andWhere('session.stoppedAt IS NOT NULL');
-  if (filter.id_tag) query.andWhere('session.idTag = :idTag', { idTag: filter.id_tag });
-  if (filter.ocpp_transaction_id) {
-    query.andWhere('session.ocppTransactionId = :transactionId', {
-      transactionId: filter.ocpp_transaction_id,
-    });
-  }
-  if (filter.started_from)
-    query.andWhere('session.startedAt >= :startedFrom', { startedFrom: filter.started_from });
-  if (filter.started_to) query.andWhere('session.startedAt < :startedTo', { startedTo: filter.started_to });
 }
 
 /** ISO 8601 in UTC with seconds precision and `Z`, as the spec writes date-times. */
@@ -205,7 +193,7 @@ function wh(value: string | null): number | null {
   return value === null ? null : Number(value);
 }
 
-function toView(session: ChargingSessionEntity): ChargingSessionView {
+function toView(session: ChargingSessionEntity | ListedChargingSessionRow): ChargingSessionView {
   const start = wh(session.meterStartWh);
   const end = wh(session.meterStopWh) ?? wh(session.meterLastWh);
   return {

@@ -103,3 +103,243 @@ UPDATE control.charging_sessions SET plug_uuid = $2, updated_at = now() WHERE uu
 -- $1 tenantUuid, $2 uuid
 SELECT controller_uuid, ocpp_transaction_id, connector_id, evse_id
          FROM control.charging_sessions WHERE tenant_uuid = $1 AND uuid = $2;
+
+-- charging-sessions.list(-started_at)
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 limit, $10 offset
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", (session.started_at IS NOT NULL)::integer::text AS cursor_key_0, to_char(COALESCE(session.started_at, 'epoch'::timestamptz) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_1, session.uuid::text AS cursor_key_2
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+        ORDER BY (session.started_at IS NOT NULL)::integer DESC, COALESCE(session.started_at, 'epoch'::timestamptz) DESC, session.uuid DESC
+        LIMIT $9 OFFSET $10;
+
+-- charging-sessions.list(-started_at):count
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo
+SELECT count(*)::integer AS total FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz);
+
+-- charging-sessions.list(-started_at):after
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorStartKnown0, $10 cursorStarted0, $11 cursorUuid, $12 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", (session.started_at IS NOT NULL)::integer::text AS cursor_key_0, to_char(COALESCE(session.started_at, 'epoch'::timestamptz) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_1, session.uuid::text AS cursor_key_2
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND ((session.started_at IS NOT NULL)::integer, COALESCE(session.started_at, 'epoch'::timestamptz), session.uuid) < ($9::bigint, $10::timestamptz, $11::uuid)
+        ORDER BY (session.started_at IS NOT NULL)::integer DESC, COALESCE(session.started_at, 'epoch'::timestamptz) DESC, session.uuid DESC
+        LIMIT $12;
+
+-- charging-sessions.list(-started_at):before
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorStartKnown0, $10 cursorStarted0, $11 cursorUuid, $12 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", (session.started_at IS NOT NULL)::integer::text AS cursor_key_0, to_char(COALESCE(session.started_at, 'epoch'::timestamptz) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_1, session.uuid::text AS cursor_key_2
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND ((session.started_at IS NOT NULL)::integer, COALESCE(session.started_at, 'epoch'::timestamptz), session.uuid) > ($9::bigint, $10::timestamptz, $11::uuid)
+        ORDER BY (session.started_at IS NOT NULL)::integer ASC, COALESCE(session.started_at, 'epoch'::timestamptz) ASC, session.uuid ASC
+        LIMIT $12;
+
+-- charging-sessions.list(+started_at)
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 limit, $10 offset
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", (session.started_at IS NULL)::integer::text AS cursor_key_0, to_char(COALESCE(session.started_at, 'epoch'::timestamptz) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_1, session.uuid::text AS cursor_key_2
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+        ORDER BY (session.started_at IS NULL)::integer ASC, COALESCE(session.started_at, 'epoch'::timestamptz) ASC, session.uuid ASC
+        LIMIT $9 OFFSET $10;
+
+-- charging-sessions.list(+started_at):count
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo
+SELECT count(*)::integer AS total FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz);
+
+-- charging-sessions.list(+started_at):after
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorStartUnknown0, $10 cursorStarted0, $11 cursorUuid, $12 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", (session.started_at IS NULL)::integer::text AS cursor_key_0, to_char(COALESCE(session.started_at, 'epoch'::timestamptz) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_1, session.uuid::text AS cursor_key_2
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND ((session.started_at IS NULL)::integer, COALESCE(session.started_at, 'epoch'::timestamptz), session.uuid) > ($9::bigint, $10::timestamptz, $11::uuid)
+        ORDER BY (session.started_at IS NULL)::integer ASC, COALESCE(session.started_at, 'epoch'::timestamptz) ASC, session.uuid ASC
+        LIMIT $12;
+
+-- charging-sessions.list(+started_at):before
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorStartUnknown0, $10 cursorStarted0, $11 cursorUuid, $12 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", (session.started_at IS NULL)::integer::text AS cursor_key_0, to_char(COALESCE(session.started_at, 'epoch'::timestamptz) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_1, session.uuid::text AS cursor_key_2
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND ((session.started_at IS NULL)::integer, COALESCE(session.started_at, 'epoch'::timestamptz), session.uuid) < ($9::bigint, $10::timestamptz, $11::uuid)
+        ORDER BY (session.started_at IS NULL)::integer DESC, COALESCE(session.started_at, 'epoch'::timestamptz) DESC, session.uuid DESC
+        LIMIT $12;
+
+-- charging-sessions.list(-created_at)
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 limit, $10 offset
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", to_char(session.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, session.uuid::text AS cursor_key_1
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+        ORDER BY session.created_at DESC, session.uuid DESC
+        LIMIT $9 OFFSET $10;
+
+-- charging-sessions.list(-created_at):count
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo
+SELECT count(*)::integer AS total FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz);
+
+-- charging-sessions.list(-created_at):after
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorCreated0, $10 cursorUuid, $11 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", to_char(session.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, session.uuid::text AS cursor_key_1
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND (session.created_at, session.uuid) < ($9::timestamptz, $10::uuid)
+        ORDER BY session.created_at DESC, session.uuid DESC
+        LIMIT $11;
+
+-- charging-sessions.list(-created_at):before
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorCreated0, $10 cursorUuid, $11 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", to_char(session.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, session.uuid::text AS cursor_key_1
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND (session.created_at, session.uuid) > ($9::timestamptz, $10::uuid)
+        ORDER BY session.created_at ASC, session.uuid ASC
+        LIMIT $11;

@@ -1,9 +1,11 @@
-import { sqlStatement } from '@cpc/database';
+import type { ChargingSessionSortField, SortDirection } from '@cpc/contracts';
+import { pagedListStatements, type PagedListStatements, sqlStatement } from '@cpc/database';
+import type { OrderedKeysetColumn } from '@cpc/pagination';
 
 /**
  * The statements of control.charging_sessions. Every write is an upsert on (tenant, controller, transaction id) that
- * fills what it knows and keeps what is known already (see ChargingSessionsService); the API's list and get go
- * through the entity.
+ * fills what it knows and keeps what is known already (see ChargingSessionsService); the API's get goes through the
+ * entity, its list through the paged-list statements below.
  */
 
 /** The part of a session the plug resolution needs. */
@@ -241,6 +243,156 @@ export const findChargingSessionTarget = sqlStatement<{ tenantUuid: string; uuid
   },
 );
 
+/** The list's filters: each one null (not asked for) or matched exactly; `startedTo` is exclusive. */
+export interface ChargingSessionListFilter {
+  tenantUuid: string;
+  controllerUuid: string | null;
+  plugUuid: string | null;
+  status: 'active' | 'completed' | null;
+  idTag: string | null;
+  transactionId: string | null;
+  startedFrom: string | null;
+  startedTo: string | null;
+}
+
+const LIST_FILTER_PARAMETERS = [
+  'tenantUuid',
+  'controllerUuid',
+  'plugUuid',
+  'status',
+  'idTag',
+  'transactionId',
+  'startedFrom',
+  'startedTo',
+] as const;
+
+const LISTED_SESSIONS = `FROM control.charging_sessions session
+        WHERE session.tenant_uuid = :tenantUuid
+          AND (:controllerUuid::uuid IS NULL OR session.controller_uuid = :controllerUuid::uuid)
+          AND (:plugUuid::uuid IS NULL OR session.plug_uuid = :plugUuid::uuid)
+          AND (:status::text IS NULL OR (session.stopped_at IS NULL) = (:status::text = 'active'))
+          AND (:idTag::text IS NULL OR session.id_tag = :idTag::text)
+          AND (:transactionId::text IS NULL OR session.ocpp_transaction_id = :transactionId::text)
+          AND (:startedFrom::timestamptz IS NULL OR session.started_at >= :startedFrom::timestamptz)
+          AND (:startedTo::timestamptz IS NULL OR session.started_at < :startedTo::timestamptz)`;
+
+/** A listed session, its columns named as the entity's properties. */
+export interface ListedChargingSessionRow {
+  uuid: string;
+  controllerUuid: string;
+  plugUuid: string | null;
+  connectorId: number | null;
+  evseId: number | null;
+  ocppTransactionId: string;
+  idTag: string | null;
+  startedAt: Date | null;
+  stoppedAt: Date | null;
+  meterStartWh: string | null;
+  meterStopWh: string | null;
+  meterLastWh: string | null;
+  stopReason: string | null;
+  peakPowerW: string | null;
+  lastSampleAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const LISTED_COLUMNS = `session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt"`;
+
+/** One field of the list's order, as the API names it. */
+export interface ChargingSessionOrder {
+  field: ChargingSessionSortField;
+  direction: SortDirection;
+}
+
+/**
+ * The key columns of one sort field. A session whose start is not known yet sorts last in either direction: its
+ * started_at is null, so the key leads with whether the start is known (a cursor cannot hold a null), then the start
+ * time with the nulls folded to one value (all of them tie there, and the later columns order them).
+ */
+function sortFieldKey(order: ChargingSessionOrder, index: number): OrderedKeysetColumn[] {
+  const direction = order.direction === 'asc' ? 'ASC' : 'DESC';
+  if (order.field === 'created_at')
+    return [
+      {
+        column: 'session.created_at',
+        parameter: `cursorCreated${index}`,
+        type: 'timestamptz',
+        order: direction,
+      },
+    ];
+  return [
+    direction === 'DESC'
+      ? {
+          column: '(session.started_at IS NOT NULL)::integer',
+          parameter: `cursorStartKnown${index}`,
+          type: 'bigint',
+          order: 'DESC',
+        }
+      : {
+          column: '(session.started_at IS NULL)::integer',
+          parameter: `cursorStartUnknown${index}`,
+          type: 'bigint',
+          order: 'ASC',
+        },
+    {
+      column: "COALESCE(session.started_at, 'epoch'::timestamptz)",
+      parameter: `cursorStarted${index}`,
+      type: 'timestamptz',
+      order: direction,
+    },
+  ];
+}
+
+/** The list's order: each field once (a repeat cannot change the order), then uuid in the first field's direction. */
+export function chargingSessionListOrder(orderBy: readonly ChargingSessionOrder[]): ChargingSessionOrder[] {
+  const requested = orderBy.length > 0 ? orderBy : [{ field: 'started_at', direction: 'desc' } as const];
+  return requested.filter((order, index) => requested.findIndex((o) => o.field === order.field) === index);
+}
+
+const listsByOrder = new Map<
+  string,
+  PagedListStatements<ChargingSessionListFilter, ListedChargingSessionRow>
+>();
+
+/**
+ * The tenant's sessions in `orderBy` (see chargingSessionListOrder), by page number or by cursor. The default, newest
+ * start first, is the order of charging_sessions_list_idx, so a page by cursor starts in the index at its key.
+ */
+export function chargingSessionsList(
+  orderBy: readonly ChargingSessionOrder[],
+): PagedListStatements<ChargingSessionListFilter, ListedChargingSessionRow> {
+  const order = chargingSessionListOrder(orderBy);
+  const name = order.map((o) => `${o.direction === 'asc' ? '+' : '-'}${o.field}`).join(',');
+  let statements = listsByOrder.get(name);
+  if (!statements) {
+    statements = pagedListStatements<ChargingSessionListFilter, ListedChargingSessionRow>({
+      name: `charging-sessions.list(${name})`,
+      select: LISTED_COLUMNS,
+      from: LISTED_SESSIONS,
+      filterParameters: LIST_FILTER_PARAMETERS,
+      key: [
+        ...order.flatMap(sortFieldKey),
+        {
+          column: 'session.uuid',
+          parameter: 'cursorUuid',
+          type: 'uuid',
+          order: order[0].direction === 'asc' ? 'ASC' : 'DESC',
+        },
+      ],
+    });
+    listsByOrder.set(name, statements);
+  }
+  return statements;
+}
+
 /** For the SQL snapshots. */
 export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionStart,
@@ -252,4 +404,7 @@ export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionEnd,
   setChargingSessionPlug,
   findChargingSessionTarget,
+  ...chargingSessionsList([]).all,
+  ...chargingSessionsList([{ field: 'started_at', direction: 'asc' }]).all,
+  ...chargingSessionsList([{ field: 'created_at', direction: 'desc' }]).all,
 ];

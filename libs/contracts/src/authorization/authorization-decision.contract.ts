@@ -1,3 +1,4 @@
+import type { CursorListPayload, ListAssetsPayload, ListPagination } from '../assets/asset-list.contract.js';
 import type { EventEnvelope } from '../events/event-stream.js';
 import type { AuthorizationResult, IdTokenType } from './id-token.contract.js';
 
@@ -70,4 +71,17 @@ export interface AuthorizationDecisionView {
   reason: AuthorizationReason;
   message_kind: AuthorizationMessageKind;
   decided_at: string;
+}
+
+/** The decision log's query: numbered pages, or by cursor (the log grows without bound). */
+export type ListAuthorizationDecisionsPayload = ListAssetsPayload<
+  AuthorizationDecisionFilter,
+  AuthorizationDecisionSortField
+> &
+  CursorListPayload;
+
+/** A page of the decision log, numbered or read by cursor. */
+export interface AuthorizationDecisionPage {
+  items: AuthorizationDecisionView[];
+  pagination: ListPagination;
 }

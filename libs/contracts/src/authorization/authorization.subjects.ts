@@ -57,7 +57,7 @@ export const AuthorizationSubjects = {
    * gathered for a few milliseconds (published without holding any answer back); assets-service stores them.
    */
   decisionsMade: 'events.authorization.decisions-made.v1',
-  /** ListAssetsPayload<AuthorizationDecisionFilter, 'decided_at'> → AssetPage<AuthorizationDecisionView> */
+  /** ListAuthorizationDecisionsPayload → AuthorizationDecisionPage */
   listDecisions: 'assets.authorization-decision.list.v1',
 } as const;
 

@@ -1,4 +1,4 @@
-import type { AssetPagination, ListPagination, SortDirection } from '../assets/asset-list.contract.js';
+import type { ListPagination, SortDirection } from '../assets/asset-list.contract.js';
 
 /**
  * Charging sessions: the transactions charge points report through the ocpp-gateway, kept by command-service
@@ -39,6 +39,8 @@ export interface ListChargingSessionsPayload {
   /** In priority order; default newest start first. */
   orderBy: { field: ChargingSessionSortField; direction: SortDirection }[];
   filter: ChargingSessionFilter;
+  /** Read by cursor (keyset) instead of by page number. */
+  cursor?: string;
 }
 
 export interface GetChargingSessionPayload {
@@ -103,5 +105,5 @@ export interface MeterValuePage {
 
 export interface ChargingSessionPage {
   items: ChargingSessionView[];
-  pagination: AssetPagination;
+  pagination: ListPagination;
 }

@@ -298,7 +298,7 @@ export interface paths {
         };
         /**
          * List authorization decisions
-         * @description Newest first unless order_by says otherwise.
+         * @description Newest first unless order_by says otherwise; the log grows without bound, so it is offered by cursor too (cursor and limit; pagination.cursor.next / prev).
          */
         get: operations["listAuthorizationDecisions"];
         put?: never;
@@ -1453,7 +1453,8 @@ export interface components {
         };
         AuthorizationDecisionListResponse: {
             decisions: components["schemas"]["AuthorizationDecisionBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         ChargingSessionBody: {
             /** Format: uuid */
@@ -1513,7 +1514,8 @@ export interface components {
         };
         ChargingSessionListResponse: {
             charging_sessions: components["schemas"]["ChargingSessionBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         ChargingSessionResponse: {
             charging_session: components["schemas"]["ChargingSessionBody"];
@@ -2677,9 +2679,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorsBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, invalid or expired token */
+            /** @description Wrong credentials, or an expired or used refresh token. When client_credentials came as HTTP Basic, the answer challenges that scheme (RFC 6749 §5.2): WWW-Authenticate: Basic realm="charging-platform-core". */
             401: {
                 headers: {
+                    /** @description Basic realm="charging-platform-core" when the client authenticated with HTTP Basic. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5886,6 +5890,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: decided_at. */
                 order_by?: string;
                 /** @description The value the charge point sent, case-insensitive. */
@@ -5985,6 +5991,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -started_at. Send + as %2B. Fields: started_at, created_at. */
                 order_by?: string;
                 "filter[controller_uuid]"?: string;

@@ -1,0 +1,47 @@
+import { createPlatformClient, type Credentials, type PlatformClient } from '@cpc/sdk';
+import { OpenApiResponseValidator } from './openapi-response-validator.js';
+import { USER_PASSWORD } from './tenant-builder.js';
+
+/**
+ * The typed SDK (libs/sdk) as an end-to-end test's client: signed in with `credentials`, and every answer, the token
+ * endpoint's included, checked against the served OpenAPI document as ApiTestClient checks it. A test that compiles
+ * against the SDK breaks when the API changes in a way that breaks generated clients.
+ */
+export async function sdkTestClient(
+  apiUrl: string,
+  credentials: Credentials,
+  validator?: OpenApiResponseValidator,
+): Promise<PlatformClient> {
+  const check = validator ?? (await OpenApiResponseValidator.fetch(apiUrl));
+  return createPlatformClient({
+    baseUrl: apiUrl,
+    credentials,
+    // A test sees the API's own 429s rather than the SDK's retries of them.
+    retry: { maxRetries: 0 },
+    fetch: async (request) => {
+      const response = await fetch(request);
+      const text = await response.clone().text();
+      check.validate(
+        request.method,
+        request.url,
+        response.status,
+        text === '' ? undefined : JSON.parse(text),
+      );
+      return response;
+    },
+  });
+}
+
+/** sdkTestClient signed in as the user `<role>@<slug>.test` that usersWithRoles / tenantWithUsers made. */
+export function sdkTestUser(
+  apiUrl: string,
+  slug: string,
+  role: string,
+  validator?: OpenApiResponseValidator,
+): Promise<PlatformClient> {
+  return sdkTestClient(
+    apiUrl,
+    { username: `${role}@${slug}.test`, password: USER_PASSWORD, tenant: slug },
+    validator,
+  );
+}
