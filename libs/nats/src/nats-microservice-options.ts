@@ -1,6 +1,10 @@
 import { type CustomStrategy, ServerNats } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
+import {
+  NATS_RECONNECT_OPTIONS,
+  natsClientOptions,
+  type NatsConnectionSettings,
+} from './nats-client-options.js';
 import { NO_ASYNC_TRACES } from './nats-connection.module.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
@@ -33,6 +37,7 @@ export function natsMicroserviceOptions(
   return {
     strategy: new SubjectServerNats({
       ...natsClientOptions(settings),
+      ...NATS_RECONNECT_OPTIONS,
       queue: queueGroup,
       name: queueGroup,
       gracefulShutdown: true,
