@@ -227,7 +227,7 @@ describe('buildFaultReport', () => {
     ).join('\n');
     expect(lines).toContain('fault test FAILED');
     expect(lines).toContain('created 2 (of 0 posted)   terminal 1   lost 1   delivered-twice 0');
-    expect(lines).toMatch(/api-gateway\s+3\.0 s\s+4\.0 s/);
+    expect(lines).toMatch(/api-gateway\s+3\.0 s\s+4\.0 s\s+1\.0 s/);
     expect(lines).toContain('FAILURE: 1 commands never reached a terminal state');
   });
 });
@@ -249,7 +249,7 @@ describe('recoveryTimes', () => {
       ['cmd-4', terminal('accepted', 13_500)],
     ]);
     expect(recoveryTimes([fault], commands, states, [CP_A, CP_B])).toEqual([
-      { fault: 'nats', readyAfterMs: 3000, recoveredAfterMs: 6000 },
+      { fault: 'nats', readyAfterMs: 3000, recoveredAfterMs: 6000, recoveredAfterReadyMs: 3000 },
     ]);
   });
 
@@ -259,6 +259,20 @@ describe('recoveryTimes', () => {
       ['cmd-1', terminal('accepted', 12_000)],
       ['cmd-2', terminal('failed', 12_000, 'connection_lost')],
     ]);
-    expect(recoveryTimes([fault], commands, states, [CP_A, CP_B])[0].recoveredAfterMs).toBeNull();
+    expect(recoveryTimes([fault], commands, states, [CP_A, CP_B])[0]).toMatchObject({
+      recoveredAfterMs: null,
+      recoveredAfterReadyMs: null,
+    });
+  });
+
+  it('counts a recovery before the process was ready again as 0 s after it', () => {
+    const commands = [created(1, CP_A, 10_500), created(2, CP_B, 10_500)];
+    const states = new Map([
+      ['cmd-1', terminal('accepted', 11_000)],
+      ['cmd-2', terminal('accepted', 12_500)],
+    ]);
+    expect(recoveryTimes([fault], commands, states, [CP_A, CP_B])).toEqual([
+      { fault: 'nats', readyAfterMs: 3000, recoveredAfterMs: 2500, recoveredAfterReadyMs: 0 },
+    ]);
   });
 });

@@ -86,6 +86,11 @@ export interface FaultRecovery {
   readyAfterMs: number;
   /** From the kill until every charge point completed (accepted/rejected) a command posted after the kill. */
   recoveredAfterMs: number | null;
+  /**
+   * From ready again until then (recoveredAfterMs − readyAfterMs): how long the platform took once the process was
+   * back; 0 when every charge point had completed one before (its charge points moved to another gateway instance).
+   */
+  recoveredAfterReadyMs: number | null;
 }
 
 export interface FaultReport {
@@ -177,13 +182,19 @@ export function recoveryTimes(
           earliest = state.terminalAt;
       }
       if (earliest === undefined)
-        return { fault: fault.name, readyAfterMs: fault.readyAt - fault.killedAt, recoveredAfterMs: null };
+        return {
+          fault: fault.name,
+          readyAfterMs: fault.readyAt - fault.killedAt,
+          recoveredAfterMs: null,
+          recoveredAfterReadyMs: null,
+        };
       latest = Math.max(latest, earliest);
     }
     return {
       fault: fault.name,
       readyAfterMs: fault.readyAt - fault.killedAt,
       recoveredAfterMs: latest - fault.killedAt,
+      recoveredAfterReadyMs: Math.max(0, latest - fault.readyAt),
     };
   });
 }
@@ -371,10 +382,13 @@ export function formatFaultReport(report: FaultReport): string[] {
         `out of order ${webhooks.outOfOrder}, bad signatures ${webhooks.badSignatures}`,
     );
   if (report.recovery.length > 0) {
-    lines.push('  recovery after each fault (ready again / every charge point completing new commands):');
+    lines.push(
+      '  recovery after each fault (after the kill: ready again / every charge point completing new commands; ' +
+        'the latter after ready again):',
+    );
     for (const recovery of report.recovery) {
       lines.push(
-        `    ${recovery.fault.padEnd(24)} ${seconds(recovery.readyAfterMs).padStart(8)}   ${seconds(recovery.recoveredAfterMs).padStart(8)}`,
+        `    ${recovery.fault.padEnd(24)} ${seconds(recovery.readyAfterMs).padStart(8)}   ${seconds(recovery.recoveredAfterMs).padStart(8)}   ${seconds(recovery.recoveredAfterReadyMs).padStart(8)}`,
       );
     }
   }

@@ -42,15 +42,32 @@ function faultTarget(fault: FaultName, options: FaultOptions): { member: MemberN
 }
 
 async function createAssets(api: PlatformApiClient, count: number): Promise<PlanTarget[]> {
+  /**
+   * POSTs an asset. `sameAs` (list filters naming it) finds the asset a POST created when its answer was lost (a timeout
+   * on a loaded machine) and the repeat met it as `already_exists`.
+   */
   const create = async (
     path: string,
     body: Record<string, unknown>,
     key: string,
+    sameAs?: string,
   ): Promise<{ uuid: string }> => {
     const result = await api.request('POST', `/api/v1/assets/${path}`, {
       body,
       retryUntil: Date.now() + 60_000,
     });
+    if (
+      sameAs &&
+      result.ok &&
+      result.answer.status === 422 &&
+      JSON.stringify(result.answer.body).includes('already_exists')
+    ) {
+      const listed = await api.request('GET', `/api/v1/assets/${path}?${sameAs}`, {
+        retryUntil: Date.now() + 60_000,
+      });
+      const found = listed.ok && (listed.answer.body as Record<string, { uuid: string }[]>)[path]?.[0];
+      if (found) return found;
+    }
     if (!result.ok || result.answer.status !== 201)
       throw new Error(
         `POST ${path}: ${result.ok ? `${result.answer.status} ${JSON.stringify(result.answer.body)}` : result.reason}`,
@@ -69,6 +86,7 @@ async function createAssets(api: PlatformApiClient, count: number): Promise<Plan
         ocpp_password: OCPP_PASSWORD,
       },
       'controller',
+      `filter[ocpp_identity]=FCP-${index}`,
     );
     const plug = await create(
       'plugs',
@@ -80,6 +98,7 @@ async function createAssets(api: PlatformApiClient, count: number): Promise<Plan
         max_power_kw: 22,
       },
       'plug',
+      `filter[controller_uuid]=${controller.uuid}&filter[connector_id]=1`,
     );
     targets.push({ controllerUuid: controller.uuid, plugUuid: plug.uuid });
   }

@@ -26,6 +26,13 @@ export interface CommandServiceTuning {
   minClaimSpacingMs: number;
   /** Retry delay when something between us and the charge point failed (NATS, assets-service, the database). */
   deliveryRetryDelayMs: number;
+  /**
+   * How long after this instance's NATS connection came back "no responders" is not taken as "offline": the gateway
+   * instances reconnect on their own schedule (every 500 ms while the server is away), and until each has registered
+   * its call subjects again its charge points look offline. Meanwhile an offline lane is looked at again after
+   * deliveryRetryDelayMs instead of COMMAND_OFFLINE_RECHECK_MS, and a sent command is not failed `connection_lost`.
+   */
+  reconnectSettleMs: number;
   /** Margin over the gateway's longest reply time (waiting for the charge point's turn, then its answer). */
   gatewayReplyMarginMs: number;
   /**
@@ -81,6 +88,7 @@ export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.fre
   claimBatchSize: 100,
   minClaimSpacingMs: 5,
   deliveryRetryDelayMs: 1000,
+  reconnectSettleMs: 5000,
   gatewayReplyMarginMs: 5000,
   creationBatchesInFlight: 4,
   creationBatchSize: 500,

@@ -10,3 +10,4 @@ export * from './metric-subject-label.js';
 export * from './nats-request.metrics.js';
 export * from './nats-handler-metrics.interceptor.js';
 export * from './plug-of-connector.js';
+export * from './nats-reconnects.js';

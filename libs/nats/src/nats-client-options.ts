@@ -28,3 +28,14 @@ export function natsClientOptions(settings: NatsConnectionSettings): {
     inboxPrefix: natsInboxPrefix(credentials.user),
   };
 }
+
+/**
+ * How every long-lived connection of a service reconnects (the raw connection, Nest's server and its RPC client):
+ * forever, since a NATS restart must not take a service down (nats.js gives up after 10 attempts by default, which
+ * left Nest's transports closed for good after 20 s without a server), and every 500 ms (nats.js: 2 s), so a service
+ * answers again within half a second of the server being back instead of up to two seconds later.
+ */
+export const NATS_RECONNECT_OPTIONS = {
+  maxReconnectAttempts: -1,
+  reconnectTimeWait: 500,
+} as const;

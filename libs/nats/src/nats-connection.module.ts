@@ -3,7 +3,11 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { HealthIndicator, HealthIndicatorResult } from '@cpc/health';
 import { describeError } from '@cpc/errors';
 import { JetStreamEventBus } from './jetstream-event-bus.js';
-import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
+import {
+  NATS_RECONNECT_OPTIONS,
+  natsClientOptions,
+  type NatsConnectionSettings,
+} from './nats-client-options.js';
 import { NATS_CONNECTION } from './nats-connection.token.js';
 import { settleAnsweredRequestsQuietly } from './answered-requests.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
@@ -59,9 +63,8 @@ export class NatsConnectionModule {
             settleAnsweredRequestsQuietly();
             const connection = await connect({
               ...natsClientOptions(options),
+              ...NATS_RECONNECT_OPTIONS,
               name: options.connectionName,
-              maxReconnectAttempts: -1,
-              reconnectTimeWait: 500,
               noAsyncTraces: NO_ASYNC_TRACES,
             });
             // JetStream publishes, their acks, key-value operations and the gateway's call replies: one write per turn.

@@ -24,4 +24,13 @@ describe('natsMicroserviceOptions', () => {
     const options = (strategy as unknown as { options: { noAsyncTraces?: boolean; queue?: string } }).options;
     expect(options).toMatchObject({ noAsyncTraces: true, queue: 'some-service' });
   });
+
+  it('reconnects forever, every 500 ms (after a NATS restart the service answers again at once)', () => {
+    const { strategy } = natsMicroserviceOptions(
+      { natsUrl: 'nats://127.0.0.1:1', natsCredentials: undefined },
+      'some-service',
+    );
+    const options = (strategy as unknown as { options: Record<string, unknown> }).options;
+    expect(options).toMatchObject({ maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  });
 });

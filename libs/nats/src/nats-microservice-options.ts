@@ -1,6 +1,10 @@
 import { type CustomStrategy, type NatsOptions, ServerNats } from '@nestjs/microservices';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
+import {
+  NATS_RECONNECT_OPTIONS,
+  natsClientOptions,
+  type NatsConnectionSettings,
+} from './nats-client-options.js';
 import { NO_ASYNC_TRACES } from './nats-connection.module.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
@@ -82,6 +86,7 @@ export function natsMicroserviceOptions(
     strategy: new SubjectServerNats(
       {
         ...natsClientOptions(settings),
+        ...NATS_RECONNECT_OPTIONS,
         queue: queueGroup,
         name: queueGroup,
         noAsyncTraces: NO_ASYNC_TRACES,

@@ -1,7 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { NO_ASYNC_TRACES } from './nats-connection.module.js';
-import { natsClientOptions, type NatsConnectionSettings } from './nats-client-options.js';
+import {
+  NATS_RECONNECT_OPTIONS,
+  natsClientOptions,
+  type NatsConnectionSettings,
+} from './nats-client-options.js';
 import { NatsRequestMetrics } from './nats-request.metrics.js';
 import { NATS_REQUEST_TIMEOUT_MS, NATS_RPC_CLIENT, ServiceClient } from './service-client.js';
 
@@ -25,6 +29,7 @@ export class NatsRpcClientModule {
               transport: Transport.NATS,
               options: {
                 ...natsClientOptions(options),
+                ...NATS_RECONNECT_OPTIONS,
                 name: `${options.clientName}-rpc-client`,
                 noAsyncTraces: NO_ASYNC_TRACES,
               },

@@ -20,6 +20,7 @@ import { IdempotencyKeySweeper } from './creation/idempotency-key.sweeper.js';
 import { ChargePointLifecycleConsumer } from './delivery/charge-point-lifecycle.consumer.js';
 import { CommandDispatcher } from './delivery/command-dispatcher.js';
 import { DeliveryQueue } from './delivery/delivery-queue.js';
+import { DeliveryWakeupsListener } from './delivery/delivery-wakeups.listener.js';
 import { DispatchSignal } from './delivery/dispatch-signal.js';
 import { GatewayCallClient } from './delivery/gateway-call.client.js';
 import { CommandReader } from './listing/command-reader.js';
@@ -75,6 +76,7 @@ export class CommandsModule {
         CommandDispatcher,
         GatewayCallEventsConsumer,
         ChargePointLifecycleConsumer,
+        DeliveryWakeupsListener,
         CommandStatusMetrics,
       ],
     };

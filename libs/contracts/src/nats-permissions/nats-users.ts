@@ -152,6 +152,8 @@ export const NATS_USERS = {
       // The calls to the charge points, through the gateway instance holding each one's socket.
       OcppGatewaySubjects.call('*'),
     ],
+    // A charge point's new connection: a delivery waiting on its old one is asked again at once.
+    listens: [OcppGatewaySubjects.connectionOpened('*')],
     publishesEvents: [CommandSubjects.statusChanged],
     durableConsumers: [
       { name: 'command-service_charging-sessions', filterSubject: 'events.charge-point.>' },

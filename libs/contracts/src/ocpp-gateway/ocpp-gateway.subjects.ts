@@ -11,7 +11,8 @@ export const OcppGatewaySubjects = {
   /**
    * broadcast: ConnectionOpenedNotice. An instance that accepted a socket tells the others, so one that still holds
    * an older socket of the same controller closes it (a second connection replaces the first, on any instance).
-   * Instances hear them all with one subscription, `connectionOpened('*')`.
+   * Instances hear them all with one subscription, `connectionOpened('*')`. command-service instances hear them too:
+   * a delivery that waits for a reply from the controller's old connection is asked again at once.
    */
   connectionOpened: (controllerUuid: string): string => `ocpp.connection.opened.v1.${controllerUuid}`,
 } as const;

@@ -18,20 +18,14 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { DELIVERY_CONNECTION } from '../delivery-connection.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
-import { CommandServiceHarness } from '../testing/command-service-harness.js';
+import { ACCEPTED_RESET_REPLY, CommandServiceHarness } from '../testing/command-service-harness.js';
 import type { ClaimedCommand } from '../command-row.js';
 import { DeliveryQueue } from './delivery-queue.js';
 
 const harness = new CommandServiceHarness();
 const tenant: string = randomUUID();
 
-const accepted: OcppCallReply = {
-  outcome: 'answered',
-  action: 'Reset',
-  response: { status: 'Accepted' },
-  status: 'accepted',
-  resultStatus: 'Accepted',
-};
+const accepted = ACCEPTED_RESET_REPLY;
 
 async function create(body: Record<string, unknown>): Promise<CommandView> {
   const { command } = await harness.call<CreatedCommand>(CommandSubjects.create, { body }, tenant);

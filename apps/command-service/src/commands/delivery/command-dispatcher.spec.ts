@@ -7,22 +7,25 @@ import { CommandDispatcher } from './command-dispatcher.js';
 import type { ClaimedCommand } from '../command-row.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { DispatchSignal } from './dispatch-signal.js';
-import type { GatewayCallClient } from './gateway-call.client.js';
+import type { GatewayCallClient, GatewayCallResult } from './gateway-call.client.js';
 
 /** A dispatcher on stand-ins (the integration spec delivers for real), its timers fake. */
 function dispatcherOn(
   signal: DispatchSignal,
   queue: Partial<DeliveryQueue>,
   gateway: Partial<GatewayCallClient> = {},
+  transitions: Partial<CommandTransitions> = {},
 ) {
   return new CommandDispatcher(
     {
       commandDispatchIntervalMs: 60_000,
       commandLeaseMs: 15_000,
+      commandOfflineRecheckMs: 15_000,
+      ocppCallTimeoutMs: 30_000,
       tuning: COMMAND_SERVICE_TUNING,
     } as CommandServiceConfig,
     queue as DeliveryQueue,
-    {} as CommandTransitions,
+    transitions as CommandTransitions,
     gateway as GatewayCallClient,
     {} as ServiceClient,
     signal,
@@ -32,6 +35,11 @@ function dispatcherOn(
 /** Lets the promises pending now run to their end. */
 const settle = async () => {
   for (let turn = 0; turn < 10; turn += 1) await Promise.resolve();
+};
+
+/** Lets the promises pending now run to their end, through an attempt's longer chains. */
+const drain = async () => {
+  for (let round = 0; round < 5; round += 1) await settle();
 };
 
 /** How wakes become claim runs; the queue is a stand-in that finds nothing due. */
@@ -161,5 +169,204 @@ describe('CommandDispatcher and commands created leased to it', () => {
     await settle();
     await jest.advanceTimersByTimeAsync(10);
     expect(claims).toHaveLength(2);
+  });
+});
+
+/**
+ * Recovery: what makes the dispatcher try again at once instead of after a reply timeout, a lease or a recheck. The
+ * stand-ins never answer by themselves and the timers are fake and never advanced past a timeout, so only the wakes
+ * can explain what happens.
+ */
+describe('CommandDispatcher after a reconnection or an outage', () => {
+  let signal: DispatchSignal;
+  let claims: number;
+  let calls: {
+    command: string;
+    signal: AbortSignal | undefined;
+    answer: (result: GatewayCallResult) => void;
+  }[];
+  let released: { uuid: string; delayMs: number; unconfirmed: boolean | undefined }[];
+  let awaited: { uuid: string; recheckMs: number }[];
+  let woken: string[];
+  let finished: string[];
+  let queue: Partial<DeliveryQueue>;
+
+  const command = (index: number, status = 'pending') =>
+    ({
+      uuid: `command-${index}`,
+      controller_uuid: `charge-point-${index}`,
+      target_type: 'controller',
+      status,
+      target_deleted_at: null,
+      valid_until: new Date(Date.now() + 60_000),
+      created_at: new Date(),
+    }) as unknown as ClaimedCommand;
+
+  /** A gateway that answers only when told to, and gives up waiting when interrupted (as GatewayCallClient does). */
+  const gateway: Partial<GatewayCallClient> = {
+    call: (_controller, request, _timeout, interrupt) =>
+      new Promise<GatewayCallResult>((resolve) => {
+        calls.push({ command: request.commandUuid, signal: interrupt, answer: resolve });
+        interrupt?.addEventListener('abort', () =>
+          resolve({ kind: 'interrupted', reason: String(interrupt.reason) }),
+        );
+      }),
+  };
+
+  /** Delivers both commands, and the gateway finds both charge points offline. */
+  const offlineBoth = async (...commands: ClaimedCommand[]) => {
+    for (const each of commands) signal.deliverCreated(each);
+    await drain();
+    for (const call of calls.slice(-commands.length)) call.answer({ kind: 'offline' });
+    await drain();
+  };
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    claims = 0;
+    calls = [];
+    released = [];
+    awaited = [];
+    woken = [];
+    finished = [];
+    signal = new DispatchSignal();
+    queue = {
+      claimDue: () => {
+        claims += 1;
+        return Promise.resolve([]);
+      },
+      release: (_owner, uuid, delayMs, unconfirmed) => {
+        released.push({ uuid, delayMs, unconfirmed });
+        return Promise.resolve();
+      },
+      awaitConnection: (_owner, head, recheckMs) => {
+        awaited.push({ uuid: head.uuid, recheckMs });
+        return Promise.resolve();
+      },
+      wakeLane: (controllerUuid) => {
+        woken.push(controllerUuid);
+        return Promise.resolve();
+      },
+    };
+    dispatcherOn(signal, queue, gateway, {
+      finish: (uuid) => {
+        finished.push(uuid);
+        return Promise.resolve(true);
+      },
+    });
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('asks again at once when the charge point connects anew while a reply is awaited, and claims again', async () => {
+    signal.deliverCreated(command(1));
+    await drain();
+    expect(calls).toHaveLength(1);
+
+    // Another charge point connecting changes nothing for this delivery.
+    signal.chargePointConnected('charge-point-2');
+    await drain();
+    expect(calls[0].signal?.aborted).toBe(false);
+
+    signal.chargePointConnected('charge-point-1');
+    await drain();
+    await jest.advanceTimersByTimeAsync(10);
+    // Due again at once and unconfirmed (the first request may have gone out), its lane woken, a claim run made.
+    expect(released).toEqual([{ uuid: 'command-1', delayMs: 0, unconfirmed: true }]);
+    expect(woken).toEqual(['charge-point-1']);
+    expect(claims).toBe(1);
+  });
+
+  it('wakes the lane of a charge point that connected while its attempt was finding it offline', async () => {
+    let deferred!: () => void;
+    queue.awaitConnection = (_owner, head, recheckMs) => {
+      awaited.push({ uuid: head.uuid, recheckMs });
+      return new Promise<void>((resolve) => (deferred = resolve));
+    };
+    signal.deliverCreated(command(1));
+    await drain();
+    calls[0].answer({ kind: 'offline' });
+    await drain();
+    expect(awaited).toEqual([{ uuid: 'command-1', recheckMs: 15_000 }]);
+
+    // The connected event may have woken the lane before this deferral is written: the lane is woken after it.
+    signal.chargePointConnected('charge-point-1');
+    expect(woken).toEqual([]);
+    deferred();
+    await drain();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(woken).toEqual(['charge-point-1']);
+    expect(claims).toBe(1);
+  });
+
+  it('asks again every delivery waiting for a reply when NATS is back, and does not take "offline" for a while', async () => {
+    signal.deliverCreated(command(1));
+    signal.deliverCreated(command(2, 'sent'));
+    await drain();
+    expect(calls).toHaveLength(2);
+
+    signal.natsReconnected();
+    await drain();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(released).toEqual([
+      { uuid: 'command-1', delayMs: 0, unconfirmed: true },
+      { uuid: 'command-2', delayMs: 0, unconfirmed: true },
+    ]);
+    expect(claims).toBeGreaterThanOrEqual(1);
+
+    // Asked again while the gateways may not have registered their call subjects again: no responders.
+    released.length = 0;
+    await offlineBoth(command(3), command(4, 'sent'));
+    const retryMs = COMMAND_SERVICE_TUNING.deliveryRetryDelayMs;
+    expect(awaited).toEqual([{ uuid: 'command-3', recheckMs: retryMs }]);
+    expect(released).toEqual([{ uuid: 'command-4', delayMs: retryMs, unconfirmed: true }]);
+    expect(finished).toEqual([]);
+
+    // Once NATS has been back for reconnectSettleMs, no responders means offline again.
+    await jest.advanceTimersByTimeAsync(COMMAND_SERVICE_TUNING.reconnectSettleMs);
+    await offlineBoth(command(5), command(6, 'sent'));
+    expect(awaited).toContainEqual({ uuid: 'command-5', recheckMs: 15_000 });
+    expect(finished).toEqual(['command-6']);
+  });
+
+  it('gives back a claim the database did not take back by the first claim run that reaches it again', async () => {
+    let databaseUp = false;
+    const down = () => Promise.reject(new Error('connect ECONNREFUSED'));
+    queue.release = (_owner, uuid, delayMs, unconfirmed) => {
+      if (!databaseUp) return down();
+      released.push({ uuid, delayMs, unconfirmed });
+      return Promise.resolve();
+    };
+    queue.claimDue = () => {
+      if (!databaseUp) return down();
+      claims += 1;
+      return Promise.resolve([]);
+    };
+    signal.deliverCreated(command(1));
+    await drain();
+    // The answer cannot be written, nor the claim given back: the command stays leased to this instance.
+    calls[0].answer({ kind: 'unanswered', reason: 'timeout' });
+    await drain();
+    signal.notify();
+    await drain();
+    expect(released).toEqual([]);
+    expect(claims).toBe(0);
+
+    databaseUp = true;
+    await jest.advanceTimersByTimeAsync(10);
+    signal.notify();
+    await drain();
+    // Due at once, and unconfirmed: the gateway had been asked.
+    expect(released).toEqual([{ uuid: 'command-1', delayMs: 0, unconfirmed: true }]);
+    expect(claims).toBe(1);
+
+    // Given back once.
+    await jest.advanceTimersByTimeAsync(10);
+    signal.notify();
+    await drain();
+    expect(released).toHaveLength(1);
+    expect(claims).toBe(2);
   });
 });

@@ -31,6 +31,19 @@ import { GatewayCallClient } from './gateway-call.client.js';
 
 type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
 
+/** An attempt this instance runs (one per charge point at a time, by the queue's rule). */
+interface RunningAttempt {
+  controllerUuid: string;
+  /** Set while the attempt waits for the gateway's reply: aborting it asks the gateway again at once. */
+  waiting?: AbortController;
+  /** The charge point connected again while the attempt ran: its lane is woken once the attempt is over. */
+  reconnected: boolean;
+  /** Its wait for a reply was interrupted: the command is due again at once, and claimed once the attempt is over. */
+  interrupted: boolean;
+  /** The gateway was asked: the call may have gone out. */
+  asked: boolean;
+}
+
 /**
  * Delivers due commands to their charge points (see DeliveryQueue for the rules that make it safe with any number
  * of instances and across SIGKILL). One attempt of a claimed command: a target deleted meanwhile fails it; otherwise
@@ -38,6 +51,11 @@ type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
  * command then lost its connection; a pending one waits for the charge point within its validity, or fails
  * `charge_point_offline`. `not_sent` replies are tried again. Outcomes also arrive as the gateway's durable
  * call-completed events (GatewayCallEventsConsumer) when this instance died waiting.
+ *
+ * Recovery wakes it instead of timers (docs/commands.md, "Recovery"): a charge point connecting again interrupts
+ * the wait for a reply from its old connection (asked again at once) and wakes its lane after the attempt; NATS
+ * coming back interrupts every wait (a request or its reply may have been lost with the old connection); a claim the
+ * database did not take back when it failed is given back by the first claim run that reaches the database again.
  */
 @Injectable()
 export class CommandDispatcher
@@ -46,7 +64,18 @@ export class CommandDispatcher
   private readonly logger = new Logger(CommandDispatcher.name);
   /** Names this process's claims: the host, then this process's own id. */
   private readonly owner = `${hostname()}/${randomUUID()}`;
-  private readonly inFlight = new Set<string>();
+  /** The attempts running, by command uuid. */
+  private readonly inFlight = new Map<string, RunningAttempt>();
+  /** The same attempts by charge point (the latest, should a command be taken up again before its attempt ended). */
+  private readonly attemptsByChargePoint = new Map<string, RunningAttempt>();
+  /**
+   * Commands whose attempt ended without its claim being given back or the command ended (the database failed):
+   * given back, due at once, by the next claim run, instead of lapsing with their lease. The value: whether the
+   * gateway had been asked (the claim is given back unconfirmed, see DeliveryQueue.awaitConnection).
+   */
+  private readonly stranded = new Map<string, boolean>();
+  /** When this instance's NATS connection last came back (performance.now()). */
+  private natsBackAt = Number.NEGATIVE_INFINITY;
   private pollTimer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private running = false;
@@ -90,7 +119,7 @@ export class CommandDispatcher
     clearInterval(this.pollTimer);
     clearInterval(this.renewTimer);
     // Whoever runs next takes these up at once; the gateway answers a repeat with the first outcome.
-    await this.queue.releaseAll(this.owner, [...this.inFlight]).catch((error: unknown) => {
+    await this.queue.releaseAll(this.owner, [...this.inFlight.keys()]).catch((error: unknown) => {
       this.logger.warn(`claims not given back, they lapse instead: ${describeError(error)}`);
     });
   }
@@ -127,6 +156,7 @@ export class CommandDispatcher
 
   private async claimAndDeliver(): Promise<void> {
     try {
+      await this.releaseStranded();
       for (;;) {
         const room = Math.min(
           this.config.tuning.claimBatchSize,
@@ -142,9 +172,51 @@ export class CommandDispatcher
     }
   }
 
+  /**
+   * Gives back the claims that failed to be given back (stranded), except any taken up again meanwhile: the first
+   * statement after the database failed, so they are due as soon as it answers again.
+   */
+  private async releaseStranded(): Promise<void> {
+    for (const [uuid, asked] of [...this.stranded]) {
+      if (!this.inFlight.has(uuid)) await this.queue.release(this.owner, uuid, 0, asked);
+      this.stranded.delete(uuid);
+    }
+  }
+
   notified(): void {
     this.notifications += 1;
     this.wake();
+  }
+
+  /**
+   * A charge point opened a connection (ocpp-gateway's notice; its call subject is served there now). A delivery to
+   * it that waits for a reply stops waiting and asks again: the old connection (or its gateway instance) may be gone,
+   * its reply with it. Asking again is safe: the gateway answers a repeat with the first outcome (or joins the
+   * delivery still running), and a call out on a replaced connection ends `connection_lost` there. The lane is woken
+   * after the attempt, so an attempt that found the charge point offline a moment before does not leave the lane
+   * waiting for its recheck (the connected event may have woken the lane before that attempt deferred it).
+   */
+  chargePointConnected(controllerUuid: string): void {
+    const attempt = this.attemptsByChargePoint.get(controllerUuid);
+    if (!attempt) return;
+    attempt.reconnected = true;
+    interrupt(attempt, 'the charge point connected again');
+  }
+
+  /**
+   * NATS is back: a request sent before, or its reply, may have been lost with the old connection, so every delivery
+   * waiting for a reply asks again now (the gateway joins the one still running). For reconnectSettleMs, "no
+   * responders" is not taken as offline (see CommandServiceTuning.reconnectSettleMs).
+   */
+  natsReconnected(): void {
+    this.natsBackAt = performance.now();
+    for (const attempt of this.inFlight.values()) interrupt(attempt, 'NATS reconnected');
+    this.wake();
+  }
+
+  /** Whether NATS came back so recently that the gateways may not serve their call subjects again yet. */
+  private settlingAfterReconnect(): boolean {
+    return performance.now() - this.natsBackAt < this.config.tuning.reconnectSettleMs;
   }
 
   leasesForCreation(): CreationLeases | undefined {
@@ -166,11 +238,41 @@ export class CommandDispatcher
    */
   private deliver(command: ClaimedCommand): void {
     const notificationsBefore = this.notifications;
-    this.inFlight.add(command.uuid);
-    void this.attempt(command).finally(() => {
-      const wasFull = this.inFlight.size >= this.config.tuning.maxDeliveriesInFlight;
-      this.inFlight.delete(command.uuid);
-      if (wasFull || this.notifications !== notificationsBefore) this.wake();
+    const running: RunningAttempt = {
+      controllerUuid: command.controller_uuid,
+      reconnected: false,
+      interrupted: false,
+      asked: false,
+    };
+    this.inFlight.set(command.uuid, running);
+    this.attemptsByChargePoint.set(command.controller_uuid, running);
+    void this.attempt(command, running)
+      .then(() => this.afterReconnect(running))
+      .finally(() => {
+        const wasFull = this.inFlight.size >= this.config.tuning.maxDeliveriesInFlight;
+        if (this.inFlight.get(command.uuid) === running) this.inFlight.delete(command.uuid);
+        if (this.attemptsByChargePoint.get(command.controller_uuid) === running)
+          this.attemptsByChargePoint.delete(command.controller_uuid);
+        if (
+          wasFull ||
+          running.reconnected ||
+          running.interrupted ||
+          this.notifications !== notificationsBefore
+        )
+          this.wake();
+      });
+  }
+
+  /**
+   * The charge point connected again while the attempt ran: whatever the attempt left its lane waiting for (its
+   * connection, a retry), it is due now.
+   */
+  private async afterReconnect(running: RunningAttempt): Promise<void> {
+    if (!running.reconnected || this.stopped) return;
+    await this.queue.wakeLane(running.controllerUuid).catch((error: unknown) => {
+      this.logger.warn(
+        `lane of ${running.controllerUuid} not woken, its recheck takes it up: ${describeError(error)}`,
+      );
     });
   }
 
@@ -178,8 +280,8 @@ export class CommandDispatcher
    * One attempt, in a span of the trace of the request that created the command when that request was traced (its
    * stored traceparent); untraced commands create no span.
    */
-  private attempt(command: ClaimedCommand): Promise<void> {
-    if (!command.traceparent || !tracingOn()) return this.attemptOnce(command, undefined);
+  private attempt(command: ClaimedCommand, running: RunningAttempt): Promise<void> {
+    if (!command.traceparent || !tracingOn()) return this.attemptOnce(command, running, undefined);
     return inChildSpan(
       'deliver command',
       {
@@ -190,11 +292,15 @@ export class CommandDispatcher
           'cpc.controller.uuid': command.controller_uuid,
         },
       },
-      (span) => this.attemptOnce(command, span),
+      (span) => this.attemptOnce(command, running, span),
     );
   }
 
-  private async attemptOnce(command: ClaimedCommand, span: Span | undefined): Promise<void> {
+  private async attemptOnce(
+    command: ClaimedCommand,
+    running: RunningAttempt,
+    span: Span | undefined,
+  ): Promise<void> {
     try {
       if (command.status === 'pending') {
         const deleted = command.target_deleted_at !== null || (await this.plugDeleted(command));
@@ -204,20 +310,30 @@ export class CommandDispatcher
           return;
         }
       }
-      const result = await this.gateway.call(
-        command.controller_uuid,
-        {
-          commandUuid: command.uuid,
-          type: command.type,
-          parameters: command.parameters,
-          target: command.target,
-          createdAt: command.created_at.toISOString(),
-          messageLimits: await this.messageLimits(command),
-        },
-        this.config.ocppCallTimeoutMs,
-      );
+      const messageLimits = await this.messageLimits(command);
+      running.waiting = new AbortController();
+      running.asked = true;
+      const result = await this.gateway
+        .call(
+          command.controller_uuid,
+          {
+            commandUuid: command.uuid,
+            type: command.type,
+            parameters: command.parameters,
+            target: command.target,
+            createdAt: command.created_at.toISOString(),
+            messageLimits,
+          },
+          this.config.ocppCallTimeoutMs,
+          running.waiting.signal,
+        )
+        .finally(() => (running.waiting = undefined));
       if (this.stopped) return;
       if (result.kind === 'offline') return await this.offline(command);
+      if (result.kind === 'interrupted') {
+        // Due again at once; the request may have gone out, so it counts as unconfirmed (see awaitConnection).
+        return await this.queue.release(this.owner, command.uuid, 0, true);
+      }
       if (result.kind === 'unanswered') {
         this.logger.warn(`no answer about command ${command.uuid}, trying again: ${result.reason}`);
         return await this.queue.release(
@@ -248,12 +364,20 @@ export class CommandDispatcher
       this.logger.warn(
         `delivery attempt of command ${command.uuid} failed, trying again: ${describeError(error)}`,
       );
-      await this.retryLater(command).catch(() => undefined);
+      await this.retryLater(command, running.asked).catch(() => {
+        // The database is away: the claim is given back by the first claim run it answers again.
+        this.stranded.set(command.uuid, running.asked);
+      });
     }
   }
 
   /** No gateway holds the charge point. */
   private async offline(command: ClaimedCommand): Promise<void> {
+    if (this.settlingAfterReconnect()) {
+      // Perhaps only its gateway instance has not registered its call subjects again yet since NATS came back.
+      if (command.status === 'sent') return this.retryLater(command, true);
+      return this.queue.awaitConnection(this.owner, command, this.config.tuning.deliveryRetryDelayMs);
+    }
     if (command.status === 'sent') {
       // The call went out and the connection it went out on is gone: its answer can no longer come.
       await this.transitions.finish(command.uuid, {
@@ -276,8 +400,8 @@ export class CommandDispatcher
     await this.transitions.failPending([command.uuid], CommandResultError.ChargePointOffline);
   }
 
-  private retryLater(command: ClaimedCommand): Promise<void> {
-    return this.queue.release(this.owner, command.uuid, this.config.tuning.deliveryRetryDelayMs);
+  private retryLater(command: ClaimedCommand, unconfirmed = false): Promise<void> {
+    return this.queue.release(this.owner, command.uuid, this.config.tuning.deliveryRetryDelayMs, unconfirmed);
   }
 
   /**
@@ -321,11 +445,18 @@ export class CommandDispatcher
 
   private async renewLeases(): Promise<void> {
     try {
-      await this.queue.renew(this.owner, [...this.inFlight], this.config.commandLeaseMs);
+      await this.queue.renew(this.owner, [...this.inFlight.keys()], this.config.commandLeaseMs);
     } catch (error) {
       this.logger.warn(`claims not renewed: ${describeError(error)}`);
     }
   }
+}
+
+/** Stops the attempt's wait for a reply, if it waits for one. */
+function interrupt(attempt: RunningAttempt, reason: string): void {
+  if (!attempt.waiting) return;
+  attempt.interrupted = true;
+  attempt.waiting.abort(reason);
 }
 
 /** command-service asking assets-service about the command's tenant. */

@@ -17,12 +17,17 @@ export interface DispatchListener {
   leasesForCreation(): CreationLeases | undefined;
   /** A command stored already leased to it (CreationLeases), committed. */
   deliverCreated(command: ClaimedCommand): void;
+  /** A charge point opened a connection to a gateway instance (its call subject is served there now). */
+  chargePointConnected(controllerUuid: string): void;
+  /** This instance's NATS connection is back after losing its server. */
+  natsReconnected(): void;
 }
 
 /**
  * Between this instance's dispatcher and what feeds it: a wake when commands may have become due (one was created, a
  * charge point connected), so it looks at once instead of at its next poll (other instances find them by polling),
- * and the commands a creation stored already leased to it, which skip the claim.
+ * the commands a creation stored already leased to it, which skip the claim, and the moments the way to a charge
+ * point changed (it connected again, NATS came back), when a delivery waiting on the old way is asked again.
  */
 @Injectable()
 export class DispatchSignal {
@@ -42,5 +47,13 @@ export class DispatchSignal {
 
   deliverCreated(command: ClaimedCommand): void {
     this.listener?.deliverCreated(command);
+  }
+
+  chargePointConnected(controllerUuid: string): void {
+    this.listener?.chargePointConnected(controllerUuid);
+  }
+
+  natsReconnected(): void {
+    this.listener?.natsReconnected();
   }
 }

@@ -17,7 +17,12 @@ export type GatewayCallResult =
   /** No gateway instance holds the charge point's connection. */
   | { kind: 'offline' }
   /** No answer (NATS trouble, the gateway died meanwhile): whether the call went out is unknown. */
-  | { kind: 'unanswered'; reason: string };
+  | { kind: 'unanswered'; reason: string }
+  /**
+   * The wait for the answer was given up (`interrupt`): the way to the charge point changed meanwhile (it connected
+   * again, NATS came back), so the request is worth asking again now. Whether the call went out is unknown.
+   */
+  | { kind: 'interrupted'; reason: string };
 
 /**
  * Asks the gateway instance holding a charge point to deliver a command (contract: ocpp-call.contract.ts), with the
@@ -35,16 +40,41 @@ export class GatewayCallClient {
     return 2 * callTimeoutMs + this.config.tuning.gatewayReplyMarginMs;
   }
 
+  /**
+   * `interrupt` gives up waiting for the answer when it aborts (the result is then `interrupted`); a reply that comes
+   * later is dropped. Asking again with the same command uuid is safe: the gateway delivers a command at most once and
+   * answers a repeat with the first delivery's outcome, or joins it while it runs.
+   */
   async call(
     controllerUuid: string,
     request: OcppCallRequest,
     callTimeoutMs: number,
+    interrupt?: AbortSignal,
   ): Promise<GatewayCallResult> {
     const subject = OcppGatewaySubjects.call(controllerUuid);
-    if (!tracingOn()) return this.request(subject, request, callTimeoutMs);
+    if (!tracingOn())
+      return this.interruptible(() => this.request(subject, request, callTimeoutMs), interrupt);
     return inChildSpan('send ocpp.call.v1', natsClientSpan(subject), () =>
-      this.request(subject, request, callTimeoutMs),
+      this.interruptible(() => this.request(subject, request, callTimeoutMs), interrupt),
     );
+  }
+
+  private interruptible(
+    ask: () => Promise<GatewayCallResult>,
+    interrupt: AbortSignal | undefined,
+  ): Promise<GatewayCallResult> {
+    if (!interrupt) return ask();
+    const interrupted = (): GatewayCallResult => ({
+      kind: 'interrupted',
+      reason: String(interrupt.reason ?? 'interrupted'),
+    });
+    if (interrupt.aborted) return Promise.resolve(interrupted());
+    const answer = ask();
+    return new Promise((resolve, reject) => {
+      const onAbort = () => resolve(interrupted());
+      interrupt.addEventListener('abort', onAbort, { once: true });
+      answer.then(resolve, reject).finally(() => interrupt.removeEventListener('abort', onAbort));
+    });
   }
 
   private async request(

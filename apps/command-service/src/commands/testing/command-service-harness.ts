@@ -5,6 +5,7 @@ import {
   AssetsSubjects,
   type CommandStatusChangedEvent,
   CommandSubjects,
+  type ConnectionOpenedNotice,
   type ControllersExistRequest,
   type ControllersExistResponse,
   type OcppCallReply,
@@ -20,6 +21,15 @@ import { DataSource } from 'typeorm';
 import { loadCommandServiceConfig } from '../../command-service.config.js';
 import { createControlDataSource } from '../../data-source.js';
 import { startCommandService } from '../../start-command-service.js';
+
+/** A charge point's accepting answer to a soft_reset, as the gateway replies with it. */
+export const ACCEPTED_RESET_REPLY: OcppCallReply = {
+  outcome: 'answered',
+  action: 'Reset',
+  response: { status: 'Accepted' },
+  status: 'accepted',
+  resultStatus: 'Accepted',
+};
 
 /** What the stand-in assets-service knows, per tenant. */
 export interface StandInAssets {
@@ -152,6 +162,30 @@ export class CommandServiceHarness {
         });
       },
     });
+  }
+
+  /**
+   * Announces a new connection of the charge point as a gateway instance does once its call subject is served there
+   * (ConnectionOpenedNotice); serve its calls (serveCalls) first.
+   */
+  async announceConnection(controllerUuid: string, gatewayInstance = 'test-gateway'): Promise<void> {
+    await this.rig.connection.flush();
+    const notice: ConnectionOpenedNotice = { controllerUuid, connectionId: randomUUID(), gatewayInstance };
+    this.rig.connection.publish(OcppGatewaySubjects.connectionOpened(controllerUuid), JSON.stringify(notice));
+    await this.rig.connection.flush();
+  }
+
+  /**
+   * Kills the NATS server (SIGKILL) and starts it again on its store; resolves once the test's own connection is
+   * back (its subscriptions, e.g. serveCalls, served again).
+   */
+  async restartNats(): Promise<void> {
+    const back = (async () => {
+      for await (const status of this.rig.connection.status()) if (status.type === 'reconnect') return;
+    })();
+    await this.rig.nats.kill();
+    await this.rig.nats.restart();
+    await back;
   }
 
   /** Publishes a durable event as the gateway or assets-service would. */
