@@ -305,11 +305,12 @@ export function stormOnlineSvg(points: readonly OnlinePoint[], total?: number): 
   }
   const fleet = finite(total);
   return lineChartSvg({
-    title: `Reconnect storm: charge points online (target: all within ${STORM_TARGET_SECONDS} s)`,
+    title: 'Reconnect storm: charge points online',
     xLabel: 'seconds since the reconnect',
     yLabel: 'charge points',
     series: lines,
     ...(fleet === null ? {} : { threshold: { y: fleet, label: `all ${fleet} charge points` } }),
+    deadline: { x: STORM_TARGET_SECONDS, label: `target: all online within ${STORM_TARGET_SECONDS} s` },
   });
 }
 

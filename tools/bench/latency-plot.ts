@@ -65,13 +65,19 @@ export function lineChartSvg(chart: {
   series: readonly PlotSeries[];
   /** A horizontal dashed line, e.g. a latency target. */
   threshold?: { y: number; label: string };
+  /** A vertical dashed line, e.g. a time target. */
+  deadline?: { x: number; label: string };
 }): string {
   const values = chart.series.flatMap((series) =>
     series.points.filter((point): point is { x: number; y: number } => point.y !== null),
   );
   // The x axis covers every step offered, also those without a figure.
   const xTicks = ticks(
-    Math.max(1, ...chart.series.flatMap((series) => series.points.map((point) => point.x))),
+    Math.max(
+      1,
+      chart.deadline?.x ?? 0,
+      ...chart.series.flatMap((series) => series.points.map((point) => point.x)),
+    ),
   );
   const yTicks = ticks(Math.max(1, chart.threshold?.y ?? 0, ...values.map((point) => point.y)));
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
@@ -110,6 +116,13 @@ export function lineChartSvg(chart: {
     lines.push(
       `<line x1="${MARGIN.left}" y1="${y}" x2="${WIDTH - MARGIN.right}" y2="${y}" stroke="#555555" stroke-dasharray="6 4"/>`,
       `<text x="${WIDTH - MARGIN.right - 4}" y="${coordinate(yOf(chart.threshold.y) - 6)}" text-anchor="end" fill="#555555">${escapeXml(chart.threshold.label)}</text>`,
+    );
+  }
+  if (chart.deadline) {
+    const x = coordinate(xOf(chart.deadline.x));
+    lines.push(
+      `<line x1="${x}" y1="${MARGIN.top}" x2="${x}" y2="${MARGIN.top + plotHeight}" stroke="#555555" stroke-dasharray="6 4"/>`,
+      `<text x="${coordinate(xOf(chart.deadline.x) - 6)}" y="${MARGIN.top + plotHeight - 8}" text-anchor="end" fill="#555555">${escapeXml(chart.deadline.label)}</text>`,
     );
   }
   chart.series.forEach((series, index) => {
