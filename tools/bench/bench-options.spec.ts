@@ -39,3 +39,43 @@ describe('parseBenchOptions: telemetry', () => {
     expect(() => parseBenchOptions(argv, {})).toThrow(message);
   });
 });
+
+describe('parseBenchOptions: reconnect storm', () => {
+  it("defaults to issue 24's storm: 19,900 charge points on one gateway, last of all phases", () => {
+    const options = parseBenchOptions([], {});
+    expect(options.phases.at(-1)).toBe('reconnect-storm');
+    expect(options).toMatchObject({
+      stormChargePoints: 19_900,
+      stormConnectors: 2,
+      stormRetrySeconds: 1,
+      stormCommandChargePoints: 20,
+      stormCommandsEach: 6,
+      stormTimeoutSeconds: 180,
+    });
+  });
+
+  it('takes a smaller fleet from the command line or the environment', () => {
+    const options = parseBenchOptions(
+      ['--phases', 'reconnect-storm', '--storm-charge-points', '2000', '--storm-connectors', '1'],
+      { BENCH_STORM_COMMANDS_EACH: '4', BENCH_STORM_RETRY_SECONDS: '0.5' },
+    );
+    expect(options).toMatchObject({
+      phases: ['reconnect-storm'],
+      stormChargePoints: 2000,
+      stormConnectors: 1,
+      stormCommandsEach: 4,
+      stormRetrySeconds: 0.5,
+    });
+  });
+
+  it.each([
+    [['--storm-charge-points', '0'], /positive number/],
+    [['--storm-charge-points', '100.5'], /whole number/],
+    [['--storm-connectors', '11'], /1 to 10/],
+    [['--storm-commands-each', 'x'], /positive number/],
+    [['--storm-timeout-seconds=-1'], /positive number/],
+    [['--phases', 'storm'], /unknown phases/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseBenchOptions(argv, {})).toThrow(message);
+  });
+});

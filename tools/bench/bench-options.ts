@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 
 /**
  * The fleets last: closing thousands of sockets keeps the gateway and assets-service busy for a while afterwards.
- * Telemetry after idle, whose teardown is over by the time telemetry's fleet has connected and its steps begin.
+ * Telemetry after idle, whose teardown is over by the time telemetry's fleet has connected and its steps begin; the
+ * reconnect storm last of all, as it kills the gateway and leaves a new instance in its place.
  */
 export const PHASES = [
   'location',
@@ -12,6 +13,7 @@ export const PHASES = [
   'authorize',
   'idle',
   'telemetry',
+  'reconnect-storm',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
@@ -46,11 +48,22 @@ export interface BenchOptions {
   telemetryStatusSeconds: number;
   telemetryRateMultipliers: number[];
   telemetrySeconds: number;
+  stormChargePoints: number;
+  /** Connectors each storm charge point reports with a StatusNotification after its BootNotification. */
+  stormConnectors: number;
+  /** The fixed delay before a refused or failed reconnect is tried again (no random back-off). */
+  stormRetrySeconds: number;
+  /** Charge points that get commands during the storm, and how many each (half before the reconnect, half during). */
+  stormCommandChargePoints: number;
+  stormCommandsEach: number;
+  /** How long the storm is given to bring every charge point back. */
+  stormTimeoutSeconds: number;
   out: string;
 }
 
 export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<NAME> in the environment)
-  --phases location,commands-list,commands,webhooks,authorize,idle,telemetry   which phases, in this order (default: all)
+  --phases location,commands-list,commands,webhooks,authorize,idle,telemetry,reconnect-storm
+                             which phases, in this order (default: all)
   --api-url, --ocpp-url, --database-url, --nats-url   measure a running platform instead of starting one
   --idle-count 20000         idle charge points for one gateway (capped by its open-file limit)
   --heartbeat-seconds 30     their Heartbeat interval
@@ -82,6 +95,14 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --telemetry-status-seconds 600    interval of each one's StatusNotification changes
   --telemetry-rate-multipliers 1,5  one step each, every interval divided by the multiplier
   --telemetry-seconds 60     duration of each step
+  --storm-charge-points 19900   charge points (half 1.6, half 2.0.1) on one gateway, which is then killed
+                             (SIGKILL); all reconnect at once to a new instance (capped by its open-file limit;
+                             they first connect at --connect-rate)
+  --storm-connectors 2       StatusNotifications each sends after its BootNotification, one per connector
+  --storm-retry-seconds 1    fixed delay before a refused or failed reconnect is tried again (no random back-off)
+  --storm-command-charge-points 20   charge points that get remote starts during the storm, checked for order
+  --storm-commands-each 6    commands for each of them: half while the gateway is down, half during the reconnects
+  --storm-timeout-seconds 180   how long the storm is given to bring every charge point back
   --out <file>               JSON results (default bench-results/bench-<time>.json)`;
 
 export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
@@ -119,6 +140,12 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'telemetry-status-seconds',
         'telemetry-rate-multipliers',
         'telemetry-seconds',
+        'storm-charge-points',
+        'storm-connectors',
+        'storm-retry-seconds',
+        'storm-command-charge-points',
+        'storm-commands-each',
+        'storm-timeout-seconds',
         'out',
       ].map((name) => [name, { type: 'string' as const }]),
     ),
@@ -146,6 +173,13 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
   const measurands = number('telemetry-measurands', 4);
   if (!Number.isInteger(measurands) || measurands > 8)
     throw new Error(`--telemetry-measurands must be a whole number from 1 to 8, not ${measurands}`);
+  const whole = (name: string, fallback: number): number => {
+    const parsed = number(name, fallback);
+    if (!Number.isInteger(parsed)) throw new Error(`--${name} must be a whole number, not ${parsed}`);
+    return parsed;
+  };
+  const stormConnectors = whole('storm-connectors', 2);
+  if (stormConnectors > 10) throw new Error(`--storm-connectors must be 1 to 10, not ${stormConnectors}`);
   const phases = (value('phases') ?? PHASES.join(',')).split(',') as Phase[];
   const unknown = phases.filter((phase) => !PHASES.includes(phase));
   if (unknown.length > 0)
@@ -189,6 +223,12 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     telemetryStatusSeconds: number('telemetry-status-seconds', 600),
     telemetryRateMultipliers: list('telemetry-rate-multipliers', '1,5'),
     telemetrySeconds: number('telemetry-seconds', 60),
+    stormChargePoints: whole('storm-charge-points', 19_900),
+    stormConnectors,
+    stormRetrySeconds: number('storm-retry-seconds', 1),
+    stormCommandChargePoints: whole('storm-command-charge-points', 20),
+    stormCommandsEach: whole('storm-commands-each', 6),
+    stormTimeoutSeconds: number('storm-timeout-seconds', 180),
     out: value('out') ?? `bench-results/bench-${new Date().toISOString().replaceAll(':', '-')}.json`,
   };
 }

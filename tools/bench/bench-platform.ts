@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { existsSync } from 'node:fs';
 import {
+  configuredNatsLogin,
   findFreePort,
   healthPortVariable,
+  natsClientEnvironment,
   Platform,
   PLATFORM_SERVICES,
   type ServiceName,
+  ServiceProcess,
 } from '@cpc/platform-launcher';
 import type { BenchTarget } from './bench-setup.js';
 import { HeapAfterGc } from './heap-after-gc.js';
@@ -36,6 +40,9 @@ const BENCH_ENV = {
  * the gateway's heap after a full collection.
  */
 const INSPECT_ON_SIGNAL = '--inspect-port=0';
+
+/** A gateway started after a kill comes up while the killed one's fleet knocks: a busy machine takes a while. */
+const GATEWAY_READY_TIMEOUT_MS = 180_000;
 
 /**
  * The whole platform as `npm start` runs it, on free ports, a database of its own on the local PostgreSQL
@@ -71,6 +78,12 @@ export async function startBenchPlatform(
     ),
   };
   const lines = new Map<string, string[]>();
+  const keepOutput = (name: string) => (line: string) => {
+    const kept = lines.get(name) ?? [];
+    kept.push(line);
+    if (kept.length > 200) kept.shift();
+    lines.set(name, kept);
+  };
   // A store of its own: events a saturated earlier run left in the streams would be replayed into this one.
   const natsStoreDir = await mkdtemp(join(tmpdir(), 'cpc-bench-nats-'));
   const platform = new Platform({
@@ -78,15 +91,13 @@ export async function startBenchPlatform(
     natsStoreDir,
     env,
     log,
-    output: (name) => (line) => {
-      const kept = lines.get(name) ?? [];
-      kept.push(line);
-      if (kept.length > 200) kept.shift();
-      lines.set(name, kept);
-    },
+    output: keepOutput,
   });
   const summary = await platform.start();
   const gatewayHealthPort = healthPorts[PLATFORM_SERVICES.indexOf('ocpp-gateway')];
+  const gatewayPid = () => findServicePids(['ocpp-gateway'], apiPort).get('ocpp-gateway');
+  /** The instance started after a kill, if any (the launcher's own was the first). */
+  let replacement: ServiceProcess | undefined;
   return {
     target: {
       apiUrl: `http://127.0.0.1:${apiPort}`,
@@ -104,9 +115,41 @@ export async function startBenchPlatform(
         if (pid === undefined) throw new Error('no ocpp-gateway process found on this machine');
         return HeapAfterGc.open(pid, () => lines.get('ocpp-gateway') ?? []);
       },
+      killOcppGateway: async () => {
+        if (replacement?.process.isRunning) {
+          await replacement.kill();
+          return;
+        }
+        const pid = gatewayPid();
+        if (pid === undefined) throw new Error('no ocpp-gateway process found on this machine');
+        process.kill(pid, 'SIGKILL');
+        // The launcher (this process) reaps it; until then /proc still lists it.
+        while (existsSync(`/proc/${pid}`)) await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+      startOcppGateway: async () => {
+        replacement = new ServiceProcess({
+          rootDir: repositoryRoot,
+          service: 'ocpp-gateway',
+          env: {
+            ...env,
+            ...(summary.natsPasswords
+              ? natsClientEnvironment('ocpp-gateway', summary.natsPasswords)
+              : configuredNatsLogin(env, 'ocpp-gateway')),
+            HEALTH_PORT: String(gatewayHealthPort),
+          },
+          onLine: keepOutput('ocpp-gateway'),
+          readyTimeoutMs: GATEWAY_READY_TIMEOUT_MS,
+          detached: true,
+        });
+        await replacement.start();
+        const pid = replacement.process.pid;
+        if (pid === undefined) throw new Error('the new ocpp-gateway exited right after it was ready');
+        return pid;
+      },
     },
     output: (service) => lines.get(service) ?? [],
     stop: async () => {
+      await replacement?.stop();
       await platform.stop();
       const client = new pg.Client({ connectionString: server.toString() });
       await client.connect();

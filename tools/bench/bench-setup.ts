@@ -18,6 +18,10 @@ export interface BenchTarget {
   ocppGatewayMetricsUrl?: string;
   /** The gateway's heap read after a full collection (the bench's own platform only). */
   openGatewayHeapAfterGc?: () => Promise<HeapAfterGc>;
+  /** SIGKILLs the running ocpp-gateway, as a crash would end it, and waits until it is gone (own platform only). */
+  killOcppGateway?: () => Promise<void>;
+  /** Starts a new ocpp-gateway instance on the same ports and resolves with its pid once it is ready (own only). */
+  startOcppGateway?: () => Promise<number>;
 }
 
 /** The bench's own tenant: every run makes a new one, so runs on one database never meet. */

@@ -27,6 +27,7 @@ import { runWebhooksPhase } from './webhooks-phase.js';
 import { runTelemetryPhase } from './telemetry-phase.js';
 import { cpuPerCommand, formatTable, summaryRows } from './summary-table.js';
 import { htmlReport, htmlReportPathFor } from './html-report.js';
+import { runReconnectStormPhase } from './storm-phase.js';
 import { type ExportedTraces, OtlpSink, tracingEnvironment } from './otlp-sink.js';
 
 /** Longer than the batch span processor's default export delay (5 s), so a phase's spans are counted with it. */
@@ -91,6 +92,23 @@ async function runPhase(
         progress,
       );
     }
+    case 'reconnect-storm':
+      return runReconnectStormPhase(
+        target,
+        tenant,
+        pids,
+        {
+          chargePoints: options.stormChargePoints,
+          connectors: options.stormConnectors,
+          retrySeconds: options.stormRetrySeconds,
+          commandChargePoints: options.stormCommandChargePoints,
+          commandsEach: options.stormCommandsEach,
+          timeoutSeconds: options.stormTimeoutSeconds,
+          connectsPerSecond: options.connectsPerSecond,
+        },
+        sampler,
+        progress,
+      );
     case 'location': {
       const { location } = await apiCall<{ location: { uuid: string } }>(
         target,

@@ -75,10 +75,10 @@ export async function seedFleet(target: BenchTarget, tenant: BenchTenant, count:
   const client = new pg.Client({ connectionString: target.databaseUrl });
   await client.connect();
   try {
-    const rows = await client.query<{ uuid: string; ocpp_identity: string }>(
+    const rows = await client.query<{ uuid: string; ocpp_identity: string; location_uuid: string }>(
       `INSERT INTO assets.controllers (uuid, tenant_uuid, location_uuid, name, ocpp_identity, security_profile)
        SELECT gen_random_uuid(), $1, $2, $4 || ' ' || i, $4 || '-' || i, 0 FROM generate_series(1, $3) AS i
-       RETURNING uuid, ocpp_identity`,
+       RETURNING uuid, ocpp_identity, location_uuid`,
       [tenant.uuid, location.location.uuid, count, prefix],
     );
     return rows.rows;

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import {
+  connectorAvailable,
+  emptyStormReport,
+  REMOTE_START_ACCEPTED,
+  type StormFleetReport,
+} from './storm-plan.js';
+import {
   bootNotification,
   type Call,
   firstDelayMs,
@@ -20,7 +26,11 @@ import {
  * Idle ones (the idle phase): BootNotification once, Heartbeat at the interval, CALLERROR NotImplemented to any call
  * from the platform. With `telemetry` (the telemetry phase): BootNotification, a StatusNotification per connector,
  * a transaction started on the charging ones, and then, step by step as the parent orders, Heartbeat,
- * StatusNotification changes and meter values at the step's intervals, each call timed until its answer.
+ * StatusNotification changes and meter values at the step's intervals, each call timed until its answer. With
+ * `storm` (the reconnect-storm phase): BootNotification and a StatusNotification per connector on every connect; once
+ * armed, the sockets the gateway's death closes wait for the parent's order, then all reconnect in the same moment,
+ * a refused or failed connect tried again after a fixed delay; the charge points of the commands' sample accept
+ * remote starts and note their id tags in order of arrival.
  * One process holds at most a few thousand, so the fleet stays within the per-process open-file limit.
  */
 export interface IdleFleetOrder {
@@ -32,6 +42,15 @@ export interface IdleFleetOrder {
   /** Index of the first identity in the whole fleet (it decides the version and, with telemetry, who charges). */
   firstIndex?: number;
   telemetry?: TelemetryFleetPlan;
+  storm?: StormFleetPlan;
+}
+
+export interface StormFleetPlan {
+  connectors: number;
+  /** The identities of the commands' sample. */
+  commandIdentities: string[];
+  /** Fixed delay before a refused or failed connect is tried again. */
+  retryMs: number;
 }
 
 export interface TelemetryFleetPlan {
@@ -53,6 +72,12 @@ export interface IdleFleetReport {
   /** Telemetry: messages sent and answered in the current step. */
   stepSent: number;
   stepAnswered: number;
+  /** Storm: charge points ready (booted, statuses answered) since the reconnect order. */
+  stormReady: number;
+  /** Storm: upgrades refused since the reconnect order. */
+  stormRefused: number;
+  /** Storm: id tags of the remote starts each charge point of the sample received, in order of arrival. */
+  commandsReceived: Record<string, string[]>;
   lastError?: string;
 }
 
@@ -69,7 +94,8 @@ export interface TelemetryStepReport {
 
 export type TelemetryKind = 'heartbeat' | 'status' | 'meter';
 
-export type FleetMessage = { state: IdleFleetReport } | { stepReport: TelemetryStepReport };
+export type FleetMessage =
+  { state: IdleFleetReport } | { stepReport: TelemetryStepReport } | { stormReport: StormFleetReport };
 
 const MAX_ATTEMPTS = 5;
 /** How long a step's unanswered calls are waited for once it ends. */
@@ -80,6 +106,8 @@ interface Pending {
   kind: TelemetryKind | 'setup';
   step: number;
   then?: (payload: Record<string, unknown>) => void;
+  /** A set-up call answered with a CALLERROR (its code). */
+  failed?: (errorCode: string) => void;
 }
 
 interface ChargePoint {
@@ -96,6 +124,11 @@ interface ChargePoint {
 }
 
 const emptyKinds = (): Record<TelemetryKind, number> => ({ heartbeat: 0, status: 0, meter: 0 });
+/** Milliseconds since the epoch, with a fraction: comparable between the bench's processes. */
+const epochNow = () => performance.timeOrigin + performance.now();
+const count = (tally: Record<string, number>, key: string) => {
+  tally[key] = (tally[key] ?? 0) + 1;
+};
 
 function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void) {
   const state: IdleFleetReport = {
@@ -107,18 +140,41 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
     ready: 0,
     stepSent: 0,
     stepAnswered: 0,
+    stormReady: 0,
+    stormRefused: 0,
+    commandsReceived: {},
   };
-  const sockets: WebSocket[] = [];
+  const sockets = new Set<WebSocket>();
   const timers: NodeJS.Timeout[] = [];
   const pending = new Map<string, Pending>();
   const chargePoints = new Map<WebSocket, ChargePoint>();
   let nextId = 0;
+  /** Set by stop(): the sockets it closes are not reconnected. */
+  let stopped = false;
   let step = 0;
   let stepRunning = false;
   let currentIntervals: StepIntervals | undefined;
   let stepReport = newStepReport();
   let roundTrips = new LatencyHistogram();
   let meterRoundTrips = new LatencyHistogram();
+  const storm = newStorm();
+
+  function newStorm() {
+    return {
+      /** Set once the parent armed the storm: closes are the gateway's death, and wait for the order. */
+      armed: false,
+      /** Epoch milliseconds of the reconnect order. */
+      orderedAt: undefined as number | undefined,
+      /** Charge points whose sockets closed while armed: [identity, index]. */
+      waiting: [] as [string, number][],
+      readyIdentities: new Set<string>(),
+      commandIdentities: new Set(order.storm?.commandIdentities ?? []),
+      report: emptyStormReport(),
+      bootRoundTrips: new LatencyHistogram(),
+      connects: new LatencyHistogram(),
+      readies: new LatencyHistogram(),
+    };
+  }
 
   function newStepReport(): TelemetryStepReport {
     return {
@@ -136,11 +192,12 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
     build: (id: string) => Call,
     kind: Pending['kind'],
     then?: Pending['then'],
+    failed?: Pending['failed'],
   ) => {
     if (socket.readyState !== WebSocket.OPEN) return;
     nextId += 1;
     const id = String(nextId);
-    pending.set(id, { sentAt: performance.now(), kind, step, then });
+    pending.set(id, { sentAt: performance.now(), kind, step, then, failed });
     socket.send(JSON.stringify(build(id)));
     if (kind !== 'setup' && stepRunning) {
       stepReport.sent[kind] += 1;
@@ -153,8 +210,11 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
     if (!call) return;
     pending.delete(id);
     if (call.kind === 'setup') {
-      if (errorCode) state.lastError = `setup call answered ${errorCode}`;
-      else call.then?.(payload ?? {});
+      if (errorCode) {
+        state.lastError = `setup call answered ${errorCode}`;
+        if (storm.orderedAt !== undefined) count(storm.report.callErrors, errorCode);
+        call.failed?.(errorCode);
+      } else call.then?.(payload ?? {});
       return;
     }
     if (call.step !== step || !stepRunning) return;
@@ -206,6 +266,62 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
           },
         );
       },
+    );
+  };
+
+  /**
+   * Storm: BootNotification, then (accepted) a StatusNotification per connector at once; ready when all are answered.
+   * A boot answered Pending or Rejected is sent again after the interval the answer gives (at least a second); a boot
+   * or status answered with a CALLERROR starts the sequence again after the fixed retry delay, as firmware would.
+   */
+  const bootForStorm = (chargePoint: ChargePoint) => {
+    const { socket, version, identity } = chargePoint;
+    const sentAt = performance.now();
+    let retrying = false;
+    const again = () => {
+      if (retrying) return;
+      retrying = true;
+      chargePoint.timers.push(setTimeout(() => bootForStorm(chargePoint), order.storm!.retryMs));
+    };
+    send(
+      socket,
+      (id) => bootNotification(version, id, 'Storm'),
+      'setup',
+      (answer) => {
+        const inStorm = storm.orderedAt !== undefined;
+        if (inStorm) {
+          storm.bootRoundTrips.record(performance.now() - sentAt);
+          count(storm.report.bootStatuses, String(answer.status));
+        }
+        if (answer.status !== 'Accepted') {
+          const interval = Math.max(1, Number(answer.interval) || 1) * 1000;
+          chargePoint.timers.push(setTimeout(() => bootForStorm(chargePoint), interval));
+          return;
+        }
+        let unanswered = order.storm!.connectors;
+        for (let connector = 1; connector <= order.storm!.connectors; connector += 1) {
+          send(
+            socket,
+            (id) => connectorAvailable(version, id, new Date(), connector),
+            'setup',
+            () => {
+              unanswered -= 1;
+              if (unanswered > 0) return;
+              if (storm.orderedAt === undefined) {
+                state.ready += 1;
+              } else if (!storm.readyIdentities.has(identity)) {
+                storm.readyIdentities.add(identity);
+                const at = epochNow();
+                storm.readies.record(at - storm.orderedAt);
+                storm.report.lastReadyAt = Math.max(storm.report.lastReadyAt ?? at, at);
+                state.stormReady += 1;
+              }
+            },
+            again,
+          );
+        }
+      },
+      again,
     );
   };
 
@@ -262,11 +378,29 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
     const socket = new WebSocket(`${order.ocppUrl}/ocpp/${order.tenant}/${identity}`, [protocol], {
       perMessageDeflate: false,
     });
-    sockets.push(socket);
+    sockets.add(socket);
+    if (storm.orderedAt !== undefined) storm.report.attempts += 1;
     let open = false;
     socket.on('open', () => {
       open = true;
       state.connected += 1;
+      if (order.storm) {
+        if (storm.orderedAt !== undefined) storm.connects.record(epochNow() - storm.orderedAt);
+        const chargePoint: ChargePoint = {
+          socket,
+          version: protocol,
+          charging: false,
+          identity,
+          seqNo: 0,
+          energyWh: 0,
+          inUse: false,
+          ready: false,
+          timers: [],
+        };
+        chargePoints.set(socket, chargePoint);
+        bootForStorm(chargePoint);
+        return;
+      }
       if (order.telemetry) {
         const chargePoint: ChargePoint = {
           socket,
@@ -300,24 +434,47 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
       }
       if (message[0] === 3) answered(String(message[1]), message[2] as Record<string, unknown>);
       if (message[0] === 4) answered(String(message[1]), undefined, String(message[2]));
-      if (message[0] === 2) socket.send(JSON.stringify([4, message[1], 'NotImplemented', '', {}]));
+      if (message[0] === 2 && storm.commandIdentities.has(identity) && isRemoteStart(message[2])) {
+        const params = message[3] as { idTag?: string; idToken?: { idToken?: string } };
+        (state.commandsReceived[identity] ??= []).push(String(params.idTag ?? params.idToken?.idToken));
+        socket.send(JSON.stringify([3, message[1], REMOTE_START_ACCEPTED]));
+      } else if (message[0] === 2) socket.send(JSON.stringify([4, message[1], 'NotImplemented', '', {}]));
     });
     let refused = false;
     socket.on('unexpected-response', (_request, response) => {
       refused = true;
       state.lastError = `upgrade answered ${response.statusCode}`;
+      if (storm.orderedAt !== undefined) {
+        count(storm.report.refusedBy, String(response.statusCode));
+        state.stormRefused += 1;
+      }
       socket.terminate();
     });
     // Not the error of the termination that follows a refusal ("closed before the connection was established").
     socket.on('error', (error) => {
-      if (!refused) state.lastError = error.message;
+      if (refused) return;
+      state.lastError = error.message;
+      if (storm.orderedAt !== undefined && !open) count(storm.report.errorsBy, error.message);
     });
     socket.on('close', () => {
+      sockets.delete(socket);
       if (open) {
         state.connected -= 1;
         state.closed += 1;
         const chargePoint = chargePoints.get(socket);
+        chargePoints.delete(socket);
         if (chargePoint) unschedule(chargePoint);
+        if (!order.storm || stopped) return;
+        // The gateway died with it: it reconnects on the order. Closed after the order: a drop, and back after the delay.
+        if (storm.armed && storm.orderedAt === undefined) storm.waiting.push([identity, index]);
+        else {
+          if (storm.orderedAt !== undefined) storm.report.dropped += 1;
+          timers.push(setTimeout(() => connect(identity, index), order.storm.retryMs));
+        }
+      } else if (order.storm && storm.orderedAt !== undefined) {
+        // A refused or failed reconnect of the storm is tried again after the fixed delay, as long as it takes.
+        state.retries += 1;
+        if (!stopped) timers.push(setTimeout(() => connect(identity, index), order.storm.retryMs));
       } else if (attempt < MAX_ATTEMPTS) {
         // A refused or failed connect is tried again later, as a charge point's firmware does.
         state.retries += 1;
@@ -337,9 +494,31 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
     }
     if (next >= order.identities.length) clearInterval(opener);
   }, 50);
-  const reporter = setInterval(() => report({ state: { ...state } }), 1000);
+  // The storm's progress is read four times a second.
+  const reporter = setInterval(() => report({ state: { ...state } }), order.storm ? 250 : 1000);
 
   return {
+    /** From now on a closed socket waits for reconnect(): the gateway is about to be killed. */
+    armStorm() {
+      storm.armed = true;
+    },
+    /** Every charge point whose socket closed reconnects now, all in this one turn of the loop. */
+    reconnect() {
+      storm.orderedAt = epochNow();
+      for (const [identity, index] of storm.waiting.splice(0)) connect(identity, index);
+      report({ state: { ...state } });
+    },
+    endStorm() {
+      report({
+        stormReport: {
+          ...storm.report,
+          ready: storm.readyIdentities.size,
+          bootRoundTripMs: storm.bootRoundTrips.buckets,
+          connectMs: storm.connects.buckets,
+          readyMs: storm.readies.buckets,
+        },
+      });
+    },
     startStep(intervals: StepIntervals) {
       step += 1;
       stepRunning = true;
@@ -373,6 +552,7 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
       finish();
     },
     stop() {
+      stopped = true;
       clearInterval(opener);
       clearInterval(reporter);
       for (const timer of timers) clearInterval(timer);
@@ -382,9 +562,19 @@ function runFleet(order: IdleFleetOrder, report: (message: FleetMessage) => void
   };
 }
 
+function isRemoteStart(action: unknown): boolean {
+  return action === 'RemoteStartTransaction' || action === 'RequestStartTransaction';
+}
+
 /** What the parent sends a fleet process. */
 export type FleetOrder =
-  { start: IdleFleetOrder } | { step: StepIntervals } | { endStep: true } | { stop: true };
+  | { start: IdleFleetOrder }
+  | { step: StepIntervals }
+  | { endStep: true }
+  | { armStorm: true }
+  | { reconnect: true }
+  | { endStorm: true }
+  | { stop: true };
 
 if (process.send) {
   let fleet: ReturnType<typeof runFleet> | undefined;
@@ -392,6 +582,9 @@ if (process.send) {
     if ('start' in message) fleet = runFleet(message.start, (report) => process.send?.(report));
     if ('step' in message) fleet?.startStep(message.step);
     if ('endStep' in message) fleet?.endStep();
+    if ('armStorm' in message) fleet?.armStorm();
+    if ('reconnect' in message) fleet?.reconnect();
+    if ('endStorm' in message) fleet?.endStorm();
     if ('stop' in message) {
       fleet?.stop();
       process.exit(0);

@@ -39,6 +39,19 @@ export function openFileLimit(pid: number | 'self'): number {
   return Number(line?.split(/\s{2,}/)[1] ?? Infinity);
 }
 
+/** How many of `requested` charge points the gateway can hold (its open-file limit, less its own descriptors). */
+export function fleetSizeFor(
+  gatewayPid: number,
+  requested: number,
+): { attempted: number; cappedBy?: string } {
+  // The gateway needs a descriptor per socket plus its own few dozen (NATS, listeners, logs).
+  const limit = openFileLimit(gatewayPid);
+  const attempted = Math.min(requested, limit - 100);
+  return attempted < requested
+    ? { attempted, cappedBy: `the gateway's open-file limit (${limit})` }
+    : { attempted };
+}
+
 /**
  * The gateway's heap in use (its /metrics), lowest of the readings taken so far, for a running platform whose
  * inspector the bench cannot open. Every reading includes the garbage not collected yet, which comes and goes with the

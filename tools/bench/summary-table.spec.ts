@@ -41,7 +41,7 @@ describe('the summary table', () => {
   it('shows the numbers and latency summaries of a phase it has no rows of its own for', () => {
     const rows = summaryRows([
       {
-        phase: 'reconnect-storm',
+        phase: 'a-new-phase',
         result: {
           attempted: 200,
           cappedBy: 'a limit',
@@ -52,9 +52,9 @@ describe('the summary table', () => {
       },
     ]);
     expect(rows.slice(1)).toEqual([
-      ['reconnect-storm', 'attempted', '200'],
-      ['reconnect-storm', 'cappedBy', 'a limit'],
-      ['reconnect-storm', 'bootRoundTripMs p50/p95/p99', '1/2/3 ms'],
+      ['a-new-phase', 'attempted', '200'],
+      ['a-new-phase', 'cappedBy', 'a limit'],
+      ['a-new-phase', 'bootRoundTripMs p50/p95/p99', '1/2/3 ms'],
     ]);
   });
 

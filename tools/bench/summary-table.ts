@@ -1,5 +1,6 @@
 import type { ListDepthResult } from './list-depth.js';
 import type { UsageSummary } from './process-usage.js';
+import type { StormResult } from './storm-phase.js';
 import type { TelemetryResult } from './telemetry-phase.js';
 
 /** What the summary reads of a phase's report (a results file's `reports[]`; `phase` may be one it does not know). */
@@ -55,6 +56,8 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
       rows.push([label, 'requests to the receiver that times out', String(r.timedOutReceiverRequests)]);
     } else if (phase === 'telemetry') {
       telemetryRows(result as TelemetryResult, rows);
+    } else if (phase === 'reconnect-storm') {
+      stormRows(result as StormResult, rows);
     } else if (phase === 'location' || phase === 'commands-list') {
       const latency = r.latencyMs as Record<string, number>;
       rows.push([phase, 'requests/s', `${String(r.requestsPerSecond)} (${String(r.non2xx)} non-2xx)`]);
@@ -190,6 +193,49 @@ function telemetryRows(result: TelemetryResult, rows: string[][]): void {
       ]);
     }
   }
+}
+
+function stormRows(result: StormResult, rows: string[][]): void {
+  const label = 'reconnect-storm';
+  const ms = (summary: { p50: number | null; p95: number | null; p99: number | null }) =>
+    `${summary.p50}/${summary.p95}/${summary.p99} ms`;
+  const secondsOrNot = (value: number | null) => (value === null ? 'not reached' : `${value} s`);
+  rows.push([
+    label,
+    'charge points (connectors each; booted before the kill)',
+    `${result.attempted} (${result.connectors}; ${result.initiallyReady})`,
+  ]);
+  rows.push([label, 'gateway SIGKILL → new instance ready', `${result.gatewayRestartSeconds} s`]);
+  rows.push([
+    label,
+    'after the reconnect order: all accepted, all online, both',
+    `${secondsOrNot(result.allAcceptedSeconds)}, ${secondsOrNot(result.allOnlineSeconds)}, ` +
+      secondsOrNot(result.allAcceptedAndOnlineSeconds),
+  ]);
+  rows.push([
+    label,
+    'accepted, online (database), online (API)',
+    `${result.accepted}, ${result.online}, ${result.onlineInApi}`,
+  ]);
+  rows.push([label, 'BootNotification round trip p50/p95/p99', ms(result.bootRoundTripMs)]);
+  rows.push([label, 'order → accepted p50/p95/p99', ms(result.acceptedMs)]);
+  rows.push([
+    label,
+    'refused (by status), connect errors, dropped',
+    `${result.refused} ${JSON.stringify(result.refusedBy)}, ${JSON.stringify(result.connectErrors)}, ${result.dropped}`,
+  ]);
+  const commands = result.commands;
+  rows.push([
+    label,
+    'commands: created, delivered, missing, repeated, out of order',
+    `${commands.created}, ${commands.delivered}, ${commands.missing}, ${commands.repeated}, ` +
+      `${commands.outOfOrder.length} charge points`,
+  ]);
+  rows.push([
+    label,
+    'commands by status (POSTs refused)',
+    `${JSON.stringify(commands.byStatus)} (${JSON.stringify(commands.refusedBy)})`,
+  ]);
 }
 
 /** CPU milliseconds per command of each process over the commands phase (all its steps), from its CPU seconds. */

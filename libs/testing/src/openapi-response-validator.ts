@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 interface OpenApiDocument {
@@ -30,6 +30,11 @@ function matchPathTemplate(document: OpenApiDocument, pathname: string): string 
  */
 export class OpenApiResponseValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  /**
+   * The compiled schema of each documented response (`<method> <template> <status>`): compiling is the costly part,
+   * and the tests receive the same responses many times (every poll of `eventually` is one).
+   */
+  private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: OpenApiDocument) {
     (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
@@ -67,10 +72,15 @@ export class OpenApiResponseValidator {
       }
       return;
     }
-    const validate = this.ajv.compile({
-      $ref: '#/$defs/response',
-      $defs: { response: this.rewriteRefs(schema) },
-    });
+    const key = `${method.toLowerCase()} ${template} ${status}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile({
+        $ref: '#/$defs/response',
+        $defs: { response: this.rewriteRefs(schema) },
+      });
+      this.compiled.set(key, validate);
+    }
     if (!validate(body)) {
       throw new Error(
         `${method} ${template} ${status}: body does not match the document: ${this.ajv.errorsText(validate.errors)}`,

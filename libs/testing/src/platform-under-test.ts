@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NodeConnectionOptions } from '@nats-io/transport-node';
 import type { NatsUserName } from '@cpc/contracts';
@@ -15,7 +17,7 @@ import {
 } from '@cpc/platform-launcher';
 import { findFreePort } from '@cpc/platform-launcher';
 import { type NatsTestServer, startNatsTestServer } from './nats-test-server.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createPreparedTestDatabase, createTestDatabase, type TestDatabase } from './test-database.js';
 
 export type { ServiceName } from '@cpc/platform-launcher';
 
@@ -92,6 +94,15 @@ export function natsPermissionViolations(log: string): string[] {
   return log.split('\n').filter((line) => / - (Publish|Subscription) Violation - /.test(line));
 }
 
+/**
+ * Node 22.1 and later keep the compiled code of the modules a process loads in NODE_COMPILE_CACHE, and the next process
+ * that loads the same files starts from it: every platform of a test run starts the same services, migrations and
+ * admin CLI from the same dist/ and node_modules. Node 20 ignores the variable; one the caller set wins.
+ */
+function processEnvironment(): NodeJS.ProcessEnv {
+  return { NODE_COMPILE_CACHE: join(tmpdir(), 'cpc-node-compile-cache'), ...process.env };
+}
+
 /** PLATFORM_TEST_OUTPUT=1 also prints what the services say, prefixed, while the tests run. */
 function echo(service: ServiceName): LineListener | undefined {
   return process.env.PLATFORM_TEST_OUTPUT
@@ -147,7 +158,7 @@ export async function startPlatformUnderTest(
   );
   assertEntriesBuilt(rootDir, selected);
 
-  const database: TestDatabase = await createTestDatabase();
+  let database: TestDatabase | undefined;
   let nats: NatsTestServer | undefined;
   const services = new Map<ServiceName, ServiceProcess>();
   let stopped = false;
@@ -157,7 +168,7 @@ export async function startPlatformUnderTest(
     await Promise.all([...services.values()].map((service) => service.stop()));
     const violations = natsPermissionViolations(nats?.log() ?? '');
     await nats?.stop();
-    await database.drop();
+    await database?.drop();
     // Every test on the platform doubles as a check that the services' NATS permissions (NATS_USERS) suffice.
     if (violations.length > 0) {
       throw new Error(`nats-server refused the services:\n  ${violations.join('\n  ')}`);
@@ -168,9 +179,9 @@ export async function startPlatformUnderTest(
     nats = await startNatsTestServer({ authorization: true });
     const natsServer = nats;
     const [apiPort, ocppPort, ...healthPorts] = await distinctFreePorts(2 + selected.length);
-    const env: Record<string, string> = {
-      DATABASE_URL: database.url,
-      NATS_URL: nats.url,
+    const environment = (databaseUrl: string): Record<string, string> => ({
+      DATABASE_URL: databaseUrl,
+      NATS_URL: natsServer.url,
       API_PORT: String(apiPort),
       OCPP_PORT: String(ocppPort),
       NODE_ENV: 'test',
@@ -181,17 +192,31 @@ export async function startPlatformUnderTest(
       SCRYPT_COST_LOG2: '12',
       OCPP_PASSWORD_SCRYPT_LOG2_N: '12',
       ...options.env,
-    };
-    const childEnv = { ...process.env, ...env };
+    });
 
-    for (const service of selected.filter((name) => SERVICES_WITH_MIGRATIONS.includes(name))) {
-      await runMigrations({
-        rootDir,
-        service,
-        env: { ...childEnv, ...natsServer.clientEnvironment(service) },
-        onLine: echo(service),
-      });
-    }
+    // The migrations run once per Jest run and set of services, on a template that each platform's database copies.
+    const migrating = selected.filter((name) => SERVICES_WITH_MIGRATIONS.includes(name));
+    const migrate = async (databaseUrl: string): Promise<void> => {
+      for (const service of migrating) {
+        await runMigrations({
+          rootDir,
+          service,
+          env: {
+            ...processEnvironment(),
+            ...environment(databaseUrl),
+            ...natsServer.clientEnvironment(service),
+          },
+          onLine: echo(service),
+        });
+      }
+    };
+    database =
+      migrating.length > 0
+        ? await createPreparedTestDatabase(`migrated\n${rootDir}\n${migrating.join(' ')}`, migrate)
+        : await createTestDatabase();
+    const env = environment(database.url);
+    const childEnv = { ...processEnvironment(), ...env };
+
     selected.forEach((service, index) => {
       const child = new ServiceProcess({
         rootDir,
@@ -211,12 +236,12 @@ export async function startPlatformUnderTest(
     return {
       apiUrl: `http://127.0.0.1:${env.API_PORT}`,
       ocppUrl: `ws://127.0.0.1:${env.OCPP_PORT}`,
-      natsUrl: nats.url,
+      natsUrl: natsServer.url,
       natsTestClientOptions: nats.testClientOptions(),
       natsLogin: (user) => natsServer.clientEnvironment(user),
       databaseUrl: database.url,
       env,
-      nats,
+      nats: natsServer,
       // The admin CLI runs beside auth-service and logs in as it.
       admin: (args) =>
         runAdminCli({ ...childEnv, ...natsServer.clientEnvironment('auth-service') }, args, rootDir),
