@@ -8,6 +8,10 @@ export interface PlotSeries {
   color: string;
   /** Points with a missing value are left out (a step that measured nothing, or a figure not recorded). */
   points: { x: number; y: number | null }[];
+  /** A marker (with its value as a tooltip) at every point; off for long time series. Default: on. */
+  markers?: boolean;
+  /** A dashed line, e.g. for a reference rather than a measurement. */
+  dashed?: boolean;
 }
 
 /** The latency target the bench is held to (docs/performance.md). */
@@ -38,7 +42,7 @@ function tickStep(max: number, count: number): number {
   return step ?? 10 * power;
 }
 
-function ticks(max: number): number[] {
+export function ticks(max: number): number[] {
   const step = tickStep(max, 5);
   const top = Math.ceil(max / step) * step;
   return Array.from({ length: Math.round(top / step) + 1 }, (_, index) =>
@@ -46,7 +50,8 @@ function ticks(max: number): number[] {
   );
 }
 
-const escapeXml = (text: string) =>
+/** Text for XML and HTML: content and double-quoted attributes. */
+export const escapeXml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /**
@@ -60,13 +65,19 @@ export function lineChartSvg(chart: {
   series: readonly PlotSeries[];
   /** A horizontal dashed line, e.g. a latency target. */
   threshold?: { y: number; label: string };
+  /** A vertical dashed line, e.g. a time target. */
+  deadline?: { x: number; label: string };
 }): string {
   const values = chart.series.flatMap((series) =>
     series.points.filter((point): point is { x: number; y: number } => point.y !== null),
   );
   // The x axis covers every step offered, also those without a figure.
   const xTicks = ticks(
-    Math.max(1, ...chart.series.flatMap((series) => series.points.map((point) => point.x))),
+    Math.max(
+      1,
+      chart.deadline?.x ?? 0,
+      ...chart.series.flatMap((series) => series.points.map((point) => point.x)),
+    ),
   );
   const yTicks = ticks(Math.max(1, chart.threshold?.y ?? 0, ...values.map((point) => point.y)));
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
@@ -107,13 +118,21 @@ export function lineChartSvg(chart: {
       `<text x="${WIDTH - MARGIN.right - 4}" y="${coordinate(yOf(chart.threshold.y) - 6)}" text-anchor="end" fill="#555555">${escapeXml(chart.threshold.label)}</text>`,
     );
   }
+  if (chart.deadline) {
+    const x = coordinate(xOf(chart.deadline.x));
+    lines.push(
+      `<line x1="${x}" y1="${MARGIN.top}" x2="${x}" y2="${MARGIN.top + plotHeight}" stroke="#555555" stroke-dasharray="6 4"/>`,
+      `<text x="${coordinate(xOf(chart.deadline.x) - 6)}" y="${MARGIN.top + plotHeight - 8}" text-anchor="end" fill="#555555">${escapeXml(chart.deadline.label)}</text>`,
+    );
+  }
   chart.series.forEach((series, index) => {
     const points = series.points.filter((point): point is { x: number; y: number } => point.y !== null);
     const path = points.map((point) => `${coordinate(xOf(point.x))},${coordinate(yOf(point.y))}`).join(' ');
     if (points.length > 1) {
-      lines.push(`<polyline points="${path}" fill="none" stroke="${series.color}" stroke-width="2"/>`);
+      const dash = series.dashed ? ' stroke-dasharray="4 3"' : '';
+      lines.push(`<polyline points="${path}" fill="none" stroke="${series.color}" stroke-width="2"${dash}/>`);
     }
-    for (const point of points) {
+    for (const point of series.markers === false && points.length > 1 ? [] : points) {
       lines.push(
         `<circle cx="${coordinate(xOf(point.x))}" cy="${coordinate(yOf(point.y))}" r="4" fill="${series.color}"><title>${escapeXml(`${series.label} at ${point.x}: ${point.y}`)}</title></circle>`,
       );

@@ -1,0 +1,69 @@
+import { formatTable, summaryRows } from './summary-table.js';
+
+const usage = { 'ocpp-gateway': { cpuPercent: 36.1, cpuSeconds: 2, maxRssMiB: 248.5 } };
+
+describe('the summary table', () => {
+  it('gives the rows the bench prints: a phase’s figures, then CPU per process (per command for commands)', () => {
+    const latency = { count: 4, p50: 4, p95: 8, p99: 12, max: 13 };
+    const rows = summaryRows([
+      {
+        phase: 'commands',
+        result: {
+          steps: [
+            {
+              targetPerSecond: 100,
+              createdPerSecond: 100,
+              endToEndPerSecond: 99,
+              terminal: 1000,
+              byStatus: { accepted: 1000 },
+              refused: 0,
+              refusedBy: {},
+              skipped: 0,
+              postMs: latency,
+              postToReceivedMs: latency,
+              postToTerminalMs: latency,
+              loadGeneratorDelayMs: latency,
+            },
+          ],
+        },
+        usage,
+      },
+    ]);
+    expect(rows[0]).toEqual(['phase', 'figure', 'value']);
+    expect(rows).toContainEqual(['commands @100/s', 'POST → received p50/p95/p99', '4/8/12 ms']);
+    expect(rows.at(-1)).toEqual([
+      'commands',
+      'ocpp-gateway CPU / max RSS',
+      '36.1% / 248.5 MiB, 2 ms CPU per command',
+    ]);
+  });
+
+  it('shows the numbers and latency summaries of a phase it has no rows of its own for', () => {
+    const rows = summaryRows([
+      {
+        phase: 'a-new-phase',
+        result: {
+          attempted: 200,
+          cappedBy: 'a limit',
+          bootRoundTripMs: { p50: 1, p95: 2, p99: 3 },
+          timeline: [],
+        },
+        usage: {},
+      },
+    ]);
+    expect(rows.slice(1)).toEqual([
+      ['a-new-phase', 'attempted', '200'],
+      ['a-new-phase', 'cappedBy', 'a limit'],
+      ['a-new-phase', 'bootRoundTripMs p50/p95/p99', '1/2/3 ms'],
+    ]);
+  });
+
+  it('lines the columns up', () => {
+    expect(
+      formatTable([
+        ['a', 'bb'],
+        ['ccc', 'd'],
+      ]),
+    ).toBe('a    bb\nccc  d ');
+  });
+});
