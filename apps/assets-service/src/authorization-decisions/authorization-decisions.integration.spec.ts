@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import {
-  type AuthorizationDecisionEvent,
+  type AuthorizationDecisionsEvent,
   type AuthorizationDecisionPage,
   AuthorizationSubjects,
   ErrorCode,
@@ -40,24 +40,31 @@ function list(
 }
 
 async function decide(at: string, controller = controllerUuid, tenantUuid = tenantA): Promise<string> {
-  const event: AuthorizationDecisionEvent = {
+  const decisionUuid = randomUUID();
+  const event: AuthorizationDecisionsEvent = {
     eventId: randomUUID(),
     occurredAt: at,
     tenantUuid,
     data: {
-      controllerUuid: controller,
-      ocppIdentity: 'CP-1',
-      locationUuid,
-      idToken: 'TAG-1',
-      type: null,
-      tokenUuid: null,
-      result: 'accepted',
-      reason: 'known_token',
-      messageKind: 'authorize',
+      decisions: [
+        {
+          decisionUuid,
+          decidedAt: at,
+          controllerUuid: controller,
+          ocppIdentity: 'CP-1',
+          locationUuid,
+          idToken: 'TAG-1',
+          type: null,
+          tokenUuid: null,
+          result: 'accepted',
+          reason: 'known_token',
+          messageKind: 'authorize',
+        },
+      ],
     },
   };
-  await rig.eventBus.publish(AuthorizationSubjects.decisionMade, event);
-  return event.eventId;
+  await rig.eventBus.publish(AuthorizationSubjects.decisionsMade, event);
+  return decisionUuid;
 }
 
 const uuids = (page: AuthorizationDecisionPage) => page.items.map((item) => item.uuid);
