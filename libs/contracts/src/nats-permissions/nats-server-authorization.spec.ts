@@ -58,6 +58,26 @@ describe('NATS permissions generated from NATS_USERS', () => {
     );
   });
 
+  it('lets users that answer requests ack their events only as responses to the events delivered to them', () => {
+    // An ack with a grant of its own leaves nats-server tracking the delivery's reply subject for two minutes (see
+    // jetStreamPublishes); answered through allow_responses, it is dropped at the next prune.
+    for (const user of NATS_USER_NAMES) {
+      const grants: NatsUserGrants = NATS_USERS[user];
+      if (grants.durableConsumers.length === 0) continue;
+      const permissions = natsUserPermissions(user);
+      const ackGrants = permissions.publish.allow.filter((subject) => subject.startsWith('$JS.ACK.'));
+      if (grants.answers.length > 0) {
+        expect({ user, allowResponses: permissions.allowResponses, ackGrants }).toEqual({
+          user,
+          allowResponses: true,
+          ackGrants: [],
+        });
+      } else {
+        expect(ackGrants).toHaveLength(grants.durableConsumers.length);
+      }
+    }
+  });
+
   it('denies everything in a direction where a user has nothing (an empty allow list would allow all)', () => {
     expect(natsUserPermissions('bench').publish).toEqual({ allow: [], deny: ['>'] });
     expect(natsServerAuthorization()).not.toMatch(/allow: \[\]\n(?!\s*deny)/);

@@ -50,8 +50,12 @@ function jetStreamPublishes(grants: NatsUserGrants): string[] {
       `${JS_API}.CONSUMER.CREATE.${STREAM}.${name}.${filterSubject}`,
       `${JS_API}.CONSUMER.INFO.${STREAM}.${name}`,
       `${JS_API}.CONSUMER.MSG.NEXT.${STREAM}.${name}`,
-      `$JS.ACK.${STREAM}.${name}.>`,
     );
+    // A user with allow_responses acks as a response: nats-server 2.9 keeps the reply subject of every message it
+    // delivers to such a user for two minutes unless the user answers it through that permission, and past 4,096
+    // kept subjects it walks all of them at every delivery. An ack allowed by a grant of its own is not counted as
+    // the answer, so at fleet rates every event delivered cost a walk over the last two minutes' deliveries.
+    if (grants.answers.length === 0) subjects.push(`$JS.ACK.${STREAM}.${name}.>`);
   }
   if (grants.followsEvents.length > 0) {
     // Ordered consumers get a random name each time they are (re)created; the filter in the subject pins what they
