@@ -17,11 +17,11 @@ import {
   OCPP_PASSWORD,
   OpenApiResponseValidator,
   type PlatformUnderTest,
-  sdkTestUser,
   startPlatformUnderTest,
   unique,
   usersWithRoles,
 } from '@cpc/testing';
+import { sdkTestUser } from './support/sdk-test-client.js';
 
 const RATE_LIMIT = 400;
 

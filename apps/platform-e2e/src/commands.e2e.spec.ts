@@ -5,10 +5,10 @@ import {
   AssetsTestData,
   OpenApiResponseValidator,
   type PlatformUnderTest,
-  sdkTestUser,
   startPlatformUnderTest,
   tenantWithUsers,
 } from '@cpc/testing';
+import { sdkTestUser } from './support/sdk-test-client.js';
 
 const COMMANDS = '/api/v1/control/commands';
 const SECONDS_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/;

@@ -22,4 +22,3 @@ export * from './command-events.js';
 export * from './authorization-token-builder.js';
 export * from './unset-fields.js';
 export * from './online-charge-point.js';
-export * from './sdk-test-client.js';

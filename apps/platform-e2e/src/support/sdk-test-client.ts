@@ -1,6 +1,5 @@
 import { createPlatformClient, type Credentials, type PlatformClient } from '@cpc/sdk';
-import { OpenApiResponseValidator } from './openapi-response-validator.js';
-import { USER_PASSWORD } from './tenant-builder.js';
+import { OpenApiResponseValidator, USER_PASSWORD } from '@cpc/testing';
 
 /**
  * The typed SDK (libs/sdk) as an end-to-end test's client: signed in with `credentials`, and every answer, the token

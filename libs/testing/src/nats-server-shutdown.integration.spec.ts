@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { type NatsTestServer, startNatsTestServer } from '@cpc/testing';
-import { SubjectServerNats } from './nats-microservice-options.js';
+import { SubjectServerNats } from '@cpc/nats';
+import { type NatsTestServer, startNatsTestServer } from './nats-test-server.js';
 
 /** A request as Nest's NATS client sends it: a JSON packet with an id, answered as { id, response }. */
 async function ask(client: NatsConnection, subject: string): Promise<unknown> {
