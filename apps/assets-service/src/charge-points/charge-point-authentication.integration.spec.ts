@@ -169,49 +169,6 @@ describe('charge point authentication: failures counted before the password chec
       );
   });
 
-  it('admits a charge point without a password check without taking a slot, but not once a limit is used up', async () => {
-    location ??= await rig.call<LocationView>(AssetsSubjects.createLocation, { name: 'Depot' }, tenant);
-    await rig.call<ControllerView>(
-      AssetsSubjects.createController,
-      { location_uuid: location.uuid, name: 'CP-OPEN', ocpp_identity: 'CP-OPEN', security_profile: 0 },
-      tenant,
-    );
-    const counters = async () =>
-      (
-        await database.query<{ counter_key: string; failures: number }>(
-          `SELECT counter_key, failures FROM assets.charge_point_handshake_failures
-            WHERE counter_key LIKE $1 ORDER BY counter_key`,
-          [`%:${tenant}/cp-open%`],
-        )
-      ).rows;
-    const setFailures = (key: string, failures: number) =>
-      database.query(
-        `INSERT INTO assets.charge_point_handshake_failures (counter_key, failures, window_started_at)
-         VALUES ($1, $2, now())
-         ON CONFLICT (counter_key) DO UPDATE SET failures = $2, window_started_at = now()`,
-        [key, failures],
-      );
-    const outcomes = await Promise.all(
-      Array.from({ length: 20 }, () => authenticate('CP-OPEN', '', '127.0.1.1')),
-    );
-    expect(tally(outcomes)).toEqual({ ok: 20 });
-    // Neither a slot nor a row: a reconnect storm of such charge points writes nothing to the counters.
-    expect(await counters()).toEqual([]);
-
-    // An address with failures is forgiven by its success; one whose failures are used up stays refused.
-    await setFailures(`pair:${tenant}/cp-open@127.0.1.2`, MAX_FAILURES - 1);
-    await setFailures(`pair:${tenant}/cp-open@127.0.1.3`, MAX_FAILURES);
-    await expect(authenticate('CP-OPEN', '', '127.0.1.2')).resolves.toBe('ok');
-    await expect(authenticate('CP-OPEN', '', '127.0.1.3')).resolves.toBe(ErrorCode.RateLimited);
-    expect(await counters()).toEqual([
-      { counter_key: `pair:${tenant}/cp-open@127.0.1.3`, failures: MAX_FAILURES },
-    ]);
-
-    // A used-up identity refuses every address.
-    await setFailures(`identity:${tenant}/cp-open`, MAX_FAILURES_PER_IDENTITY);
-    await expect(authenticate('CP-OPEN', '', '127.0.1.4')).resolves.toBe(ErrorCode.RateLimited);
-  });
-
   it('rehashes a password hashed with older parameters on the next successful handshake', async () => {
     const controller = await createController('CP-REHASH');
     const old = await hashOcppPassword(PASSWORD, { N: 2048, r: 8, p: 1 });
@@ -327,71 +284,5 @@ describe('charge point authentication: bounded password checks', () => {
     );
     await client.end();
     expect(rows[0].total).toBe(counts[ErrorCode.InvalidCredentials]);
-  });
-
-  it('admits a remembered password without a slot, refuses it from a used-up address and counts wrong ones meanwhile', async () => {
-    const depot = await small.call<LocationView>(AssetsSubjects.createLocation, { name: 'Depot' }, tenant);
-    await small.call<ControllerView>(
-      AssetsSubjects.createController,
-      {
-        location_uuid: depot.uuid,
-        name: 'CP-REMEMBERED',
-        ocpp_identity: 'CP-REMEMBERED',
-        ocpp_password: PASSWORD,
-      },
-      tenant,
-    );
-    const client = new pg.Client({ connectionString: small.database.url });
-    await client.connect();
-    try {
-      const failures = async (key: string) =>
-        (
-          await client.query<{ failures: number }>(
-            `SELECT failures FROM assets.charge_point_handshake_failures WHERE counter_key = $1`,
-            [key],
-          )
-        ).rows[0]?.failures;
-      const attempt = (password: string, remoteAddress: string) =>
-        small.client
-          .request(AssetsSubjects.authenticateChargePoint, {
-            tenantUuid: tenant,
-            ocppIdentity: 'CP-REMEMBERED',
-            password,
-            remoteAddress,
-          })
-          .then(
-            () => 'ok',
-            (error: unknown) => (error instanceof DomainError ? error.code : String(error)),
-          );
-      const identityKey = `identity:${tenant}/cp-remembered`;
-      // The first success is checked with scrypt: its slot is taken and given back.
-      await expect(attempt(PASSWORD, '127.0.2.1')).resolves.toBe('ok');
-      expect(await failures(identityKey)).toBe(0);
-
-      // Remembered from now on: reconnects alongside wrong passwords from the same address. Every wrong one that was
-      // checked is counted (those beyond the check capacity gave their slots back), and the right ones take nothing.
-      const outcomes = tally(
-        await Promise.all(
-          Array.from({ length: 20 }, (_, index) =>
-            attempt(index % 2 === 0 ? PASSWORD : `wrong-${index}`, '127.0.2.2'),
-          ),
-        ),
-      );
-      expect(outcomes.ok).toBe(10);
-      expect(outcomes[ErrorCode.InvalidCredentials]).toBeGreaterThan(0);
-      expect(outcomes[ErrorCode.InvalidCredentials] + (outcomes[ErrorCode.ServiceUnavailable] ?? 0)).toBe(10);
-      expect(await failures(identityKey)).toBe(outcomes[ErrorCode.InvalidCredentials]);
-
-      // An address whose failures are used up is refused even the remembered password.
-      await client.query(
-        `INSERT INTO assets.charge_point_handshake_failures (counter_key, failures, window_started_at)
-         VALUES ($1, 1000, now())`,
-        [`pair:${tenant}/cp-remembered@127.0.2.3`],
-      );
-      await expect(attempt(PASSWORD, '127.0.2.3')).resolves.toBe(ErrorCode.RateLimited);
-      await expect(attempt(PASSWORD, '127.0.2.1')).resolves.toBe('ok');
-    } finally {
-      await client.end();
-    }
   });
 });

@@ -30,16 +30,6 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function viewOf(controller: ControllerEntity): AuthenticateChargePointResponse {
-  return {
-    controllerUuid: controller.uuid,
-    ocppIdentity: controller.ocppIdentity,
-    securityProfile: controller.securityProfile,
-    credentialsVersion: controller.credentialsVersion,
-    locationUuid: controller.locationUuid,
-  };
-}
-
 function rateLimited(): DomainError {
   return new DomainError(
     ErrorCode.RateLimited,
@@ -50,8 +40,8 @@ function rateLimited(): DomainError {
 /**
  * Checks a charge point's credentials for the ocpp-gateway. An unknown identity, a missing password and a wrong one
  * all answer the same invalid_credentials after the same scrypt work, so a caller learns nothing about which
- * identities exist. An attempt whose password is to be checked first takes a failure slot (HandshakeFailureCounters)
- * and only then checks it, inside the bounded PasswordCheckCapacity; one right without a check is only admitted.
+ * identities exist. Each attempt first takes a failure slot (HandshakeFailureCounters) and only then checks the
+ * password, inside the bounded PasswordCheckCapacity.
  */
 @Injectable()
 export class ChargePointAuthenticationService {
@@ -69,17 +59,13 @@ export class ChargePointAuthenticationService {
     const attempt = this.attemptOf(request);
     if (!attempt) throw invalidCredentials();
     const password = typeof request.password === 'string' ? request.password : undefined;
-    const controller = await this.findController(attempt);
-    // Right without a check (no password in its profile, or one verified before, so no scrypt run to queue behind):
-    // it cannot be a failure, so it takes no slot, but it is refused like any other once the limit is used up.
-    if (controller !== null && !this.needsPasswordCheck(controller, password)) {
-      if (!(await this.counters.admit(attempt))) throw rateLimited();
-      return viewOf(controller);
-    }
-    // The slot comes before the check: it is one statement, and an attempt over the limit never waits for scrypt
-    // capacity.
+    // The slot comes first: it is one statement, and an attempt over the limit never waits for scrypt capacity.
     if (!(await this.counters.take(attempt))) throw rateLimited();
     try {
+      const controller = await this.findController(attempt);
+      // A reconnect with the password verified before needs no scrypt run, so it does not queue behind those.
+      if (controller !== null && !this.needsPasswordCheck(controller, password))
+        return await this.accept(attempt, controller);
       return await this.capacity.run(() => this.checkPassword(attempt, controller, password));
     } catch (error) {
       // Only a wrong password is a failure; an attempt that could not be checked (no capacity, database trouble)
@@ -124,8 +110,21 @@ export class ChargePointAuthenticationService {
     if (!controller?.ocppPasswordHash || password === undefined || !matches) throw invalidCredentials();
     const currentHash = await this.upgradeHash(controller.uuid, controller.ocppPasswordHash, password);
     this.verifiedPasswords.remember(controller.uuid, currentHash, password);
+    return this.accept(attempt, controller);
+  }
+
+  private async accept(
+    attempt: HandshakeAttempt,
+    controller: ControllerEntity,
+  ): Promise<AuthenticateChargePointResponse> {
     await this.counters.forgive(attempt);
-    return viewOf(controller);
+    return {
+      controllerUuid: controller.uuid,
+      ocppIdentity: controller.ocppIdentity,
+      securityProfile: controller.securityProfile,
+      credentialsVersion: controller.credentialsVersion,
+      locationUuid: controller.locationUuid,
+    };
   }
 
   private attemptOf(request: AuthenticateChargePointRequest | undefined): HandshakeAttempt | undefined {
