@@ -19,6 +19,7 @@ describe('command-service tuning', () => {
       creationBatchSize: 500,
       creationMaxLeasesPerBatch: 64,
       recentlyEndedCapacity: 50_000,
+      reconnectSettleMs: 5000,
       gatewayCallEventsConcurrency: 200,
       maxStoredResponseBytes: 65_536,
       controllerLookupsInFlight: 2,
