@@ -69,17 +69,23 @@ interface CachedTenant {
   pending: Map<number, IdTokensChangedBroadcast>;
   /** When the last load failed; another is tried idTokenLoadRetryMs later. */
   failedAt: number;
-  /** The revision assets-service reported ahead of ours at the previous check; ahead twice in a row: reload. */
-  behindAt: number | undefined;
+  /**
+   * The revision assets-service reported ahead of ours at the previous check; still not reached at the next one
+   * (a broadcast was lost, not just on its way): reload.
+   */
+  behindTarget: number | undefined;
+  /** The revision a reload broadcast announced; a load that began before it was committed loads once more. */
+  reloadTarget: number;
 }
 
 /**
  * Every tenant's id tokens in memory, so that an answer to a charge point never waits on a database: loaded from
  * assets-service page by page on the tenant's first id token, then kept current by the change broadcasts every
  * instance hears (assets.id-token.changed.v1, applied in revision order). Every idTokenSyncIntervalMs the revisions
- * of all cached tenants are compared with assets-service's; a tenant found behind at two checks in a row (a
- * broadcast was lost, not just still on its way) is loaded again. A change thus reaches the cache within a few
- * milliseconds, and a lost one within two sync intervals and a load.
+ * of all cached tenants are compared with assets-service's; a tenant that has not reached, by the next check, the
+ * revision it was behind at the last one (a broadcast was lost, not just still on its way) is loaded again. A reload
+ * announced while a load is under way loads once more if that load read before it. A change thus reaches the cache
+ * within a few milliseconds, and a lost one within two sync intervals and a load.
  */
 @Injectable()
 export class IdTokenCache implements OnModuleInit, OnModuleDestroy {
@@ -137,7 +143,8 @@ export class IdTokenCache implements OnModuleInit, OnModuleDestroy {
         loading: undefined,
         pending: new Map(),
         failedAt: 0,
-        behindAt: undefined,
+        behindTarget: undefined,
+        reloadTarget: 0,
       };
       this.tenants.set(tenantUuid, cached);
     }
@@ -148,9 +155,13 @@ export class IdTokenCache implements OnModuleInit, OnModuleDestroy {
     cached.loading ??= this.readAll(tenantUuid).then(
       (tokens) => {
         cached.loading = undefined;
-        cached.behindAt = undefined;
+        cached.behindTarget = undefined;
         cached.tokens = tokens;
         this.drain(cached);
+        const reloadTarget = cached.reloadTarget;
+        cached.reloadTarget = 0;
+        // This load was already under way when the reload was announced: it may have read before that commit.
+        if (tokens.revision < reloadTarget) void this.reload(tenantUuid, cached);
         return tokens;
       },
       (error: unknown) => {
@@ -194,8 +205,10 @@ export class IdTokenCache implements OnModuleInit, OnModuleDestroy {
     const cached = this.tenants.get(change.tenantUuid);
     if (!cached) return;
     if (change.reload) {
-      if (!cached.tokens || change.revision > cached.tokens.revision)
-        void this.reload(change.tenantUuid, cached);
+      if (!cached.tokens || change.revision > cached.tokens.revision) {
+        if (cached.loading) cached.reloadTarget = Math.max(cached.reloadTarget, change.revision);
+        else void this.reload(change.tenantUuid, cached);
+      }
       return;
     }
     cached.pending.set(change.revision, change);
@@ -239,9 +252,10 @@ export class IdTokenCache implements OnModuleInit, OnModuleDestroy {
       loaded.forEach(([tenantUuid, cached], index) => {
         const current = revisions[index];
         if (!cached.tokens || current === undefined || current <= cached.tokens.revision) {
-          cached.behindAt = undefined;
-        } else if (cached.behindAt === undefined) {
-          cached.behindAt = cached.tokens.revision;
+          cached.behindTarget = undefined;
+        } else if (cached.behindTarget === undefined || cached.tokens.revision >= cached.behindTarget) {
+          // Behind for the first time, or behind a newer change after catching up with the last one: on its way.
+          cached.behindTarget = current;
         } else {
           this.logger.warn(`tenant ${tenantUuid}: id token changes were missed; loading its tokens again`);
           void this.reload(tenantUuid, cached);
