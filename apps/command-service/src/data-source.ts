@@ -18,6 +18,7 @@ import { AddCommandResponse1763887000000 } from './migrations/1763887000000-add-
 import { CreateReservations1763888000000 } from './migrations/1763888000000-create-reservations.js';
 import { AddCommandTraceparent1763889000000 } from './migrations/1763889000000-add-command-traceparent.js';
 import { AddChargingSessionsListIndex1763890000000 } from './migrations/1763890000000-add-charging-sessions-list-index.js';
+import { CreateReservationEarlyUses1763895000000 } from './migrations/1763895000000-create-reservation-early-uses.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -40,6 +41,7 @@ export const CONTROL_MIGRATIONS = [
   CreateReservations1763888000000,
   AddCommandTraceparent1763889000000,
   AddChargingSessionsListIndex1763890000000,
+  CreateReservationEarlyUses1763895000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -5,10 +5,18 @@
 -- $1 uuid, $2 commandUuid, $3 generatedId, $4 acceptedAt
 WITH reserve AS (
          SELECT c.uuid, c.tenant_uuid, c.controller_uuid, c.target_type, c.target_uuid, c.target, c.parameters,
-                COALESCE((c.parameters->>'reservation_id')::integer, $3::integer) AS reservation_id
+                c.created_at, COALESCE((c.parameters->>'reservation_id')::integer, $3::integer) AS reservation_id
            FROM control.commands c
           WHERE c.uuid = $2 AND c.type = 'reserve'
             AND NOT EXISTS (SELECT 1 FROM control.reservations x WHERE x.reserve_command_uuid = c.uuid)
+       ), early AS (
+         DELETE FROM control.reservation_early_uses u
+          USING reserve
+          WHERE u.controller_uuid = reserve.controller_uuid AND u.reservation_id = reserve.reservation_id
+            AND u.tenant_uuid = reserve.tenant_uuid AND u.received_at >= reserve.created_at
+         RETURNING u.transaction_id, u.used_at, u.received_at
+       ), first_use AS (
+         SELECT transaction_id, used_at FROM early ORDER BY received_at LIMIT 1
        ), replaced AS (
          UPDATE control.reservations r
             SET status = 'replaced', ended_at = GREATEST(r.created_at, $4::timestamptz), updated_at = now()
@@ -19,11 +27,18 @@ WITH reserve AS (
        )
        INSERT INTO control.reservations
               (uuid, tenant_uuid, controller_uuid, plug_uuid, connector_id, evse_id, reservation_id, id_tag, expires_at,
-               status, reserve_command_uuid, created_at)
-       SELECT $1::uuid, tenant_uuid, controller_uuid, CASE WHEN target_type = 'connector' THEN target_uuid END,
-              (target->>'connectorId')::integer, (target->>'evseId')::integer, reservation_id,
-              parameters->>'id_tag', (parameters->>'expires_at')::timestamptz, 'active', uuid, $4::timestamptz
-         FROM reserve
+               status, ended_at, charging_session_uuid, used_by_transaction_id, reserve_command_uuid, created_at)
+       SELECT $1::uuid, reserve.tenant_uuid, reserve.controller_uuid,
+              CASE WHEN reserve.target_type = 'connector' THEN reserve.target_uuid END,
+              (reserve.target->>'connectorId')::integer, (reserve.target->>'evseId')::integer, reserve.reservation_id,
+              reserve.parameters->>'id_tag', (reserve.parameters->>'expires_at')::timestamptz,
+              CASE WHEN first_use.used_at IS NULL THEN 'active' ELSE 'used' END,
+              CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST($4::timestamptz, first_use.used_at) END,
+              (SELECT s.uuid FROM control.charging_sessions s
+                WHERE s.tenant_uuid = reserve.tenant_uuid AND s.controller_uuid = reserve.controller_uuid
+                  AND s.ocpp_transaction_id = first_use.transaction_id),
+              first_use.transaction_id, reserve.uuid, $4::timestamptz
+         FROM reserve LEFT JOIN first_use ON true
        ON CONFLICT (reserve_command_uuid) DO NOTHING;
 
 -- reservations.cancel
@@ -38,16 +53,43 @@ UPDATE control.reservations r
        RETURNING r.uuid;
 
 -- reservations.end
--- $1 tenantUuid, $2 controllerUuid, $3 reservationId, $4 status, $5 endedAt, $6 transactionId
+-- $1 tenantUuid, $2 controllerUuid, $3 reservationId, $4 status, $5 endedAt
 UPDATE control.reservations r
-          SET status = $4, ended_at = GREATEST(r.created_at, $5::timestamptz), updated_at = now(),
-              charging_session_uuid = (
-                SELECT s.uuid FROM control.charging_sessions s
-                 WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
-                   AND s.ocpp_transaction_id = $6::varchar)
+          SET status = $4, ended_at = GREATEST(r.created_at, $5::timestamptz), updated_at = now()
         WHERE r.tenant_uuid = $1 AND r.controller_uuid = $2
           AND r.reservation_id = $3 AND r.status = 'active'
        RETURNING r.uuid;
+
+-- reservations.use
+-- $1 tenantUuid, $2 controllerUuid, $3 reservationId, $4 usedAt, $5 transactionId
+WITH used AS (
+         UPDATE control.reservations r
+            SET status = 'used', ended_at = GREATEST(r.created_at, $4::timestamptz), updated_at = now(),
+                used_by_transaction_id = $5::varchar,
+                charging_session_uuid = (
+                  SELECT s.uuid FROM control.charging_sessions s
+                   WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
+                     AND s.ocpp_transaction_id = $5::varchar)
+          WHERE r.tenant_uuid = $1 AND r.controller_uuid = $2
+            AND r.reservation_id = $3 AND r.status = 'active'
+         RETURNING r.uuid
+       ), pruned AS (
+         DELETE FROM control.reservation_early_uses
+          WHERE controller_uuid = $2 AND received_at < now() - interval '1 day'
+       ), kept_aside AS (
+         INSERT INTO control.reservation_early_uses (tenant_uuid, controller_uuid, reservation_id, transaction_id, used_at)
+         SELECT $1, $2, $3, $5::varchar, $4::timestamptz
+          WHERE NOT EXISTS (SELECT 1 FROM used)
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservations r
+               WHERE r.controller_uuid = $2 AND r.reservation_id = $3
+                 AND r.tenant_uuid = $1 AND r.used_by_transaction_id = $5::varchar)
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservation_early_uses u
+               WHERE u.controller_uuid = $2 AND u.reservation_id = $3
+                 AND u.tenant_uuid = $1 AND u.transaction_id = $5::varchar)
+       )
+       SELECT uuid FROM used;
 
 -- reservations.get
 -- $1 tenantUuid, $2 uuid

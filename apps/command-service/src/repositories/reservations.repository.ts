@@ -36,7 +36,9 @@ const RESERVATION_COLUMNS = `r.uuid, r.controller_uuid, r.plug_uuid, r.connector
 /**
  * The reservation of a reserve command its charge point accepted, with the reservation id the command sent: the one
  * given, else `generatedId` (reservationIdFor). An older active reservation with the same id on the same charge point
- * is replaced, as OCPP replaces it on the charge point; a repeat of the acceptance changes nothing.
+ * is replaced, as OCPP replaces it on the charge point; a repeat of the acceptance changes nothing. A use of that id
+ * on that charge point heard since the command was created, before this acceptance (useReservation kept it aside),
+ * was a use of this reservation: it starts as `used`, linked to that transaction's session.
  */
 export const recordReservation = sqlStatement<{
   uuid: string;
@@ -48,10 +50,18 @@ export const recordReservation = sqlStatement<{
   parameters: ['uuid', 'commandUuid', 'generatedId', 'acceptedAt'],
   sql: `WITH reserve AS (
          SELECT c.uuid, c.tenant_uuid, c.controller_uuid, c.target_type, c.target_uuid, c.target, c.parameters,
-                COALESCE((c.parameters->>'reservation_id')::integer, :generatedId::integer) AS reservation_id
+                c.created_at, COALESCE((c.parameters->>'reservation_id')::integer, :generatedId::integer) AS reservation_id
            FROM control.commands c
           WHERE c.uuid = :commandUuid AND c.type = 'reserve'
             AND NOT EXISTS (SELECT 1 FROM control.reservations x WHERE x.reserve_command_uuid = c.uuid)
+       ), early AS (
+         DELETE FROM control.reservation_early_uses u
+          USING reserve
+          WHERE u.controller_uuid = reserve.controller_uuid AND u.reservation_id = reserve.reservation_id
+            AND u.tenant_uuid = reserve.tenant_uuid AND u.received_at >= reserve.created_at
+         RETURNING u.transaction_id, u.used_at, u.received_at
+       ), first_use AS (
+         SELECT transaction_id, used_at FROM early ORDER BY received_at LIMIT 1
        ), replaced AS (
          UPDATE control.reservations r
             SET status = 'replaced', ended_at = GREATEST(r.created_at, :acceptedAt::timestamptz), updated_at = now()
@@ -62,11 +72,18 @@ export const recordReservation = sqlStatement<{
        )
        INSERT INTO control.reservations
               (uuid, tenant_uuid, controller_uuid, plug_uuid, connector_id, evse_id, reservation_id, id_tag, expires_at,
-               status, reserve_command_uuid, created_at)
-       SELECT :uuid::uuid, tenant_uuid, controller_uuid, CASE WHEN target_type = 'connector' THEN target_uuid END,
-              (target->>'connectorId')::integer, (target->>'evseId')::integer, reservation_id,
-              parameters->>'id_tag', (parameters->>'expires_at')::timestamptz, 'active', uuid, :acceptedAt::timestamptz
-         FROM reserve
+               status, ended_at, charging_session_uuid, used_by_transaction_id, reserve_command_uuid, created_at)
+       SELECT :uuid::uuid, reserve.tenant_uuid, reserve.controller_uuid,
+              CASE WHEN reserve.target_type = 'connector' THEN reserve.target_uuid END,
+              (reserve.target->>'connectorId')::integer, (reserve.target->>'evseId')::integer, reserve.reservation_id,
+              reserve.parameters->>'id_tag', (reserve.parameters->>'expires_at')::timestamptz,
+              CASE WHEN first_use.used_at IS NULL THEN 'active' ELSE 'used' END,
+              CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST(:acceptedAt::timestamptz, first_use.used_at) END,
+              (SELECT s.uuid FROM control.charging_sessions s
+                WHERE s.tenant_uuid = reserve.tenant_uuid AND s.controller_uuid = reserve.controller_uuid
+                  AND s.ocpp_transaction_id = first_use.transaction_id),
+              first_use.transaction_id, reserve.uuid, :acceptedAt::timestamptz
+         FROM reserve LEFT JOIN first_use ON true
        ON CONFLICT (reserve_command_uuid) DO NOTHING`,
 });
 
@@ -86,32 +103,72 @@ export const cancelReservation = sqlStatement<{ commandUuid: string; cancelledAt
   },
 );
 
-/**
- * The charge point ended its active reservation of that id: `used` by a transaction (linked to its session when the
- * session is known), or `expired` / `removed` as a 2.0.1 ReservationStatusUpdate says.
- */
+/** The charge point ended its active reservation of that id: `expired` / `removed`, as a 2.0.1 ReservationStatusUpdate says. */
 export const endReservation = sqlStatement<
   {
     tenantUuid: string;
     controllerUuid: string;
     reservationId: number;
-    status: 'used' | 'expired' | 'removed';
+    status: 'expired' | 'removed';
     endedAt: string;
-    transactionId: string | null;
   },
   { uuid: string }
 >({
   name: 'reservations.end',
-  parameters: ['tenantUuid', 'controllerUuid', 'reservationId', 'status', 'endedAt', 'transactionId'],
+  parameters: ['tenantUuid', 'controllerUuid', 'reservationId', 'status', 'endedAt'],
   sql: `UPDATE control.reservations r
-          SET status = :status, ended_at = GREATEST(r.created_at, :endedAt::timestamptz), updated_at = now(),
-              charging_session_uuid = (
-                SELECT s.uuid FROM control.charging_sessions s
-                 WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
-                   AND s.ocpp_transaction_id = :transactionId::varchar)
+          SET status = :status, ended_at = GREATEST(r.created_at, :endedAt::timestamptz), updated_at = now()
         WHERE r.tenant_uuid = :tenantUuid AND r.controller_uuid = :controllerUuid
           AND r.reservation_id = :reservationId AND r.status = 'active'
        RETURNING r.uuid`,
+});
+
+/**
+ * A transaction named this reservation id: the charge point's active reservation of that id is `used`, linked to the
+ * transaction's session when the session is known. With none active and none this transaction used already (a
+ * redelivery), the use is kept aside for the reservation it may precede (recordReservation); kept-aside uses of the
+ * charge point older than a day are dropped on the way.
+ */
+export const useReservation = sqlStatement<
+  {
+    tenantUuid: string;
+    controllerUuid: string;
+    reservationId: number;
+    usedAt: string;
+    transactionId: string;
+  },
+  { uuid: string }
+>({
+  name: 'reservations.use',
+  parameters: ['tenantUuid', 'controllerUuid', 'reservationId', 'usedAt', 'transactionId'],
+  sql: `WITH used AS (
+         UPDATE control.reservations r
+            SET status = 'used', ended_at = GREATEST(r.created_at, :usedAt::timestamptz), updated_at = now(),
+                used_by_transaction_id = :transactionId::varchar,
+                charging_session_uuid = (
+                  SELECT s.uuid FROM control.charging_sessions s
+                   WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
+                     AND s.ocpp_transaction_id = :transactionId::varchar)
+          WHERE r.tenant_uuid = :tenantUuid AND r.controller_uuid = :controllerUuid
+            AND r.reservation_id = :reservationId AND r.status = 'active'
+         RETURNING r.uuid
+       ), pruned AS (
+         DELETE FROM control.reservation_early_uses
+          WHERE controller_uuid = :controllerUuid AND received_at < now() - interval '1 day'
+       ), kept_aside AS (
+         INSERT INTO control.reservation_early_uses (tenant_uuid, controller_uuid, reservation_id, transaction_id, used_at)
+         SELECT :tenantUuid, :controllerUuid, :reservationId, :transactionId::varchar, :usedAt::timestamptz
+          WHERE NOT EXISTS (SELECT 1 FROM used)
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservations r
+               WHERE r.controller_uuid = :controllerUuid AND r.reservation_id = :reservationId
+                 AND r.tenant_uuid = :tenantUuid AND r.used_by_transaction_id = :transactionId::varchar)
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservation_early_uses u
+               WHERE u.controller_uuid = :controllerUuid AND u.reservation_id = :reservationId
+                 AND u.tenant_uuid = :tenantUuid AND u.transaction_id = :transactionId::varchar)
+       )
+       SELECT uuid FROM used`,
 });
 
 export const getReservation = sqlStatement<{ tenantUuid: string; uuid: string }, ReservationRow>({
@@ -173,6 +230,7 @@ export const RESERVATIONS_STATEMENTS = [
   recordReservation,
   cancelReservation,
   endReservation,
+  useReservation,
   getReservation,
   listReservations,
   countReservations,

@@ -22,6 +22,7 @@ import {
   listReservations,
   recordReservation,
   type ReservationRow,
+  useReservation,
 } from '../repositories/reservations.repository.js';
 
 /** 2.0.1 ReservationStatusUpdate `reservationUpdateStatus` → the reservation's status. */
@@ -76,15 +77,14 @@ export class ReservationsService {
     }
   }
 
-  /** A transaction that names a reservation used it up. */
+  /** A transaction that names a reservation used it up, even when heard before the reservation's acceptance. */
   async recordUse(tenantUuid: string, data: ReservationUse): Promise<void> {
     if (!isOcppId(data.reservationId)) return;
-    await runStatement(this.dataSource, endReservation, {
+    await runStatement(this.dataSource, useReservation, {
       tenantUuid,
       controllerUuid: data.controllerUuid,
       reservationId: data.reservationId,
-      status: 'used',
-      endedAt: data.startedAt ?? data.sampledAt ?? new Date().toISOString(),
+      usedAt: data.startedAt ?? data.sampledAt ?? new Date().toISOString(),
       transactionId: data.transactionId,
     });
   }
@@ -112,7 +112,6 @@ export class ReservationsService {
       reservationId: data.reservationId,
       status,
       endedAt: typeof event.occurredAt === 'string' ? event.occurredAt : new Date().toISOString(),
-      transactionId: null,
     });
   }
 
