@@ -40,6 +40,7 @@ export interface BenchOptions {
   authorizeTokens: number;
   authorizeRate: number;
   authorizeSeconds: number;
+  authorizeProcesses: number;
   telemetryChargePoints: number;
   telemetryChargingShare: number;
   telemetryHeartbeatSeconds: number;
@@ -85,6 +86,7 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --authorize-tokens 10000   id tokens imported for the tenant first
   --authorize-rate 2000      Authorize calls per second, in all
   --authorize-seconds 15     duration of the Authorize load
+  --authorize-processes 2    child processes the Authorize charge points and rate are divided over
   --telemetry-charge-points 20000   charge points (half 1.6, half 2.0.1) reporting telemetry to one gateway
                              (capped by its open-file limit; they connect at --connect-rate)
   --telemetry-charging-share 0.1    share of them in a transaction, sending meter values
@@ -132,6 +134,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'authorize-tokens',
         'authorize-rate',
         'authorize-seconds',
+        'authorize-processes',
         'telemetry-charge-points',
         'telemetry-charging-share',
         'telemetry-heartbeat-seconds',
@@ -215,6 +218,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     authorizeTokens: number('authorize-tokens', 10_000),
     authorizeRate: number('authorize-rate', 2000),
     authorizeSeconds: number('authorize-seconds', 15),
+    authorizeProcesses: number('authorize-processes', 2),
     telemetryChargePoints: number('telemetry-charge-points', 20_000),
     telemetryChargingShare: chargingShare,
     telemetryHeartbeatSeconds: number('telemetry-heartbeat-seconds', 60),

@@ -110,6 +110,12 @@ export async function startBenchPlatform(
       },
       apiPort,
       ocppGatewayMetricsUrl: `http://127.0.0.1:${gatewayHealthPort}/metrics`,
+      serviceMetricsUrls: Object.fromEntries(
+        PLATFORM_SERVICES.map((service, index) => [
+          service,
+          `http://127.0.0.1:${healthPorts[index]}/metrics`,
+        ]),
+      ),
       openGatewayHeapAfterGc: () => {
         const pid = findServicePids(['ocpp-gateway'], apiPort).get('ocpp-gateway');
         if (pid === undefined) throw new Error('no ocpp-gateway process found on this machine');

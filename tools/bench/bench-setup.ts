@@ -16,6 +16,8 @@ export interface BenchTarget {
   apiPort: number;
   /** GET /metrics of the ocpp-gateway (heap figures), when known. */
   ocppGatewayMetricsUrl?: string;
+  /** GET /metrics of every service, by name, when known (event-loop delay figures). */
+  serviceMetricsUrls?: Record<string, string>;
   /** The gateway's heap read after a full collection (the bench's own platform only). */
   openGatewayHeapAfterGc?: () => Promise<HeapAfterGc>;
   /** SIGKILLs the running ocpp-gateway, as a crash would end it, and waits until it is gone (own platform only). */

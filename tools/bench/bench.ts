@@ -177,6 +177,7 @@ async function runPhase(
           tokens: options.authorizeTokens,
           rate: options.authorizeRate,
           seconds: options.authorizeSeconds,
+          processes: options.authorizeProcesses,
         },
         progress,
       );

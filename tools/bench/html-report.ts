@@ -342,6 +342,19 @@ function authorizeTable(report: ReportedPhase): string[] {
         `${String(r.failed)} failed, ${String(r.skipped)} skipped`,
       ],
     ]),
+    table(
+      ['process', 'event-loop delay p50', 'p99', 'max'],
+      [
+        ...Object.entries(record(r.serviceLoopDelayMs)).map(([name, delay]) => {
+          const figures = record(delay);
+          return [name, ms(figures.p50), ms(figures.p99), ms(figures.max)];
+        }),
+        ...(Array.isArray(r.loadProcessLoopDelayMs) ? r.loadProcessLoopDelayMs : []).map((delay, index) => {
+          const figures = record(delay);
+          return [`load process ${index + 1}`, ms(figures.p50), ms(figures.p99), ms(figures.max)];
+        }),
+      ],
+    ),
   ];
 }
 

@@ -43,6 +43,19 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
         'round trip p50/p95/p99',
         `${latency.p50}/${latency.p95}/${latency.p99} ms`,
       ]);
+      const delays = Object.entries(
+        (r.serviceLoopDelayMs as Record<string, { p99: number | null; max: number | null }> | undefined) ??
+          {},
+      );
+      (r.loadProcessLoopDelayMs as { p99: number | null; max: number | null }[] | undefined)?.forEach(
+        (delay, index) => delays.push([`load ${index + 1}`, delay]),
+      );
+      if (delays.length > 0)
+        rows.push([
+          `${phase} @${String(r.targetPerSecond)}/s`,
+          'event-loop delay p99/max',
+          delays.map(([name, delay]) => `${name} ${delay.p99}/${delay.max}`).join(', ') + ' ms',
+        ]);
     } else if (phase === 'webhooks') {
       const label = `${phase} @${String(r.statusEventsPerSecond)} status changes/s`;
       const latency = r.eventToReceiverMs as Record<string, number>;
