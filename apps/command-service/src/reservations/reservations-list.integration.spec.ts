@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ListReservationsPayload, type ReservationPage } from '@cpc/contracts';
 import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
-import { DomainError } from '@cpc/errors';
+import type { DomainError } from '@cpc/errors';
 import { createTestDatabase, type TestDatabase, walkCursorPages } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import { controlDataSourceOptions } from '../data-source.js';
