@@ -10,11 +10,19 @@ import {
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
+  walkCursorPages,
 } from '@cpc/testing';
 
 interface ReservationPage {
   reservations: ReservationView[];
-  pagination: { page: number; total_pages: number; page_size: number; has_more: boolean };
+  /** A numbered page's (page, total_pages, …), or a cursor page's (no page numbers); both with `cursor`. */
+  pagination: {
+    page?: number;
+    total_pages?: number;
+    page_size: number;
+    has_more: boolean;
+    cursor: { next?: string; prev?: string };
+  };
 }
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -206,7 +214,13 @@ describe('reservations', () => {
     it('pages and filters; another tenant gets 404, a caller without the permission 403', async () => {
       const page = await reservationsOf(controller, '&limit=2&page=2');
       expect(page.status).toBe(200);
-      expect(page.body.pagination).toEqual({ page: 2, total_pages: 3, page_size: 2, has_more: true });
+      expect(page.body.pagination).toEqual({
+        page: 2,
+        total_pages: 3,
+        page_size: 2,
+        has_more: true,
+        cursor: { next: expect.any(String), prev: expect.any(String) },
+      });
       const newestFirst = (await reservationsOf(controller, '&limit=50')).body.reservations;
       expect(page.body.reservations).toEqual(newestFirst.slice(2, 4));
       const byTag = await reservationsOf(controller, '&filter[id_tag]=RFID-A');
@@ -223,6 +237,75 @@ describe('reservations', () => {
       const missing = await api.call('GET', `/api/v1/control/reservations/${randomUUID()}`, { token });
       expect(missing.status).toBe(404);
       expect((await reservationsOf(controller, '', withoutPermission)).status).toBe(403);
+    });
+
+    it('pages by cursor forwards and back: a reservation made during the walk shifts no page', async () => {
+      type Answer = Awaited<ReturnType<typeof reservationsOf>>;
+      const uuids = (response: Answer) => response.body.reservations.map((reservation) => reservation.uuid);
+      /** Follows `pagination.cursor[link]` from `start`, running `during` after the second page. */
+      const walk = (start: Answer, link: 'next' | 'prev', during = async () => {}) => {
+        let read = 0;
+        return walkCursorPages(start, link, {
+          page: async (cursor) => {
+            const answer = await reservationsOf(controller, `&limit=2&cursor=${cursor}`);
+            expect(answer.status).toBe(200);
+            expect(answer.body.pagination).toEqual({
+              page_size: 2,
+              has_more: expect.any(Boolean),
+              cursor: expect.any(Object),
+            });
+            if (++read === 1) await during();
+            return answer;
+          },
+          links: (answer) => answer.body.pagination.cursor,
+          ids: uuids,
+        });
+      };
+      const all = uuids(await reservationsOf(controller, '&limit=50'));
+      expect(all).toHaveLength(5);
+      let made = '';
+      const forwards = await walk(await reservationsOf(controller, '&limit=2'), 'next', async () => {
+        // The newest reservation of all, accepted while the walk is on its second page.
+        const command = await reserve(controller, { id_tag: 'RFID-G' });
+        made = (await reservationOf(command.command_uuid, controller)).uuid;
+      });
+      expect(forwards.pages).toEqual([all.slice(0, 2), all.slice(2, 4), all.slice(4)]);
+      expect(forwards.last.body.pagination.has_more).toBe(false);
+      const backwards = await walk(forwards.last, 'prev');
+      expect(backwards.pages.reverse()).toEqual([[made], ...forwards.pages]);
+      expect(backwards.last.body.pagination.cursor.prev).toBeUndefined();
+      // The filters go on every page: a cursor of the page with id 31 walks only those.
+      const byId = await reservationsOf(controller, '&filter[reservation_id]=31&limit=1');
+      const nextById = await reservationsOf(
+        controller,
+        `&filter[reservation_id]=31&limit=1&cursor=${byId.body.pagination.cursor.next}`,
+      );
+      expect([...uuids(byId), ...uuids(nextById)]).toEqual(
+        (await reservationsOf(controller, '&filter[reservation_id]=31')).body.reservations.map((r) => r.uuid),
+      );
+      expect(nextById.body.pagination.cursor.next).toBeUndefined();
+    });
+
+    it("refuses another tenant's cursor, another filter's, garbage, and a cursor with page", async () => {
+      const cursor = (await reservationsOf(controller, '&limit=2')).body.pagination.cursor.next as string;
+      expect(cursor).toEqual(expect.any(String));
+      for (const [query, as] of [
+        [`&limit=2&cursor=${cursor}`, otherTenant],
+        [`&limit=2&filter[status]=active&cursor=${cursor}`, token],
+        ['&cursor=bm90LWEtY3Vyc29y', token],
+        [`&limit=2&cursor=${cursor.slice(0, -2)}`, token],
+      ]) {
+        const refused = await reservationsOf(controller, query, as);
+        expect([query, refused.status]).toEqual([query, 422]);
+        expect(refused.body).toEqual({
+          errors: [{ parameter: 'cursor', errorKey: 'invalid_cursor', message: expect.any(String) }],
+        });
+      }
+      const withPage = await reservationsOf(controller, `&limit=2&page=2&cursor=${cursor}`);
+      expect(withPage.status).toBe(422);
+      expect(withPage.body).toEqual({
+        errors: [expect.objectContaining({ parameter: 'cursor' })],
+      });
     });
   });
 

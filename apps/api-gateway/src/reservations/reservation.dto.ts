@@ -1,7 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RESERVATION_STATUSES, type ReservationFilter, type ReservationStatus } from '@cpc/contracts';
 import { IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, PageQuery } from '../common/asset-list-query.js';
+import {
+  CursorPageQuery,
+  CursorPaginationBody,
+  FilterQuery,
+  LIST_PAGINATION_SCHEMA,
+  PagePaginationBody,
+} from '../common/asset-list-query.js';
 import { ApiOmittedWhenUnset, IsUuidString, OptionalField, QueryInt } from '../common/dto-decorators.js';
 
 const INT32_MAX = 2_147_483_647;
@@ -26,7 +32,7 @@ export const RESERVATION_FILTER_DOCS = {
   reservation_id: { type: 'integer', minimum: 0, description: 'The OCPP reservation id.' },
 };
 
-export class ReservationListQuery extends PageQuery {
+export class ReservationListQuery extends CursorPageQuery {
   @FilterQuery(() => ReservationFilterQuery) filter?: ReservationFilterQuery;
 }
 
@@ -90,5 +96,5 @@ export class ReservationResponse {
 
 export class ReservationListResponse {
   @ApiProperty({ type: [ReservationBody] }) reservations: ReservationBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   type ListReservationsPayload,
   type Principal,
@@ -9,7 +9,12 @@ import {
   type TenantScopedRequest,
 } from '@cpc/contracts';
 import { ServiceClient } from '@cpc/nats';
-import { ApiFilterQueries, toListPayload } from '../common/asset-list-query.js';
+import {
+  ApiFilterQueries,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+} from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
@@ -24,6 +29,7 @@ import {
 
 /** Reservations (command-service): read-only, made by reserve commands and ended by what charge points report. */
 @ApiTags('control: reservations')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('control/reservations')
 export class ReservationsController {
   constructor(private readonly services: ServiceClient) {}
@@ -38,10 +44,10 @@ export class ReservationsController {
     @CurrentPrincipal() principal: Principal,
     @Query() query: ReservationListQuery,
   ): Promise<{ reservations: ReservationView[]; pagination: ReservationPage['pagination'] }> {
-    const { page, limit, filter } = toListPayload<ReservationFilterQuery, never>(query);
+    const { page, limit, filter, cursor } = toCursorListPayload<ReservationFilterQuery, never>(query);
     const result = await this.services.request<ReservationPage, TenantScopedRequest<ListReservationsPayload>>(
       ReservationSubjects.list,
-      { principal, payload: { page, limit, filter } },
+      { principal, payload: { page, limit, filter, cursor } },
     );
     return { reservations: result.items, pagination: result.pagination };
   }

@@ -105,7 +105,7 @@ SELECT r.uuid, r.controller_uuid, r.plug_uuid, r.connector_id, r.evse_id, r.rese
 SELECT r.uuid, r.controller_uuid, r.plug_uuid, r.connector_id, r.evse_id, r.reservation_id, r.id_tag,
               r.expires_at, CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN 'expired' ELSE r.status END AS status,
               CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN r.expires_at ELSE r.ended_at END AS ended_at,
-              r.charging_session_uuid, r.reserve_command_uuid, r.cancel_command_uuid, r.created_at, r.updated_at
+              r.charging_session_uuid, r.reserve_command_uuid, r.cancel_command_uuid, r.created_at, r.updated_at, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, r.uuid::text AS cursor_key_1
        FROM control.reservations r
         WHERE r.tenant_uuid = $1
           AND ($2::uuid IS NULL OR r.controller_uuid = $2::uuid)
@@ -114,10 +114,10 @@ SELECT r.uuid, r.controller_uuid, r.plug_uuid, r.connector_id, r.evse_id, r.rese
                OR (CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN 'expired' ELSE r.status END) = $4::text)
           AND ($5::text IS NULL OR r.id_tag = $5::text)
           AND ($6::integer IS NULL OR r.reservation_id = $6::integer)
-        ORDER BY r.created_at DESC, r.uuid
+        ORDER BY r.created_at DESC, r.uuid ASC
         LIMIT $7 OFFSET $8;
 
--- reservations.count
+-- reservations.list:count
 -- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 reservationId
 SELECT count(*)::integer AS total FROM control.reservations r
         WHERE r.tenant_uuid = $1
@@ -127,3 +127,39 @@ SELECT count(*)::integer AS total FROM control.reservations r
                OR (CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN 'expired' ELSE r.status END) = $4::text)
           AND ($5::text IS NULL OR r.id_tag = $5::text)
           AND ($6::integer IS NULL OR r.reservation_id = $6::integer);
+
+-- reservations.list:after
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 reservationId, $7 cursorCreated, $8 cursorUuid, $9 limit
+SELECT r.uuid, r.controller_uuid, r.plug_uuid, r.connector_id, r.evse_id, r.reservation_id, r.id_tag,
+              r.expires_at, CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN 'expired' ELSE r.status END AS status,
+              CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN r.expires_at ELSE r.ended_at END AS ended_at,
+              r.charging_session_uuid, r.reserve_command_uuid, r.cancel_command_uuid, r.created_at, r.updated_at, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, r.uuid::text AS cursor_key_1
+       FROM control.reservations r
+        WHERE r.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR r.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR r.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL
+               OR (CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN 'expired' ELSE r.status END) = $4::text)
+          AND ($5::text IS NULL OR r.id_tag = $5::text)
+          AND ($6::integer IS NULL OR r.reservation_id = $6::integer)
+          AND r.created_at <= $7::timestamptz AND ((r.created_at < $7::timestamptz) OR (r.created_at = $7::timestamptz AND r.uuid > $8::uuid))
+        ORDER BY r.created_at DESC, r.uuid ASC
+        LIMIT $9;
+
+-- reservations.list:before
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 reservationId, $7 cursorCreated, $8 cursorUuid, $9 limit
+SELECT r.uuid, r.controller_uuid, r.plug_uuid, r.connector_id, r.evse_id, r.reservation_id, r.id_tag,
+              r.expires_at, CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN 'expired' ELSE r.status END AS status,
+              CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN r.expires_at ELSE r.ended_at END AS ended_at,
+              r.charging_session_uuid, r.reserve_command_uuid, r.cancel_command_uuid, r.created_at, r.updated_at, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, r.uuid::text AS cursor_key_1
+       FROM control.reservations r
+        WHERE r.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR r.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR r.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL
+               OR (CASE WHEN (r.status = 'active' AND r.expires_at <= now()) THEN 'expired' ELSE r.status END) = $4::text)
+          AND ($5::text IS NULL OR r.id_tag = $5::text)
+          AND ($6::integer IS NULL OR r.reservation_id = $6::integer)
+          AND r.created_at >= $7::timestamptz AND ((r.created_at > $7::timestamptz) OR (r.created_at = $7::timestamptz AND r.uuid < $8::uuid))
+        ORDER BY r.created_at ASC, r.uuid DESC
+        LIMIT $9;

@@ -1,4 +1,4 @@
-import { sqlStatement } from '@cpc/database';
+import { pagedListStatements, sqlStatement } from '@cpc/database';
 
 /**
  * The statements of control.reservations. A reservation is written when its charge point accepts the reserve command
@@ -179,7 +179,8 @@ export const getReservation = sqlStatement<{ tenantUuid: string; uuid: string },
         WHERE r.tenant_uuid = :tenantUuid AND r.uuid = :uuid`,
 });
 
-interface ReservationListFilter {
+/** The list's filters: each one null (not asked for) or matched exactly. */
+export interface ReservationListFilter {
   tenantUuid: string;
   controllerUuid: string | null;
   plugUuid: string | null;
@@ -188,7 +189,7 @@ interface ReservationListFilter {
   reservationId: number | null;
 }
 
-const LIST_FILTER = `FROM control.reservations r
+const LISTED_RESERVATIONS = `FROM control.reservations r
         WHERE r.tenant_uuid = :tenantUuid
           AND (:controllerUuid::uuid IS NULL OR r.controller_uuid = :controllerUuid::uuid)
           AND (:plugUuid::uuid IS NULL OR r.plug_uuid = :plugUuid::uuid)
@@ -197,32 +198,20 @@ const LIST_FILTER = `FROM control.reservations r
           AND (:idTag::text IS NULL OR r.id_tag = :idTag::text)
           AND (:reservationId::integer IS NULL OR r.reservation_id = :reservationId::integer)`;
 
-const LIST_PARAMETERS = [
-  'tenantUuid',
-  'controllerUuid',
-  'plugUuid',
-  'status',
-  'idTag',
-  'reservationId',
-] as const;
-
-/** One page, newest first. */
-export const listReservations = sqlStatement<
-  ReservationListFilter & { limit: number; offset: number },
-  ReservationRow
->({
+/**
+ * The tenant's reservations newest first (ties by uuid, ascending), by page number or by cursor. The key is the order
+ * of reservations_tenant_created_idx, (tenant_uuid, created_at DESC, uuid): a page by cursor starts in that index at
+ * its key, so a deep page costs what the first does. The key must stay that index's order.
+ */
+export const reservationsList = pagedListStatements<ReservationListFilter, ReservationRow>({
   name: 'reservations.list',
-  parameters: [...LIST_PARAMETERS, 'limit', 'offset'],
-  sql: `SELECT ${RESERVATION_COLUMNS}
-       ${LIST_FILTER}
-        ORDER BY r.created_at DESC, r.uuid
-        LIMIT :limit OFFSET :offset`,
-});
-
-export const countReservations = sqlStatement<ReservationListFilter, { total: number }>({
-  name: 'reservations.count',
-  parameters: [...LIST_PARAMETERS],
-  sql: `SELECT count(*)::integer AS total ${LIST_FILTER}`,
+  select: RESERVATION_COLUMNS,
+  from: LISTED_RESERVATIONS,
+  filterParameters: ['tenantUuid', 'controllerUuid', 'plugUuid', 'status', 'idTag', 'reservationId'],
+  key: [
+    { column: 'r.created_at', parameter: 'cursorCreated', type: 'timestamptz', order: 'DESC' },
+    { column: 'r.uuid', parameter: 'cursorUuid', type: 'uuid', order: 'ASC' },
+  ],
 });
 
 /** For the SQL snapshots. */
@@ -232,6 +221,5 @@ export const RESERVATIONS_STATEMENTS = [
   endReservation,
   useReservation,
   getReservation,
-  listReservations,
-  countReservations,
+  ...reservationsList.all,
 ];

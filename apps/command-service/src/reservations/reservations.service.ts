@@ -7,21 +7,21 @@ import {
   type OcppCallCompletedEvent,
   type ReservationPage,
   type ReservationStatus,
+  ReservationSubjects,
   type ReservationView,
 } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
+import { runPagedList, runStatement } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
 import { ocppIdFromCommandUuid } from '@cpc/ocpp-commands';
-import { buildPagination, pageOffset } from '@cpc/pagination';
+import { cursorScope } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
 import {
   cancelReservation,
-  countReservations,
   endReservation,
   getReservation,
-  listReservations,
   recordReservation,
   type ReservationRow,
+  reservationsList,
   useReservation,
 } from '../repositories/reservations.repository.js';
 
@@ -125,25 +125,31 @@ export class ReservationsService {
     return toView(row);
   }
 
+  /**
+   * A numbered page (with a count for total_pages and cursors to go on from it), or with `cursor` a page read by
+   * keyset from the cursor's key: no count, no OFFSET, so any page costs what the first does.
+   */
   async list(tenantUuid: string, request: ListReservationsPayload): Promise<ReservationPage> {
     const { filter } = request;
-    const parameters = {
-      tenantUuid,
-      controllerUuid: filter.controller_uuid ?? null,
-      plugUuid: filter.plug_uuid ?? null,
-      status: filter.status ?? null,
-      idTag: filter.id_tag ?? null,
-      reservationId: filter.reservation_id ?? null,
-    };
-    const [rows, [{ total }]] = await Promise.all([
-      runStatement(this.dataSource, listReservations, {
-        ...parameters,
-        limit: request.limit,
-        offset: pageOffset(request),
-      }),
-      runStatement(this.dataSource, countReservations, parameters),
-    ]);
-    return { items: rows.map(toView), pagination: buildPagination(request, total) };
+    const scope = cursorScope(ReservationSubjects.list, tenantUuid, {
+      filter,
+      order: reservationsList.page.name,
+    });
+    const { rows, pagination } = await runPagedList(
+      this.dataSource,
+      reservationsList,
+      {
+        tenantUuid,
+        controllerUuid: filter.controller_uuid ?? null,
+        plugUuid: filter.plug_uuid ?? null,
+        status: filter.status ?? null,
+        idTag: filter.id_tag ?? null,
+        reservationId: filter.reservation_id ?? null,
+      },
+      request,
+      scope,
+    );
+    return { items: rows.map(toView), pagination };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AssetPagination } from '../assets/asset-list.contract.js';
+import type { CursorListPayload, ListPagination } from '../assets/asset-list.contract.js';
 
 /**
  * Reservations: what the reserve commands a charge point accepted became, kept by command-service (schema `control`)
@@ -36,7 +36,8 @@ export interface ReservationFilter {
   reservation_id?: number;
 }
 
-export interface ListReservationsPayload {
+/** Newest first (by created_at); with `cursor`, the page after or before it in that order. */
+export interface ListReservationsPayload extends CursorListPayload {
   page: number;
   limit: number;
   filter: ReservationFilter;
@@ -73,5 +74,5 @@ export interface ReservationView {
 
 export interface ReservationPage {
   items: ReservationView[];
-  pagination: AssetPagination;
+  pagination: ListPagination;
 }

@@ -1607,7 +1607,8 @@ export interface components {
         };
         ReservationListResponse: {
             reservations: components["schemas"]["ReservationBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
         };
         ReservationResponse: {
             reservation: components["schemas"]["ReservationBody"];
@@ -6280,6 +6281,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 "filter[controller_uuid]"?: string;
                 "filter[plug_uuid]"?: string;
                 /** @description An active reservation past its expiry is expired. */
