@@ -1,4 +1,4 @@
-import type { ControllerView, PlugView } from '@cpc/contracts';
+import type { PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
@@ -10,22 +10,25 @@ import {
   startPlatformUnderTest,
   tenantWithUsers,
 } from '@cpc/testing';
+import { sdkTestUser } from './support/sdk-test-client.js';
 
 /**
  * The assets API together with real OCPP-J charge points on the real ocpp-gateway: the gateway authenticates them
  * against the registered controllers, what they report becomes the controllers' and plugs' live state, and deleting a
- * controller disconnects its charge point.
+ * controller disconnects its charge point. The API is read through the typed SDK (libs/sdk), every answer checked
+ * against the served OpenAPI document.
  */
 describe('assets with real charge points', () => {
   let platform: PlatformUnderTest;
   let api: ApiTestClient;
-  let token: string;
   let data: AssetsTestData;
+  /** acme's operator (every asset permission), by the SDK. */
+  let operator: PlatformClient;
 
-  const get = async <T>(path: string, key: string): Promise<{ status: number; value: T }> => {
-    const response = await api.call('GET', `/api/v1/assets/${path}`, { token });
-    return { status: response.status, value: response.body?.[key] as T };
-  };
+  const readController = (uuid: string) =>
+    operator.api.GET('/api/v1/assets/controllers/{uuid}', { params: { path: { uuid } } });
+  const readPlug = (uuid: string) =>
+    operator.api.GET('/api/v1/assets/plugs/{uuid}', { params: { path: { uuid } } });
 
   const chargePoint = (identity: string, protocol: string, password = OCPP_PASSWORD): ChargePoint =>
     ocppChargePoint({
@@ -41,8 +44,9 @@ describe('assets with real charge points', () => {
       services: ['auth-service', 'assets-service', 'api-gateway', 'ocpp-gateway'],
     });
     api = await ApiTestClient.connect(platform.apiUrl);
-    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' }));
+    const { operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' });
     data = new AssetsTestData(api, token);
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator');
   }, 180_000);
 
   afterAll(() => platform?.stop());
@@ -104,25 +108,27 @@ describe('assets with real charge points', () => {
       await client.call('StatusNotification', version.status(2, version.reported[1]));
 
       const live = await eventually(
-        () => get<ControllerView>(`controllers/${controller.uuid}`, 'controller'),
-        ({ value }) => value.connection_status === 'online' && value.vendor === 'ACME',
+        async () => (await readController(controller.uuid)).data?.controller,
+        (view) => view?.connection_status === 'online' && view.vendor === 'ACME',
       );
-      expect(live.value).toMatchObject({ ocpp_protocol: version.protocol, model: version.model });
-      expect(live.value.last_seen_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(live).toMatchObject({ ocpp_protocol: version.protocol, model: version.model });
+      expect(live!.last_seen_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       await eventually(
-        () => Promise.all(plugs.map((plug) => get<PlugView>(`plugs/${plug.uuid}`, 'plug'))),
-        (found) => found.every(({ value }, index) => value.status === version.reported[index]),
+        () => Promise.all(plugs.map(async (plug) => (await readPlug(plug.uuid)).data?.plug)),
+        (found) => found.every((view, index) => view?.status === version.reported[index]),
       );
 
       const closed = new Promise<number>((resolve) => client.once('close', ({ code }) => resolve(code)));
-      const deleted = await api.call('DELETE', `/api/v1/assets/controllers/${controller.uuid}`, { token });
-      expect(deleted.status).toBe(200);
+      const deleted = await operator.api.DELETE('/api/v1/assets/controllers/{uuid}', {
+        params: { path: { uuid: controller.uuid } },
+      });
+      expect(deleted.response.status).toBe(200);
       const code = await Promise.race([
         closed,
         new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 5_000)),
       ]);
       expect(code).not.toBe('still open');
-      expect((await get(`controllers/${controller.uuid}`, 'controller')).status).toBe(404);
+      expect((await readController(controller.uuid)).response.status).toBe(404);
       await expect(chargePoint(controller.ocpp_identity, version.protocol).connect()).rejects.toThrow();
     },
   );
@@ -133,13 +139,13 @@ describe('assets with real charge points', () => {
     const client = chargePoint(controller.ocpp_identity, 'ocpp1.6');
     await client.connect();
     await eventually(
-      () => get<ControllerView>(`controllers/${controller.uuid}`, 'controller'),
-      ({ value }) => value.connection_status === 'online',
+      async () => (await readController(controller.uuid)).data?.controller,
+      (view) => view?.connection_status === 'online',
     );
     await client.close();
     await eventually(
-      () => get<ControllerView>(`controllers/${controller.uuid}`, 'controller'),
-      ({ value }) => value.connection_status === 'offline',
+      async () => (await readController(controller.uuid)).data?.controller,
+      (view) => view?.connection_status === 'offline',
     );
   });
 });

@@ -1,16 +1,18 @@
-import type { CommandView, ControllerView, LocationView } from '@cpc/contracts';
+import type { ControllerView, LocationView } from '@cpc/contracts';
+import type { Command, CommandParameters, CreateCommandRequest, PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
   COMMANDS_PATH,
-  CommandsTestClient,
   onlineChargePoint,
+  OpenApiResponseValidator,
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
   unique,
 } from '@cpc/testing';
+import { createdCommand, endedCommand, issuesOf, sdkTestUser } from './support/sdk-test-client.js';
 
 type Protocol = 'ocpp1.6' | 'ocpp2.0.1';
 
@@ -23,8 +25,8 @@ interface SentList {
 /**
  * Local authorization lists end to end: send_local_list commands to real, strict ocpp-rpc charge points (2.0.1 and
  * 1.6), a list of 5,000 tokens sent in full and then differentially, the version recorded only when the charge point
- * answers Accepted, a VersionMismatch followed by a full update, and tenancy. Every response is checked against the
- * served OpenAPI document.
+ * answers Accepted, a VersionMismatch followed by a full update, and tenancy. The commands go through the typed SDK
+ * (libs/sdk); every response is checked against the served OpenAPI document.
  */
 describe('local authorization lists', () => {
   let platform: PlatformUnderTest;
@@ -32,7 +34,9 @@ describe('local authorization lists', () => {
   let ops: string;
   let rival: string;
   let data: AssetsTestData;
-  let commands: CommandsTestClient;
+  /** The users of the tests by the SDK: acme's ops (assets, control, authorization) and rival's. */
+  let opsSdk: PlatformClient;
+  let rivalSdk: PlatformClient;
 
   const tokens = (method: string, path: string, body?: unknown, token = ops) =>
     api.call(method, `/api/v1/authorization/${path}`, { token, ...(body === undefined ? {} : { body }) });
@@ -43,14 +47,22 @@ describe('local authorization lists', () => {
     return response.body.id_token as { uuid: string; id_token: string };
   };
 
-  const sendLocalList = async (controller: ControllerView, parameters: Record<string, unknown>) => {
-    const command = await commands.create({
-      type: 'send_local_list',
-      target_type: 'controller',
-      target_uuid: controller.uuid,
-      parameters,
-    });
-    return commands.ended(command.command_uuid);
+  const sendLocalListBody = (
+    controller: ControllerView,
+    parameters: CommandParameters<'send_local_list'>,
+  ): CreateCommandRequest => ({
+    type: 'send_local_list',
+    target_type: 'controller',
+    target_uuid: controller.uuid,
+    parameters,
+  });
+
+  const sendLocalList = async (
+    controller: ControllerView,
+    parameters: CommandParameters<'send_local_list'>,
+  ) => {
+    const command = await createdCommand(opsSdk, sendLocalListBody(controller, parameters));
+    return endedCommand(opsSdk, command.command_uuid);
   };
 
   /** Answers SendLocalList with the statuses given in turn (then Accepted); returns the lists received, in order. */
@@ -93,7 +105,7 @@ describe('local authorization lists', () => {
     return { location, controller, cp };
   }
 
-  const expectAnswered = (command: CommandView, status: 'accepted' | 'rejected', resultStatus: string) => {
+  const expectAnswered = (command: Command, status: 'accepted' | 'rejected', resultStatus: string) => {
     expect(command).toMatchObject({ status, result: expect.objectContaining({ status: resultStatus }) });
   };
 
@@ -107,7 +119,9 @@ describe('local authorization lists', () => {
     ({ ops } = await tenantWithUsers(platform, api, 'acme', { ops: 'asset,control,authorization' }));
     ({ rival } = await tenantWithUsers(platform, api, 'rival', { rival: 'asset,control,authorization' }));
     data = new AssetsTestData(api, ops);
-    commands = new CommandsTestClient(api, ops);
+    const validator = await OpenApiResponseValidator.fetch(platform.apiUrl);
+    opsSdk = await sdkTestUser(platform.apiUrl, 'acme', 'ops', validator);
+    rivalSdk = await sdkTestUser(platform.apiUrl, 'rival', 'rival', validator);
   }, 900_000);
 
   afterAll(() => platform?.stop());
@@ -213,34 +227,26 @@ describe('local authorization lists', () => {
 
     it('keeps tenants apart: no list for another tenant, no token of another tenant', async () => {
       const rivalToken = await createToken({ id_token: unique('RIVAL') }, rival);
-      const foreignTarget = await api.call('POST', COMMANDS_PATH, {
-        token: rival,
-        body: {
-          type: 'send_local_list',
-          target_type: 'controller',
-          target_uuid: controller.uuid,
-          parameters: { update_type: 'full' },
-        },
+      const foreignTarget = await rivalSdk.api.POST(COMMANDS_PATH, {
+        body: sendLocalListBody(controller, { update_type: 'full' }),
       });
-      expect(foreignTarget.status).toBe(422);
-      expect(foreignTarget.body.errors).toEqual([
+      expect(foreignTarget.response.status).toBe(422);
+      expect(issuesOf(foreignTarget.error)).toEqual([
         expect.objectContaining({ errorKey: 'not_found', parameter: 'target_uuid' }),
       ]);
 
-      const foreignToken = await api.call('POST', COMMANDS_PATH, {
-        token: ops,
-        body: {
-          type: 'send_local_list',
-          target_type: 'controller',
-          target_uuid: controller.uuid,
-          parameters: { update_type: 'full', id_token_uuids: [here.uuid, rivalToken.uuid] },
-        },
+      const foreignToken = await opsSdk.api.POST(COMMANDS_PATH, {
+        body: sendLocalListBody(controller, {
+          update_type: 'full',
+          id_token_uuids: [here.uuid, rivalToken.uuid],
+        }),
       });
-      expect(foreignToken.status).toBe(422);
-      expect(foreignToken.body.errors).toEqual([
+      expect(foreignToken.response.status).toBe(422);
+      expect(issuesOf(foreignToken.error)).toEqual([
         expect.objectContaining({ errorKey: 'not_found', parameter: 'parameters.id_token_uuids[1]' }),
       ]);
 
+      // Untyped escape: an update_type the document does not allow, which the typed client cannot send.
       const invalid = await api.call('POST', COMMANDS_PATH, {
         token: ops,
         body: {

@@ -1,4 +1,5 @@
 import type { ControllerView } from '@cpc/contracts';
+import type { components, PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
@@ -10,19 +11,21 @@ import {
   tenantWithUsers,
   unique,
 } from '@cpc/testing';
+import { sdkTestUser } from './support/sdk-test-client.js';
 
 const NEW_PASSWORD = 'charge-point-secret-02';
 
 /**
  * Credential changes take effect on the real platform: a PATCH of a controller's password, security profile or
- * identity through the API closes its open socket, the old credentials are refused (401) and the new ones work. And
+ * identity through the API (the typed SDK) closes its open socket, the old credentials are refused (401) and the new ones work. And
  * security profile 0 only for a tenant an operator allowed it for (admin CLI), never by default.
  */
 describe('charge point credentials', () => {
   let platform: PlatformUnderTest;
   let api: ApiTestClient;
-  let token: string;
   let data: AssetsTestData;
+  /** acme's operator (every asset permission), by the SDK. */
+  let operator: PlatformClient;
 
   beforeAll(async () => {
     platform = await startPlatformUnderTest({
@@ -31,8 +34,9 @@ describe('charge point credentials', () => {
       env: { OCPP_TENANT_CACHE_TTL_MS: '0' },
     });
     api = await ApiTestClient.connect(platform.apiUrl);
-    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' }));
+    const { operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset' });
     data = new AssetsTestData(api, token);
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator');
   }, 180_000);
 
   afterAll(() => platform?.stop());
@@ -64,9 +68,12 @@ describe('charge point credentials', () => {
   const closeOf = (client: ChargePoint) =>
     new Promise<number>((resolve) => client.once('close', ({ code }) => resolve(code)));
 
-  const patch = async (controller: ControllerView, changes: Record<string, unknown>) => {
-    const response = await api.call('PATCH', `/api/v1/assets/controllers/${controller.uuid}`, {
-      token,
+  const patch = async (
+    controller: ControllerView,
+    changes: components['schemas']['UpdateControllerBody'],
+  ) => {
+    const { response } = await operator.api.PATCH('/api/v1/assets/controllers/{uuid}', {
+      params: { path: { uuid: controller.uuid } },
       body: changes,
     });
     expect(response.status).toBe(200);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandView, ControllerView, PlugView } from '@cpc/contracts';
-import { buildOcppCall, type CommandType, type ResolvedTarget } from '@cpc/ocpp-commands';
+import type { ControllerView, PlugView } from '@cpc/contracts';
+import { buildOcppCall, type ResolvedTarget } from '@cpc/ocpp-commands';
+import type { Command, CreateCommandRequest, PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
-  CommandsTestClient,
   createRpcError,
   eventually,
   OCPP_PASSWORD,
@@ -14,6 +14,13 @@ import {
   startPlatformUnderTest,
   tenantWithUsers,
 } from '@cpc/testing';
+import {
+  createdCommand,
+  endedCommand,
+  issuesOf,
+  readCommand,
+  sdkTestUser,
+} from './support/sdk-test-client.js';
 
 type Protocol = 'ocpp1.6' | 'ocpp2.0.1';
 type TargetKind = 'controller' | 'connector' | 'charging_session';
@@ -22,17 +29,21 @@ const COMMANDS = '/api/v1/control/commands';
 /** Short, so the timeout case does not hold the suite up; commands wait and are retried on the same scale. */
 const CALL_TIMEOUT_MS = 2000;
 
+/** A command body, typed by the SDK, but for its target's UUID (known once the test's charge point is set up). */
+type WithoutTargetUuid<Request> = Request extends unknown ? Omit<Request, 'target_uuid'> : never;
+type CommandCase = WithoutTargetUuid<CreateCommandRequest>;
+
 /** One valid command per type, on a target it allows. */
-const COMMAND_CASES: { type: CommandType; target: TargetKind; parameters?: Record<string, unknown> }[] = [
-  { type: 'soft_reset', target: 'controller' },
-  { type: 'hard_reset', target: 'controller' },
-  { type: 'clear_cache', target: 'controller' },
-  { type: 'change_availability', target: 'connector', parameters: { availability: 'inoperative' } },
-  { type: 'unlock', target: 'connector' },
-  { type: 'identify', target: 'controller' },
+const COMMAND_CASES: CommandCase[] = [
+  { type: 'soft_reset', target_type: 'controller' },
+  { type: 'hard_reset', target_type: 'controller' },
+  { type: 'clear_cache', target_type: 'controller' },
+  { type: 'change_availability', target_type: 'connector', parameters: { availability: 'inoperative' } },
+  { type: 'unlock', target_type: 'connector' },
+  { type: 'identify', target_type: 'controller' },
   {
     type: 'update_firmware',
-    target: 'controller',
+    target_type: 'controller',
     parameters: {
       location: 'https://firmware.example/cp-2.1.bin',
       retrieve_at: '2030-01-01T02:00:00Z',
@@ -41,21 +52,21 @@ const COMMAND_CASES: { type: CommandType; target: TargetKind; parameters?: Recor
   },
   {
     type: 'request_diagnostics',
-    target: 'controller',
+    target_type: 'controller',
     parameters: { location: 'ftp://logs.example/upload' },
   },
-  { type: 'refresh_configuration', target: 'controller' },
-  { type: 'remote_start', target: 'connector', parameters: { id_tag: 'RFID-START' } },
-  { type: 'remote_stop', target: 'charging_session' },
+  { type: 'refresh_configuration', target_type: 'controller' },
+  { type: 'remote_start', target_type: 'connector', parameters: { id_tag: 'RFID-START' } },
+  { type: 'remote_stop', target_type: 'charging_session' },
   {
     type: 'reserve',
-    target: 'connector',
+    target_type: 'connector',
     parameters: { id_tag: 'RFID-RES', expires_at: '2030-06-01T12:00:00Z', reservation_id: 42 },
   },
-  { type: 'cancel_reservation', target: 'controller', parameters: { reservation_id: 42 } },
+  { type: 'cancel_reservation', target_type: 'controller', parameters: { reservation_id: 42 } },
   {
     type: 'set_charging_profile',
-    target: 'charging_session',
+    target_type: 'charging_session',
     parameters: {
       charging_profile: {
         id: 7,
@@ -66,7 +77,11 @@ const COMMAND_CASES: { type: CommandType; target: TargetKind; parameters?: Recor
       },
     },
   },
-  { type: 'clear_charging_profile', target: 'connector', parameters: { purpose: 'tx_default_profile' } },
+  {
+    type: 'clear_charging_profile',
+    target_type: 'connector',
+    parameters: { purpose: 'tx_default_profile' },
+  },
 ];
 
 /** What each charge point answers per action: accepting, and (where the action can be refused) refusing. */
@@ -192,18 +207,23 @@ interface Station {
  * Commands delivered through the real platform to real, strict ocpp-rpc charge points (1.6 and 2.0.1): every type
  * reaching the charge point with the right action and payload, accepted and refused answers, CALLERROR, timeout,
  * dropped connection, offline charge points with and without validity, deleted targets. Every response is checked
- * against the served OpenAPI document.
+ * against the served OpenAPI document; the API is used through the typed SDK (libs/sdk).
  */
 describe('command delivery to charge points', () => {
   let platform: PlatformUnderTest;
   let api: ApiTestClient;
-  let token: string;
   let data: AssetsTestData;
+  /** acme's operator (assets and control), by the SDK. */
+  let operator: PlatformClient;
 
-  let commands: CommandsTestClient;
-  const create = (body: Record<string, unknown>) => commands.create(body);
-  const read = (uuid: string) => commands.read(uuid);
-  const ended = (uuid: string) => commands.ended(uuid);
+  const create = (body: CreateCommandRequest) => createdCommand(operator, body);
+  const read = (uuid: string) => readCommand(operator, uuid);
+  const ended = (uuid: string) => endedCommand(operator, uuid);
+  const controllerOf = async (uuid: string) =>
+    (await operator.api.GET('/api/v1/assets/controllers/{uuid}', { params: { path: { uuid } } })).data
+      ?.controller;
+  const listCommands = (query: { 'filter[target_uuid]': string; limit?: number; include?: string }) =>
+    operator.api.GET(COMMANDS, { params: { query } });
 
   const chargePoint = (identity: string, protocol: Protocol): ChargePoint =>
     ocppChargePoint({
@@ -235,8 +255,8 @@ describe('command delivery to charge points', () => {
     }
     await station.cp.connect();
     await eventually(
-      () => api.call('GET', `/api/v1/assets/controllers/${station.controller.uuid}`, { token }),
-      (response) => response.body.controller?.connection_status === 'online',
+      () => controllerOf(station.controller.uuid),
+      (controller) => controller?.connection_status === 'online',
     );
   }
 
@@ -250,9 +270,9 @@ describe('command delivery to charge points', () => {
       },
     });
     api = await ApiTestClient.connect(platform.apiUrl);
-    token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
+    const token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
     data = new AssetsTestData(api, token);
-    commands = new CommandsTestClient(api, token);
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator');
   }, 180_000);
 
   afterAll(() => platform?.stop());
@@ -268,17 +288,15 @@ describe('command delivery to charge points', () => {
         await connect(station, protocol);
         station.transactionId = await startTransaction(station.cp, protocol);
         const sessions = await eventually(
-          () =>
-            api.call(
-              'GET',
-              `/api/v1/control/charging-sessions?filter[controller_uuid]=${station.controller.uuid}`,
-              {
-                token,
-              },
-            ),
-          (response) => response.body.charging_sessions?.length === 1,
+          async () =>
+            (
+              await operator.api.GET('/api/v1/control/charging-sessions', {
+                params: { query: { 'filter[controller_uuid]': station.controller.uuid } },
+              })
+            ).data?.charging_sessions,
+          (found) => found?.length === 1,
         );
-        station.sessionUuid = sessions.body.charging_sessions[0].uuid as string;
+        station.sessionUuid = sessions![0].uuid;
       }, 60_000);
 
       afterAll(() => station.cp?.close({ force: true }));
@@ -310,7 +328,13 @@ describe('command delivery to charge points', () => {
             ? station.plugs[1].uuid
             : station.sessionUuid;
 
-      async function run(behaviour: Behaviour, body: Record<string, unknown>) {
+      /** The case's body with the station's target of its type. */
+      const bodyOf = (commandCase: CommandCase): CreateCommandRequest => ({
+        ...commandCase,
+        target_uuid: targetUuid(commandCase.target_type),
+      });
+
+      async function run(behaviour: Behaviour, body: CreateCommandRequest) {
         station.behaviour = behaviour;
         station.received.length = 0;
         const command = await create(body);
@@ -319,13 +343,9 @@ describe('command delivery to charge points', () => {
       }
 
       it('delivers each of the 15 types with the right action and payload, and records the accepting answer', async () => {
-        for (const { type, target, parameters } of COMMAND_CASES) {
-          const { command, done, received } = await run('accept', {
-            type,
-            target_type: target,
-            target_uuid: targetUuid(target),
-            parameters,
-          });
+        for (const commandCase of COMMAND_CASES) {
+          const { type, target_type: target, parameters } = commandCase;
+          const { command, done, received } = await run('accept', bodyOf(commandCase));
           const expected = buildOcppCall(
             protocol,
             { commandUuid: command.command_uuid, type, parameters },
@@ -363,13 +383,9 @@ describe('command delivery to charge points', () => {
       });
 
       it('records refusing answers as rejected with the status the charge point sent', async () => {
-        for (const { type, target, parameters } of COMMAND_CASES) {
-          const { done, received } = await run('reject', {
-            type,
-            target_type: target,
-            target_uuid: targetUuid(target),
-            parameters,
-          });
+        for (const commandCase of COMMAND_CASES) {
+          const { type } = commandCase;
+          const { done, received } = await run('reject', bodyOf(commandCase));
           const answer = ANSWERS[protocol][received[0].action];
           const [status, [response, resultStatus]] = answer.reject
             ? ['rejected', answer.reject]
@@ -388,24 +404,26 @@ describe('command delivery to charge points', () => {
           target_type: 'controller',
           target_uuid: station.controller.uuid,
         });
-        const query = `${COMMANDS}?filter[target_uuid]=${station.controller.uuid}&limit=1`;
-        const plain = await api.call<{ commands: CommandView[] }>('GET', query, { token });
-        expect(plain.body.commands[0]).toMatchObject({ command_uuid: command.command_uuid });
-        expect(plain.body.commands[0].result).toEqual({ status: 'Accepted' });
-        const full = await api.call<{ commands: CommandView[] }>('GET', `${query}&include=response`, {
-          token,
-        });
-        expect(full.body.commands[0].result).toEqual({
+        const query = { 'filter[target_uuid]': station.controller.uuid, limit: 1 };
+        const plain = await listCommands(query);
+        expect(plain.data!.commands[0]).toMatchObject({ command_uuid: command.command_uuid });
+        expect(plain.data!.commands[0].result).toEqual({ status: 'Accepted' });
+        const full = await listCommands({ ...query, include: 'response' });
+        expect(full.data!.commands[0].result).toEqual({
           status: 'Accepted',
           response: { status: 'Accepted' },
         });
-        const unknown = await api.call('GET', `${query}&include=response,parameters`, { token });
-        expect(unknown.status).toBe(422);
-        expect(unknown.body.errors).toEqual([expect.objectContaining({ parameter: 'include' })]);
+        const unknown = await listCommands({ ...query, include: 'response,parameters' });
+        expect(unknown.response.status).toBe(422);
+        expect(issuesOf(unknown.error)).toEqual([expect.objectContaining({ parameter: 'include' })]);
       });
 
       it('a CALLERROR fails the command with its code; no answer in time is a timeout', async () => {
-        const reset = { type: 'soft_reset', target_type: 'controller', target_uuid: station.controller.uuid };
+        const reset: CreateCommandRequest = {
+          type: 'soft_reset',
+          target_type: 'controller',
+          target_uuid: station.controller.uuid,
+        };
         const callError = await run('call_error', reset);
         expect(callError.done).toMatchObject({ status: 'failed' });
         expect(callError.done.result).toEqual({ error: 'ocpp_not_supported' });
@@ -425,8 +443,8 @@ describe('command delivery to charge points', () => {
         expect(done).toMatchObject({ status: 'failed', result: { error: 'connection_lost' } });
         station.behaviour = 'accept';
         await eventually(
-          () => api.call('GET', `/api/v1/assets/controllers/${station.controller.uuid}`, { token }),
-          (response) => response.body.controller?.connection_status === 'offline',
+          () => controllerOf(station.controller.uuid),
+          (controller) => controller?.connection_status === 'offline',
         );
         await connect(station, protocol);
       });
@@ -436,7 +454,11 @@ describe('command delivery to charge points', () => {
   describe('offline charge points', () => {
     it('fails a command without validity at once, and one whose validity ends before the charge point connects', async () => {
       const { controller } = await data.site(0);
-      const reset = { type: 'soft_reset', target_type: 'controller', target_uuid: controller.uuid };
+      const reset: CreateCommandRequest = {
+        type: 'soft_reset',
+        target_type: 'controller',
+        target_uuid: controller.uuid,
+      };
       const now = await create(reset);
       expect(now.status).toBe('pending');
       expect(await ended(now.command_uuid)).toMatchObject({
@@ -454,12 +476,13 @@ describe('command delivery to charge points', () => {
     it('delivers waiting commands in creation order when the charge point connects within their validity', async () => {
       for (const protocol of ['ocpp1.6', 'ocpp2.0.1'] as const) {
         const site = await data.site(1);
-        const created: CommandView[] = [];
-        for (const body of [
+        const created: Command[] = [];
+        const bodies: CreateCommandRequest[] = [
           { type: 'clear_cache', target_type: 'controller', target_uuid: site.controller.uuid },
           { type: 'unlock', target_type: 'connector', target_uuid: site.plugs[0].uuid },
           { type: 'soft_reset', target_type: 'controller', target_uuid: site.controller.uuid },
-        ]) {
+        ];
+        for (const body of bodies) {
           created.push(await create({ ...body, valid_for_seconds: 120 }));
         }
         await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -489,9 +512,10 @@ describe('command delivery to charge points', () => {
         target_uuid: site.plugs[0].uuid,
         valid_for_seconds: 600,
       });
-      expect((await api.call('DELETE', `/api/v1/assets/plugs/${site.plugs[0].uuid}`, { token })).status).toBe(
-        200,
-      );
+      const plugDeleted = await operator.api.DELETE('/api/v1/assets/plugs/{uuid}', {
+        params: { path: { uuid: site.plugs[0].uuid } },
+      });
+      expect(plugDeleted.response.status).toBe(200);
       expect(await ended(unlock.command_uuid)).toMatchObject({
         status: 'failed',
         result: { error: 'target_deleted' },
@@ -503,19 +527,16 @@ describe('command delivery to charge points', () => {
         target_uuid: site.controller.uuid,
         valid_for_seconds: 600,
       });
-      expect(
-        (await api.call('DELETE', `/api/v1/assets/controllers/${site.controller.uuid}`, { token })).status,
-      ).toBe(200);
+      const controllerDeleted = await operator.api.DELETE('/api/v1/assets/controllers/{uuid}', {
+        params: { path: { uuid: site.controller.uuid } },
+      });
+      expect(controllerDeleted.response.status).toBe(200);
       expect(await ended(reset.command_uuid)).toMatchObject({
         status: 'failed',
         result: { error: 'target_deleted' },
       });
-      const listed = await api.call('GET', `${COMMANDS}?filter[target_uuid]=${site.plugs[0].uuid}`, {
-        token,
-      });
-      expect(listed.body.commands.map((command: CommandView) => command.command_uuid)).toEqual([
-        unlock.command_uuid,
-      ]);
+      const listed = await listCommands({ 'filter[target_uuid]': site.plugs[0].uuid });
+      expect(listed.data!.commands.map((command) => command.command_uuid)).toEqual([unlock.command_uuid]);
     });
   });
 
@@ -525,13 +546,18 @@ describe('command delivery to charge points', () => {
     station.controller = site.controller;
     await connect(station, 'ocpp1.6');
     const key = randomUUID();
-    const body = { type: 'clear_cache', target_type: 'controller', target_uuid: site.controller.uuid };
-    const first = await api.call('POST', COMMANDS, { token, body, headers: { 'Idempotency-Key': key } });
-    await ended(first.body.command.command_uuid as string);
-    const repeat = await api.call('POST', COMMANDS, { token, body, headers: { 'Idempotency-Key': key } });
-    expect(repeat.status).toBe(202);
-    expect(repeat.body.command).toMatchObject({
-      command_uuid: first.body.command.command_uuid,
+    const body: CreateCommandRequest = {
+      type: 'clear_cache',
+      target_type: 'controller',
+      target_uuid: site.controller.uuid,
+    };
+    const post = () => operator.api.POST(COMMANDS, { body, headers: { 'Idempotency-Key': key } });
+    const first = await post();
+    await ended(first.data!.command.command_uuid);
+    const repeat = await post();
+    expect(repeat.response.status).toBe(202);
+    expect(repeat.data!.command).toMatchObject({
+      command_uuid: first.data!.command.command_uuid,
       status: 'accepted',
     });
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,26 +1,30 @@
-import type { ControllerConfigurationEntryView, ControllerView, PlugView } from '@cpc/contracts';
+import type { ControllerView, PlugView } from '@cpc/contracts';
+import type {
+  CommandParameters,
+  components,
+  CreateCommandRequest,
+  operations,
+  PlatformClient,
+} from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
-  COMMANDS_PATH,
-  CommandsTestClient,
   createRpcError,
   eventually,
   onlineChargePoint,
+  OpenApiResponseValidator,
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
 } from '@cpc/testing';
+import { createdCommand, endedCommand, issuesOf, sdkTestUser } from './support/sdk-test-client.js';
 
 type Protocol = 'ocpp1.6' | 'ocpp2.0.1';
+type ConfigurationEntry = components['schemas']['ControllerConfigurationEntryBody'];
+type ConfigurationQuery = NonNullable<operations['getControllerConfiguration']['parameters']['query']>;
 
 const CALL_TIMEOUT_MS = 3000;
-
-interface ConfigurationPage {
-  configuration: ControllerConfigurationEntryView[];
-  pagination: { page: number; total_pages: number; page_size: number; has_more: boolean };
-}
 
 /** Answers `action` on `cp` with `answer(n)` for the n-th call (from 1); returns the payloads received, in order. */
 function recordCalls(cp: ChargePoint, action: string, answer: (n: number) => unknown): unknown[] {
@@ -35,19 +39,24 @@ function recordCalls(cp: ChargePoint, action: string, answer: (n: number) => unk
 /**
  * A controller's configuration as real, strict ocpp-rpc charge points (1.6 and 2.0.1) report it: refresh_configuration
  * answers, a 2.0.1 NotifyReport in several parts, the configuration list (paging, filters, tenancy, permission), and
- * the change_configuration, trigger_message and get_local_list_version commands. Every response is checked against the served OpenAPI
- * document.
+ * the change_configuration, trigger_message and get_local_list_version commands. The API is used through the typed SDK
+ * (libs/sdk), every response checked against the served OpenAPI document.
  */
 describe('controller configuration', () => {
   let platform: PlatformUnderTest;
   let api: ApiTestClient;
   let token: string;
   let data: AssetsTestData;
+  let validator: OpenApiResponseValidator;
+  /** acme's operator (assets and control), by the SDK. */
+  let operator: PlatformClient;
 
-  let commands: CommandsTestClient;
-  const create = (body: Record<string, unknown>) => commands.create(body);
-  const ended = (uuid: string) => commands.ended(uuid);
-  const changeConfiguration = (controller: ControllerView, settings: unknown[]) =>
+  const create = (body: CreateCommandRequest) => createdCommand(operator, body);
+  const ended = (uuid: string) => endedCommand(operator, uuid);
+  const changeConfiguration = (
+    controller: ControllerView,
+    settings: CommandParameters<'change_configuration'>['settings'],
+  ) =>
     create({
       type: 'change_configuration',
       target_type: 'controller',
@@ -66,26 +75,22 @@ describe('controller configuration', () => {
     return { received, done: await ended(command.command_uuid) };
   };
 
-  /** A create refused with 422 and exactly one error, `errorKey` on `parameter`. */
-  const expectRefused = async (body: Record<string, unknown>, errorKey: string, parameter: string) => {
-    const response = await api.call('POST', COMMANDS_PATH, { token, body });
+  /** A create the document allows but the platform refuses for this charge point: 422 and exactly one error. */
+  const expectRefused = async (body: CreateCommandRequest, errorKey: string, parameter: string) => {
+    const { error, response } = await operator.api.POST('/api/v1/control/commands', { body });
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual([expect.objectContaining({ errorKey, parameter })]);
+    expect(issuesOf(error)).toEqual([expect.objectContaining({ errorKey, parameter })]);
   };
 
-  const configuration = (controller: ControllerView, query = '', as = token) =>
-    api.call<ConfigurationPage>(
-      'GET',
-      `/api/v1/assets/controllers/${controller.uuid}/configuration${query}`,
-      {
-        token: as,
-      },
-    );
+  const configuration = (controller: ControllerView, query: ConfigurationQuery = {}, as = operator) =>
+    as.api.GET('/api/v1/assets/controllers/{uuid}/configuration', {
+      params: { path: { uuid: controller.uuid }, query },
+    });
 
   const configurationOnceIt = (
     controller: ControllerView,
-    accept: (entries: ControllerConfigurationEntryView[]) => boolean,
-  ) => eventually(async () => (await configuration(controller, '?limit=50')).body.configuration, accept);
+    accept: (entries: ConfigurationEntry[]) => boolean,
+  ) => eventually(async () => (await configuration(controller, { limit: 50 })).data!.configuration, accept);
 
   async function connectedChargePoint(
     protocol: Protocol,
@@ -106,7 +111,8 @@ describe('controller configuration', () => {
     api = await ApiTestClient.connect(platform.apiUrl);
     token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
     data = new AssetsTestData(api, token);
-    commands = new CommandsTestClient(api, token);
+    validator = await OpenApiResponseValidator.fetch(platform.apiUrl);
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator', validator);
   }, 180_000);
 
   afterAll(() => platform?.stop());
@@ -142,7 +148,7 @@ describe('controller configuration', () => {
       expect(done).toMatchObject({ status: 'accepted', result: { status: 'Accepted', response: answer } });
       const entries = await configurationOnceIt(controller, (found) => found.length === 5);
       const source = { source_message: 'GetConfiguration', source_command_uuid: command.command_uuid };
-      const key = (name: string, rest: Partial<ControllerConfigurationEntryView>) => ({
+      const key = (name: string, rest: Partial<ConfigurationEntry>) => ({
         key: name,
         component: undefined,
         component_instance: undefined,
@@ -210,7 +216,8 @@ describe('controller configuration', () => {
       const done = await ended(command.command_uuid);
       expect([done.status, done.result?.status]).toEqual(['rejected', 'Rejected']);
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const entries = (await configuration(controller, '?filter[key_prefix]=Heartbeat')).body.configuration;
+      const entries = (await configuration(controller, { 'filter[key_prefix]': 'Heartbeat' })).data!
+        .configuration;
       expect(entries).toEqual([expect.objectContaining({ key: 'HeartbeatInterval', value: '60' })]);
     });
 
@@ -269,15 +276,16 @@ describe('controller configuration', () => {
         status: 'accepted',
         result: { status: 'Accepted', response: { listVersion: 7 } },
       });
-      await expectRefused(
-        {
-          type: 'get_local_list_version',
-          target_type: 'connector',
-          target_uuid: plugs[0].uuid,
-        },
-        'invalid_target_type',
-        'type',
-      );
+      // Untyped escape: a target type the document does not allow for this command, which the typed client cannot
+      // express; the answer is still checked against the document.
+      const onConnector = await api.call('POST', '/api/v1/control/commands', {
+        token,
+        body: { type: 'get_local_list_version', target_type: 'connector', target_uuid: plugs[0].uuid },
+      });
+      expect(onConnector.status).toBe(422);
+      expect(onConnector.body.errors).toEqual([
+        expect.objectContaining({ errorKey: 'invalid_target_type', parameter: 'type' }),
+      ]);
     });
   });
 
@@ -324,7 +332,7 @@ describe('controller configuration', () => {
       ]);
       // Part 1 is missing: nothing is stored yet.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect((await configuration(controller)).body.configuration).toEqual([]);
+      expect((await configuration(controller)).data!.configuration).toEqual([]);
       await part(1, true, [
         {
           component: { name: 'EVSE', evse: { id: 1 } },
@@ -510,35 +518,37 @@ describe('controller configuration', () => {
     });
 
     it('pages and filters the list; another tenant and a caller without the permission get 404 and 403', async () => {
-      const first = await configuration(controller, '?limit=2');
-      expect(first.status).toBe(200);
-      expect(first.body.pagination).toEqual({ page: 1, total_pages: 3, page_size: 2, has_more: true });
-      const third = await configuration(controller, '?limit=2&page=3');
-      expect(third.body.configuration.map((entry) => entry.key)).toEqual([
-        'Foo.Bar',
-        'OCPPCommCtrlr.HeartbeatInterval',
-      ]);
-      expect(third.body.pagination).toMatchObject({ page: 3, has_more: false });
-      const evse = await configuration(controller, '?filter[component]=EVSE');
-      expect(evse.body.configuration.map((entry) => entry.key)).toEqual([
-        'EVSE@1.Power',
-        'EVSE@1.Power:MaxSet',
-      ]);
-      const prefix = await configuration(
-        controller,
-        `?filter[key_prefix]=${encodeURIComponent('EVSE@1.Power:')}`,
-      );
-      expect(prefix.body.configuration.map((entry) => entry.key)).toEqual(['EVSE@1.Power:MaxSet']);
-      const wildcard = await configuration(controller, `?filter[key_prefix]=${encodeURIComponent('%')}`);
-      expect(wildcard.body.configuration).toEqual([]);
-      const unknown = await configuration(controller, '?order_by=-key');
-      expect(unknown.status).toBe(422);
+      const keysOf = (page: { configuration: ConfigurationEntry[] } | undefined) =>
+        page!.configuration.map((entry) => entry.key);
+      const first = await configuration(controller, { limit: 2 });
+      expect(first.response.status).toBe(200);
+      expect(first.data!.pagination).toEqual({ page: 1, total_pages: 3, page_size: 2, has_more: true });
+      const third = await configuration(controller, { limit: 2, page: 3 });
+      expect(keysOf(third.data)).toEqual(['Foo.Bar', 'OCPPCommCtrlr.HeartbeatInterval']);
+      expect(third.data!.pagination).toMatchObject({ page: 3, has_more: false });
+      const evse = await configuration(controller, { 'filter[component]': 'EVSE' });
+      expect(keysOf(evse.data)).toEqual(['EVSE@1.Power', 'EVSE@1.Power:MaxSet']);
+      const prefix = await configuration(controller, { 'filter[key_prefix]': 'EVSE@1.Power:' });
+      expect(keysOf(prefix.data)).toEqual(['EVSE@1.Power:MaxSet']);
+      const wildcard = await configuration(controller, { 'filter[key_prefix]': '%' });
+      expect(wildcard.data!.configuration).toEqual([]);
+      // Untyped escape: order_by is no parameter of this list in the document, so the typed client cannot send it.
+      const unknown = await operator.api.GET('/api/v1/assets/controllers/{uuid}/configuration', {
+        params: { path: { uuid: controller.uuid } },
+        querySerializer: () => 'order_by=-key',
+      });
+      expect(unknown.response.status).toBe(422);
 
-      const other = await tenantWithUsers(platform, api, 'other', { operator: 'asset,control' });
-      const foreign = await configuration(controller, '', other.operator);
-      expect(foreign.status).toBe(404);
-      const { reader } = await tenantWithUsers(platform, api, 'third', { reader: 'control' });
-      expect((await configuration(controller, '', reader)).status).toBe(403);
+      await tenantWithUsers(platform, api, 'other', { operator: 'asset,control' });
+      const foreign = await configuration(
+        controller,
+        {},
+        await sdkTestUser(platform.apiUrl, 'other', 'operator', validator),
+      );
+      expect(foreign.response.status).toBe(404);
+      await tenantWithUsers(platform, api, 'third', { reader: 'control' });
+      const reader = await sdkTestUser(platform.apiUrl, 'third', 'reader', validator);
+      expect((await configuration(controller, {}, reader)).response.status).toBe(403);
     });
   });
   describe('calls the charge point does not answer, and 2.0.1 messages split by its limits', () => {

@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type OcppCallReply, type OcppCallRequest, OcppGatewaySubjects } from '@cpc/contracts';
+import type { PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
@@ -11,6 +12,7 @@ import {
   tenantWithUsers,
 } from '@cpc/testing';
 import { sampleValue } from './support/prometheus-text.js';
+import { sdkTestUser } from './support/sdk-test-client.js';
 
 const SERVICES = [
   'api-gateway',
@@ -27,8 +29,9 @@ const SERVICES = [
 describe('metrics', () => {
   let platform: PlatformUnderTest;
   let api: ApiTestClient;
-  let token: string;
   let data: AssetsTestData;
+  /** acme's operator (assets and control), by the typed SDK. */
+  let operator: PlatformClient;
   let nats: NatsConnection;
 
   const scrape = async (service: (typeof SERVICES)[number]): Promise<string> => {
@@ -40,8 +43,9 @@ describe('metrics', () => {
   beforeAll(async () => {
     platform = await startPlatformUnderTest();
     api = await ApiTestClient.connect(platform.apiUrl);
-    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' }));
+    const { operator: token } = await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' });
     data = new AssetsTestData(api, token);
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator');
     nats = await connect(platform.natsTestClientOptions);
   }, 180_000);
 
@@ -75,7 +79,10 @@ describe('metrics', () => {
       httpLabels,
     );
 
-    expect((await api.call('GET', `/api/v1/assets/locations/${missing}`, { token })).status).toBe(404);
+    const read = await operator.api.GET('/api/v1/assets/locations/{uuid}', {
+      params: { path: { uuid: missing } },
+    });
+    expect(read.response.status).toBe(404);
 
     const gateway = await scrape('api-gateway');
     expect(sampleValue(gateway, 'http_request_duration_seconds_count', httpLabels)).toBe(before + 1);
@@ -154,8 +161,7 @@ describe('metrics', () => {
     const before = await total();
     const location = await data.location();
     const controller = await data.controller(location.uuid);
-    const response = await api.call('POST', '/api/v1/control/commands', {
-      token,
+    const { response } = await operator.api.POST('/api/v1/control/commands', {
       body: {
         type: 'soft_reset',
         target_type: 'controller',

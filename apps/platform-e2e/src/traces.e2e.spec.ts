@@ -1,8 +1,8 @@
 import pg from 'pg';
+import type { PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
-  CommandsTestClient,
   eventually,
   OCPP_PASSWORD,
   ocppChargePoint,
@@ -12,6 +12,7 @@ import {
   startPlatformUnderTest,
   tenantWithUsers,
 } from '@cpc/testing';
+import { createdCommand, endedCommand, sdkTestUser } from './support/sdk-test-client.js';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -27,9 +28,9 @@ describe('traces of a command from POST to result.status', () => {
   let platform: PlatformUnderTest;
   let receiver: OtlpReceiver;
   let api: ApiTestClient;
-  let commands: CommandsTestClient;
   let data: AssetsTestData;
-  let token: string;
+  /** acme's operator (assets and control), by the typed SDK. */
+  let operator: PlatformClient;
 
   beforeAll(async () => {
     receiver = await OtlpReceiver.start();
@@ -44,9 +45,9 @@ describe('traces of a command from POST to result.status', () => {
       readyTimeoutMs: 300_000,
     });
     api = await ApiTestClient.connect(platform.apiUrl);
-    token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
+    const token = (await tenantWithUsers(platform, api, 'acme', { operator: 'asset,control' })).operator;
     data = new AssetsTestData(api, token);
-    commands = new CommandsTestClient(api, token);
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator');
   }, 600_000);
 
   afterAll(async () => {
@@ -67,15 +68,20 @@ describe('traces of a command from POST to result.status', () => {
     await cp.connect();
     try {
       await eventually(
-        () => api.call('GET', `/api/v1/assets/controllers/${site.controller.uuid}`, { token }),
-        (response) => response.body.controller?.connection_status === 'online',
+        async () =>
+          (
+            await operator.api.GET('/api/v1/assets/controllers/{uuid}', {
+              params: { path: { uuid: site.controller.uuid } },
+            })
+          ).data?.controller,
+        (controller) => controller?.connection_status === 'online',
       );
-      const created = await commands.create({
+      const created = await createdCommand(operator, {
         type: 'soft_reset',
         target_type: 'controller',
         target_uuid: site.controller.uuid,
       });
-      const command = await commands.ended(created.command_uuid);
+      const command = await endedCommand(operator, created.command_uuid);
       expect(command.status).toBe('accepted');
       expect(command.result).toMatchObject({ status: 'Accepted' });
 

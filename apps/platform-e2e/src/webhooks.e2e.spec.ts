@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import type { PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
@@ -9,6 +10,7 @@ import {
   tenantWithUsers,
   WebhookReceiver,
 } from '@cpc/testing';
+import { sdkTestUser } from './support/sdk-test-client.js';
 
 const WEBHOOKS = '/api/v1/webhooks';
 
@@ -26,6 +28,8 @@ describe('webhooks API', () => {
   let otherTenantToken: string;
   let controllerUuid: string;
   let receiver: WebhookReceiver;
+  /** acme's operator by the typed SDK, for the command whose changes are delivered. */
+  let operator: PlatformClient;
 
   const call = (method: string, path: string, body?: unknown, as = token) =>
     api.call(method, `${WEBHOOKS}${path}`, { token: as, body });
@@ -45,6 +49,7 @@ describe('webhooks API', () => {
     otherTenantToken = (await tenantWithUsers(platform, api, 'globex', { operator: 'webhooks' })).operator;
     controllerUuid = (await new AssetsTestData(api, token).site(0)).controller.uuid;
     receiver = await WebhookReceiver.start();
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator');
   }, 180_000);
 
   afterAll(async () => {
@@ -102,8 +107,7 @@ describe('webhooks API', () => {
     });
     const { uuid } = created.body.webhook;
     const secret: string = created.body.secret;
-    const command = await api.call('POST', '/api/v1/control/commands', {
-      token,
+    const command = await operator.api.POST('/api/v1/control/commands', {
       body: {
         type: 'soft_reset',
         target_type: 'controller',
@@ -111,8 +115,8 @@ describe('webhooks API', () => {
         valid_for_seconds: 3600,
       },
     });
-    expect(command.status).toBe(202);
-    const commandUuid: string = command.body.command.command_uuid;
+    expect(command.response.status).toBe(202);
+    const commandUuid = command.data!.command.command_uuid;
     const webhook = await eventually(
       () => receiver.received.find((received) => received.body.includes(commandUuid)),
       (found) => found !== undefined,
@@ -122,8 +126,10 @@ describe('webhooks API', () => {
       data: { command: unknown };
     };
     expect(payload.type).toBe('command.status_changed');
-    const read = await api.call('GET', `/api/v1/control/commands/${commandUuid}`, { token });
-    expect(payload.data.command).toEqual(read.body.command);
+    const read = await operator.api.GET('/api/v1/control/commands/{uuid}', {
+      params: { path: { uuid: commandUuid } },
+    });
+    expect(payload.data.command).toEqual(read.data!.command);
 
     const rotated = await call('POST', `/${uuid}:rotate-secret`);
     expect(rotated.status).toBe(200);

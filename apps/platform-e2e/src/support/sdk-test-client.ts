@@ -1,5 +1,12 @@
-import { createPlatformClient, type Credentials, type PlatformClient } from '@cpc/sdk';
-import { OpenApiResponseValidator, USER_PASSWORD } from '@cpc/testing';
+import {
+  type Command,
+  type components,
+  type CreateCommandRequest,
+  createPlatformClient,
+  type Credentials,
+  type PlatformClient,
+} from '@cpc/sdk';
+import { eventually, OpenApiResponseValidator, USER_PASSWORD } from '@cpc/testing';
 
 /**
  * The typed SDK (libs/sdk) as an end-to-end test's client: signed in with `credentials`, and every answer, the token
@@ -42,5 +49,32 @@ export function sdkTestUser(
     apiUrl,
     { username: `${role}@${slug}.test`, password: USER_PASSWORD, tenant: slug },
     validator,
+  );
+}
+
+/** The validation issues of a refusal (the spec's `{errors: [...]}`), from an SDK answer's `error`. */
+export const issuesOf = (error: unknown) => (error as components['schemas']['ValidationErrorsBody']).errors;
+
+/** POST /api/v1/control/commands as `as`, the body typed by the SDK: the created command, or the test fails. */
+export async function createdCommand(as: PlatformClient, body: CreateCommandRequest): Promise<Command> {
+  const { data, error, response } = await as.api.POST('/api/v1/control/commands', { body });
+  if (data === undefined) throw new Error(`create answered ${response.status}: ${JSON.stringify(error)}`);
+  return data.command;
+}
+
+/** GET /api/v1/control/commands/{uuid} as `as`: the command, or the test fails. */
+export async function readCommand(as: PlatformClient, uuid: string): Promise<Command> {
+  const { data, error, response } = await as.api.GET('/api/v1/control/commands/{uuid}', {
+    params: { path: { uuid } },
+  });
+  if (data === undefined) throw new Error(`read answered ${response.status}: ${JSON.stringify(error)}`);
+  return data.command;
+}
+
+/** The command once it is terminal (`completed_at` set), read as `as` through the SDK. */
+export function endedCommand(as: PlatformClient, uuid: string): Promise<Command> {
+  return eventually(
+    () => readCommand(as, uuid),
+    (command) => typeof command.completed_at === 'string',
   );
 }
