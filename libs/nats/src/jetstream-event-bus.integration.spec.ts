@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { EVENT_STREAM, type EventEnvelope } from '@cpc/contracts';
+import { currentRequestId } from '@cpc/logging';
+import { activeTraceparent, startTracing, stopTracing } from '@cpc/tracing';
 import { type DeliveredEvent, JetStreamEventBus } from './jetstream-event-bus.js';
 import { type PrivateNatsServer, startNatsServer } from './testing/private-nats-server.js';
 
@@ -166,5 +169,55 @@ describe('JetStreamEventBus.consumeBatches (real nats-server)', () => {
     expect(calls.slice(1).flatMap((call) => call.indexes)).toEqual([0, 1, 2, 3, 4]);
     expect(calls.slice(1).flatMap((call) => call.deliveries)).toEqual([2, 2, 2, 2, 2]);
     expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(400);
+  });
+
+  describe('with tracing on', () => {
+    const exporter = new InMemorySpanExporter();
+
+    beforeAll(() => {
+      startTracing(
+        {
+          serviceName: 'test-service',
+          tracesEndpoint: 'http://127.0.0.1:1/v1/traces',
+          sampler: 'parentbased_always_on',
+          samplerRatio: 1,
+        },
+        { spanProcessor: new SimpleSpanProcessor(exporter) },
+      );
+    });
+    afterAll(() => stopTracing());
+
+    it("runs a batch under its first event's id, in the trace of the first event that carries one", async () => {
+      const name = 'trace';
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const parentSpanId = '00f067aa0ba902b7';
+      const events = [event(0), event(1), event(2)];
+      await bus.publish(`events.test.${name}.n`, events[0]);
+      await bus.publish(`events.test.${name}.n`, events[1], `00-${traceId}-${parentSpanId}-01`);
+      await bus.publish(`events.test.${name}.n`, events[2]);
+      const seen: { size: number; requestId?: string; traceparent?: string }[] = [];
+      await bus.consumeBatches(
+        { durableName: `test_${name}`, filterSubject: `events.test.${name}.>`, maxBatchSize: 10 },
+        (batch) => {
+          seen.push({ size: batch.length, requestId: currentRequestId(), traceparent: activeTraceparent() });
+          return Promise.resolve();
+        },
+      );
+      await until(
+        () => seen.reduce((sum, batch) => sum + batch.size, 0),
+        (handled) => handled >= 3,
+      );
+      expect(seen).toEqual([
+        { size: 3, requestId: events[0].eventId, traceparent: expect.stringContaining(traceId) as string },
+      ]);
+      const [span] = exporter.getFinishedSpans();
+      expect(span.name).toBe(`process events.test.${name}.n`);
+      expect(span.spanContext().traceId).toBe(traceId);
+      expect(span.parentSpanContext?.spanId).toBe(parentSpanId);
+      expect(span.attributes).toMatchObject({
+        'messaging.consumer.group.name': `test_${name}`,
+        'messaging.batch.message_count': 3,
+      });
+    });
   });
 });
