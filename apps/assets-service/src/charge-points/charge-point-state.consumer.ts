@@ -25,7 +25,6 @@ import {
 export const CHARGE_POINT_STATE_CONSUMER = 'assets-service_charge-point-state';
 
 const keyOf = (tenantUuid: string, controllerUuid: string) => `${tenantUuid}/${controllerUuid}`;
-const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString());
 
 /**
  * Keeps the live state of controllers and plugs as the ocpp-gateway reports it: online/offline, protocol, boot
@@ -146,14 +145,14 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       uuids: rows.map((row) => row.uuid),
       connectionStatuses: column((row) => row.connectionStatus),
       connectionIds: column((row) => row.connectionId),
-      connectionChangedAts: column((row) => isoOrNull(row.connectionChangedAt)),
+      connectionChangedAts: column((row) => row.connectionChangedAt),
       ocppProtocols: column((row) => row.ocppProtocol),
-      lastSeenAts: column((row) => isoOrNull(row.lastSeenAt)),
+      lastSeenAts: column((row) => row.lastSeenAt),
       vendors: column((row) => row.vendor),
       models: column((row) => row.model),
       serialNumbers: column((row) => row.serialNumber),
       firmwareVersions: column((row) => row.firmwareVersion),
-      bootedAts: column((row) => isoOrNull(row.bootedAt)),
+      bootedAts: column((row) => row.bootedAt),
     });
   }
 
@@ -163,7 +162,7 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       uuids: rows.map((row) => row.uuid),
       statuses: rows.map((row) => row.status),
       errorCodes: rows.map((row) => row.errorCode),
-      statusUpdatedAts: rows.map((row) => isoOrNull(row.statusUpdatedAt)),
+      statusUpdatedAts: rows.map((row) => row.statusUpdatedAt),
     });
   }
 }

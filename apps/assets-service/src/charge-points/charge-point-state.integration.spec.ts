@@ -432,4 +432,17 @@ describe('charge point state consumer, a batch at a time', () => {
       { connection_status: 'offline', vendor: 'ACME', last_seen_at: '2026-01-01 00:00:02+00' },
     ]);
   });
+
+  it('takes every instant PostgreSQL can hold, far future and before the common era included', async () => {
+    const [future, ancient] = await createControllers(2);
+    const farFuture = stateEvent(future, ChargePointEventSubjects.transactionUpdated, 0);
+    farFuture.event.occurredAt = '+010000-01-01T00:00:00.000Z';
+    const beforeCommonEra = stateEvent(ancient, ChargePointEventSubjects.transactionUpdated, 0);
+    beforeCommonEra.event.occurredAt = '-000100-06-01T00:00:00.000Z';
+    await publishBacklog([farFuture, beforeCommonEra]);
+    expect(await controllerStates([future, ancient])).toMatchObject([
+      { last_seen_at: '10000-01-01 00:00:00+00' },
+      { last_seen_at: '0101-06-01 00:00:00+00 BC' },
+    ]);
+  });
 });

@@ -4,7 +4,8 @@ import type { ControllerState, PlugState } from './charge-point-state.js';
 /**
  * The statements of the charge point state consumer: a batch's controllers and plugs are read and locked (in uuid
  * order, so two transactions never wait on each other in a circle), then written back in one statement each, their
- * values as arrays (one row per array index).
+ * values as arrays (one row per array index). Instants go as Dates, which node-postgres writes in PostgreSQL's own
+ * format (years before 1 and after 9999 included, unlike ISO 8601's extended years).
  */
 
 export interface ControllerStateRow extends ControllerState {
@@ -56,14 +57,14 @@ export const writeControllerStates = sqlStatement<{
   uuids: string[];
   connectionStatuses: string[];
   connectionIds: (string | null)[];
-  connectionChangedAts: (string | null)[];
+  connectionChangedAts: (Date | null)[];
   ocppProtocols: (string | null)[];
-  lastSeenAts: (string | null)[];
+  lastSeenAts: (Date | null)[];
   vendors: (string | null)[];
   models: (string | null)[];
   serialNumbers: (string | null)[];
   firmwareVersions: (string | null)[];
-  bootedAts: (string | null)[];
+  bootedAts: (Date | null)[];
 }>({
   name: 'charge-point-state.write-controllers',
   parameters: [
@@ -99,7 +100,7 @@ export const writePlugStates = sqlStatement<{
   uuids: string[];
   statuses: string[];
   errorCodes: (string | null)[];
-  statusUpdatedAts: (string | null)[];
+  statusUpdatedAts: (Date | null)[];
 }>({
   name: 'charge-point-state.write-plugs',
   parameters: ['uuids', 'statuses', 'errorCodes', 'statusUpdatedAts'],
