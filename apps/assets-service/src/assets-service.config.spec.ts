@@ -16,6 +16,7 @@ describe('assets-service tuning', () => {
       chargePointStateRetryDelayMs: 1000,
       chargePointStateMaxAckPending: 1000,
       chargePointStatePullBatchSize: 256,
+      chargePointStateBatchSize: 256,
       handshakeFailureSweepEveryAttempts: 1000,
       incompleteReportTtlMs: 3600_000,
       idTokenImportPartMaxAgeMs: 3_600_000,

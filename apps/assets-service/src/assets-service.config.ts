@@ -35,6 +35,11 @@ export interface AssetsServiceTuning {
   chargePointStateMaxAckPending: number;
   /** Charge point state events one pull fetches and buffers, so a backlog is read in few round trips. */
   chargePointStatePullBatchSize: number;
+  /**
+   * Most charge point state events applied in one transaction (a few set-based statements instead of one or two per
+   * event), so a reconnect storm's backlog is written in few round trips; one pull's worth.
+   */
+  chargePointStateBatchSize: number;
   /** Handshake checks between two sweeps of expired failure counters, so the table holds only live windows. */
   handshakeFailureSweepEveryAttempts: number;
   /**
@@ -72,6 +77,7 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   chargePointStateRetryDelayMs: 1000,
   chargePointStateMaxAckPending: 1000,
   chargePointStatePullBatchSize: 256,
+  chargePointStateBatchSize: 256,
   handshakeFailureSweepEveryAttempts: 1000,
   incompleteReportTtlMs: 3600_000,
   idTokenImportPartMaxAgeMs: 60 * 60_000,

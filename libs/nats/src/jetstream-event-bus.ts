@@ -48,6 +48,21 @@ export type EventHandler = (
   position: EventPosition,
 ) => Promise<void>;
 
+export interface BatchConsumerOptions extends Omit<DurableConsumerOptions, 'concurrency'> {
+  /** Most events one call of the handler is given. */
+  maxBatchSize: number;
+}
+
+/** One event of a batch, as delivered. */
+export interface DeliveredEvent {
+  subject: string;
+  event: EventEnvelope<unknown>;
+  position: EventPosition;
+}
+
+/** Handles the events of a batch, in stream order; they are all acknowledged or all redelivered by its outcome. */
+export type EventBatchHandler = (batch: readonly DeliveredEvent[]) => Promise<void>;
+
 /**
  * Publishes and consumes the platform's durable events (JetStream, stream EVENT_STREAM). Publishing waits for the
  * stream's ack, and the event id doubles as JetStream's message id so a retried publish is stored once. Consumers
@@ -112,54 +127,17 @@ export class JetStreamEventBus implements OnApplicationShutdown {
    * asked), until shutdown.
    */
   async consume(options: DurableConsumerOptions, handler: EventHandler): Promise<void> {
-    await this.ensureStream();
-    const manager = await jetstreamManager(this.connection);
-    await manager.consumers.add(EVENT_STREAM.name, {
-      durable_name: options.durableName,
-      filter_subject: options.filterSubject,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(30_000),
-      max_ack_pending: options.maxAckPending ?? 1000,
-    });
-    const consumer = await this.client.consumers.get(EVENT_STREAM.name, options.durableName);
-    const messages = await consumer.consume({ max_messages: options.pullBatchSize ?? 256 });
-    this.running.push(messages);
+    const messages = await this.startDurable(options);
     const retryDelayMs = options.retryDelayMs ?? 1000;
     const concurrency = options.concurrency ?? 1;
     const handling = new Set<Promise<void>>();
     const handle = async (message: JsMsg) => {
-      let event: EventEnvelope<unknown>;
+      const delivered = this.delivered(message);
+      if (!delivered) return;
+      const { event } = delivered;
       try {
-        event = message.json<EventEnvelope<unknown>>();
-      } catch {
-        this.logger.error(`dropping an event on ${message.subject} that is not JSON`);
-        message.term();
-        return;
-      }
-      try {
-        const traceparent = tracingOn() ? message.headers?.get(TRACEPARENT_HEADER) : undefined;
-        const run = () =>
-          handler(message.subject, event, {
-            streamSequence: message.seq,
-            deliveryCount: message.info.deliveryCount,
-          });
-        await runWithRequestId(event.eventId, () =>
-          traceparent
-            ? inChildSpan(
-                `process ${message.subject}`,
-                {
-                  kind: SpanKind.CONSUMER,
-                  traceparent,
-                  attributes: {
-                    'messaging.system': 'nats',
-                    'messaging.destination.name': message.subject,
-                    'messaging.consumer.group.name': options.durableName,
-                  },
-                },
-                run,
-              )
-            : run(),
+        await this.runTraced(options.durableName, message, event.eventId, () =>
+          handler(message.subject, event, delivered.position),
         );
         message.ack();
       } catch (error) {
@@ -181,11 +159,159 @@ export class JetStreamEventBus implements OnApplicationShutdown {
           if (handling.size >= concurrency) await Promise.race(handling);
         }
       } catch (error) {
-        // Draining the connection at shutdown ends the loop with an error; that is the expected end, not a crash.
-        if (this.stopping || this.connection.isClosed() || this.connection.isDraining()) return;
-        this.logger.error(`consumer ${options.durableName} stopped: ${describeError(error)}`);
+        this.reportStop(options.durableName, error);
       }
     })();
+  }
+
+  /**
+   * Starts a durable consumer that hands `handler` the events delivered so far, up to `maxBatchSize` at a time, in
+   * stream order, until shutdown: it never waits for a batch to fill, so a lone event goes on at once, and events that
+   * arrive while a batch is handled make up the next one. One batch at a time: the next starts once the previous one
+   * is acknowledged. All of a batch's events are acknowledged once the handler succeeded, and all are redelivered
+   * (after `retryDelayMs`) when it failed, so the handler must apply a batch whole or not at all (one transaction);
+   * an event that is not JSON is dropped on its own. The handler runs under the first event's id as request id, and
+   * in the trace of the first event that carries one (tracing on).
+   */
+  async consumeBatches(options: BatchConsumerOptions, handler: EventBatchHandler): Promise<void> {
+    const messages = await this.startDurable(options);
+    const retryDelayMs = options.retryDelayMs ?? 1000;
+    const maxBatchSize = Math.max(1, options.maxBatchSize);
+    const waiting: JsMsg[] = [];
+    let arrived: (() => void) | undefined;
+    let ended = false;
+    const handleBatch = async (batch: JsMsg[]) => {
+      const accepted: { message: JsMsg; delivered: DeliveredEvent }[] = [];
+      for (const message of batch) {
+        const delivered = this.delivered(message);
+        if (delivered) accepted.push({ message, delivered });
+      }
+      if (accepted.length === 0) return;
+      const [first] = accepted;
+      const traced = accepted.find(({ message }) => message.headers?.has(TRACEPARENT_HEADER)) ?? first;
+      try {
+        await this.runTraced(
+          options.durableName,
+          traced.message,
+          first.delivered.event.eventId,
+          () => handler(accepted.map((a) => a.delivered)),
+          accepted.length,
+        );
+        for (const { message } of accepted) message.ack();
+      } catch (error) {
+        const sequences = accepted.map(({ message }) => message.seq);
+        this.logger.error(
+          `handling a batch of ${accepted.length} events (stream sequences ${sequences[0]}…${sequences.at(-1)}) ` +
+            `failed, redelivering: ${describeError(error)}`,
+        );
+        for (const { message } of accepted) message.nak(retryDelayMs);
+      }
+    };
+    // Takes what has arrived; handles one batch at a time.
+    void (async () => {
+      for (;;) {
+        if (waiting.length === 0) {
+          if (ended) return;
+          await new Promise<void>((resolve) => (arrived = resolve));
+          arrived = undefined;
+          // The events received together with the first one (one read from the socket) join its batch.
+          await new Promise((resolve) => setImmediate(resolve));
+          continue;
+        }
+        const batch = waiting.splice(0, maxBatchSize);
+        await handleBatch(batch).catch((error: unknown) => {
+          // Acknowledging failed (the connection is going away): the events are redelivered after ack_wait.
+          this.logger.warn(`a batch of ${batch.length} events not acknowledged: ${String(error)}`);
+        });
+      }
+    })();
+    // Receives: the messages wait here while a batch is handled (JetStream stops at maxAckPending unacknowledged).
+    void (async () => {
+      try {
+        for await (const message of messages) {
+          waiting.push(message);
+          arrived?.();
+        }
+      } catch (error) {
+        this.reportStop(options.durableName, error);
+      } finally {
+        ended = true;
+        arrived?.();
+      }
+    })();
+  }
+
+  /** Creates (or updates) the durable consumer and starts pulling its messages. */
+  private async startDurable(
+    options: Omit<DurableConsumerOptions, 'concurrency'>,
+  ): Promise<ConsumerMessages> {
+    await this.ensureStream();
+    const manager = await jetstreamManager(this.connection);
+    await manager.consumers.add(EVENT_STREAM.name, {
+      durable_name: options.durableName,
+      filter_subject: options.filterSubject,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(30_000),
+      max_ack_pending: options.maxAckPending ?? 1000,
+    });
+    const consumer = await this.client.consumers.get(EVENT_STREAM.name, options.durableName);
+    const messages = await consumer.consume({ max_messages: options.pullBatchSize ?? 256 });
+    this.running.push(messages);
+    return messages;
+  }
+
+  /** The message's event and position; undefined (and the message dropped for good) when it is not JSON. */
+  private delivered(message: JsMsg): DeliveredEvent | undefined {
+    try {
+      return {
+        subject: message.subject,
+        event: message.json<EventEnvelope<unknown>>(),
+        position: { streamSequence: message.seq, deliveryCount: message.info.deliveryCount },
+      };
+    } catch {
+      this.logger.error(`dropping an event on ${message.subject} that is not JSON`);
+      message.term();
+      return undefined;
+    }
+  }
+
+  /**
+   * Runs `run` under `requestId`, in a consumer span continuing the trace the message carries (tracing on); a batch's
+   * span counts its events.
+   */
+  private runTraced(
+    durableName: string,
+    message: JsMsg,
+    requestId: string,
+    run: () => Promise<void>,
+    batchSize?: number,
+  ): Promise<void> {
+    const traceparent = tracingOn() ? message.headers?.get(TRACEPARENT_HEADER) : undefined;
+    return runWithRequestId(requestId, () =>
+      traceparent
+        ? inChildSpan(
+            `process ${message.subject}`,
+            {
+              kind: SpanKind.CONSUMER,
+              traceparent,
+              attributes: {
+                'messaging.system': 'nats',
+                'messaging.destination.name': message.subject,
+                'messaging.consumer.group.name': durableName,
+                ...(batchSize === undefined ? {} : { 'messaging.batch.message_count': batchSize }),
+              },
+            },
+            run,
+          )
+        : run(),
+    );
+  }
+
+  /** Draining the connection at shutdown ends a consumer's loop with an error: the expected end, not a crash. */
+  private reportStop(durableName: string, error: unknown): void {
+    if (this.stopping || this.connection.isClosed() || this.connection.isDraining()) return;
+    this.logger.error(`consumer ${durableName} stopped: ${describeError(error)}`);
   }
 
   /**

@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +6,7 @@ import { RequestOne } from '@nats-io/nats-core/internal';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { settleAnsweredRequestsQuietly } from './answered-requests.js';
+import { startNatsServer } from './testing/private-nats-server.js';
 import { coalesceWritesPerTick } from './tick-coalesced-writes.js';
 
 const PINNED_VERSION = '3.4.0';
@@ -30,40 +28,6 @@ function broken(what: string, reliedOnBy: string): Error {
     `nats.js ${installedVersion('@nats-io/nats-core')}: ${what}; ${reliedOnBy} relies on it. ` +
       'See docs/patched-libraries.md before upgrading.',
   );
-}
-
-/**
- * A private nats-server with JetStream on a port of its choosing. Not @cpc/testing's startNatsTestServer: libs/testing
- * (through libs/platform-launcher and libs/database) depends on this library, and a cycle is not allowed.
- */
-async function startNatsServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const storeDir = mkdtempSync(join(tmpdir(), 'cpc-nats-internals-'));
-  const server: ChildProcess = spawn(
-    process.env.NATS_SERVER_BIN ?? 'nats-server',
-    ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', storeDir],
-    { env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin` } },
-  );
-  let log = '';
-  const port = await new Promise<string>((resolve, reject) => {
-    server.once('error', reject);
-    server.once('exit', () => reject(new Error(`nats-server exited before listening:\n${log}`)));
-    server.stderr?.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const listening = /Listening for client connections on 127\.0\.0\.1:(\d+)/.exec(log);
-      if (listening) resolve(listening[1]);
-    });
-  });
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    async stop() {
-      if (server.exitCode === null && server.signalCode === null) {
-        const exited = once(server, 'exit');
-        server.kill('SIGKILL');
-        await exited;
-      }
-      rmSync(storeDir, { recursive: true, force: true });
-    },
-  };
 }
 
 interface RequestOneInternals {

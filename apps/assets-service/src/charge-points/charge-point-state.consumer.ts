@@ -1,29 +1,39 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import {
-  type ChargePointBootedEvent,
-  type ChargePointConnectedEvent,
-  type ChargePointDisconnectedEvent,
-  ChargePointEventSubjects,
-  type ConnectorStatusEvent,
-  type EventEnvelope,
-  UUID_PATTERN,
-} from '@cpc/contracts';
-import { JetStreamEventBus } from '@cpc/nats';
-import { DataSource } from 'typeorm';
+import { runStatement } from '@cpc/database';
+import { type DeliveredEvent, JetStreamEventBus } from '@cpc/nats';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
+import {
+  applyToController,
+  applyToPlug,
+  type ControllerState,
+  type PlugState,
+  plugOf,
+  readStateEvent,
+  type StateEvent,
+} from './charge-point-state.js';
+import {
+  type ControllerStateRow,
+  lockControllerStates,
+  lockPlugStates,
+  type PlugStateRow,
+  writeControllerStates,
+  writePlugStates,
+} from './charge-point-state.repository.js';
 
 /** Durable names cannot hold dots. */
 export const CHARGE_POINT_STATE_CONSUMER = 'assets-service_charge-point-state';
 
-interface ChargePointData {
-  controllerUuid?: unknown;
-}
+const keyOf = (tenantUuid: string, controllerUuid: string) => `${tenantUuid}/${controllerUuid}`;
 
 /**
  * Keeps the live state of controllers and plugs as the ocpp-gateway reports it: online/offline, protocol, boot
  * information, last contact and each plug's status. One durable consumer over every charge-point event, in stream
- * order. Each update only applies when the event is not older (by occurredAt) than what the row already reflects, so
- * a redelivered or late event changes nothing; events about unknown or deleted controllers are dropped.
+ * order, a batch of events at a time (whatever was delivered, up to chargePointStateBatchSize) in one transaction: it
+ * reads and locks the batch's controllers and plugs, applies the events to them one by one in stream order (the rules
+ * of charge-point-state.ts), and writes back the rows that changed with one statement per table. Each update only
+ * applies when the event is not older (by occurredAt) than what the row already reflects, so a redelivered or late
+ * event changes nothing; events about unknown or deleted controllers are dropped, malformed ones logged and dropped.
  */
 @Injectable()
 export class ChargePointStateConsumer implements OnApplicationBootstrap {
@@ -36,139 +46,123 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.eventBus.consume(
+    await this.eventBus.consumeBatches(
       {
         durableName: CHARGE_POINT_STATE_CONSUMER,
         filterSubject: 'events.charge-point.>',
         retryDelayMs: this.tuning.chargePointStateRetryDelayMs,
         maxAckPending: this.tuning.chargePointStateMaxAckPending,
         pullBatchSize: this.tuning.chargePointStatePullBatchSize,
+        maxBatchSize: this.tuning.chargePointStateBatchSize,
       },
-      (subject, event) => this.handle(subject, event),
+      (batch) => this.handleBatch(batch),
     );
   }
 
-  async handle(subject: string, event: EventEnvelope<unknown>): Promise<void> {
-    const data = (event.data ?? {}) as ChargePointData;
-    const occurredAt = new Date(event.occurredAt);
-    if (
-      typeof event.tenantUuid !== 'string' ||
-      !UUID_PATTERN.test(event.tenantUuid) ||
-      typeof data.controllerUuid !== 'string' ||
-      !UUID_PATTERN.test(data.controllerUuid) ||
-      Number.isNaN(occurredAt.getTime())
-    ) {
-      this.logger.warn(`ignoring malformed event ${String(event.eventId)} on ${subject}`);
-      return;
+  /** Applies a batch of events whole or not at all (a failure rolls back, and the batch is redelivered). */
+  async handleBatch(batch: readonly DeliveredEvent[]): Promise<void> {
+    const events: StateEvent[] = [];
+    for (const { subject, event } of batch) {
+      const read = readStateEvent(subject, event);
+      if (typeof read === 'string') {
+        this.logger.warn(`ignoring malformed event ${String(event.eventId)} on ${subject}: ${read}`);
+        continue;
+      }
+      if (read.leftOut)
+        this.logger.warn(`event ${String(event.eventId)} on ${subject}: ${read.leftOut}, ignored`);
+      events.push(read);
     }
-    const key = [event.tenantUuid, data.controllerUuid, occurredAt] as const;
-    switch (subject) {
-      case ChargePointEventSubjects.connected:
-        return this.connected(key, (event as ChargePointConnectedEvent).data);
-      case ChargePointEventSubjects.disconnected:
-        return this.disconnected(key, (event as ChargePointDisconnectedEvent).data);
-      case ChargePointEventSubjects.booted:
-        await this.touch(key);
-        return this.booted(key, (event as ChargePointBootedEvent).data);
-      case ChargePointEventSubjects.connectorStatus:
-        await this.touch(key);
-        return this.connectorStatus(key, (event as ConnectorStatusEvent).data);
-      default:
-        // Transactions, firmware, diagnostics, security events: only proof that the charge point is there.
-        return this.touch(key);
+    if (events.length === 0) return;
+    await this.dataSource.transaction((manager) => this.apply(manager, events));
+  }
+
+  private async apply(manager: EntityManager, events: readonly StateEvent[]): Promise<void> {
+    const controllers = await this.lockControllers(manager, events);
+    const plugs = await this.lockPlugs(manager, events, controllers);
+    const changedControllers = new Map<string, ControllerStateRow>();
+    const changedPlugs = new Map<string, PlugState>();
+    for (const event of events) {
+      const key = keyOf(event.tenantUuid, event.controllerUuid);
+      const controller = changedControllers.get(key) ?? controllers.get(key);
+      // An unknown or deleted controller, or another tenant's.
+      if (!controller) continue;
+      const next = applyToController(controller, event);
+      if (next !== controller) changedControllers.set(key, { ...controller, ...next });
+      if (event.change.kind !== 'connector-status') continue;
+      const plug = plugOf(plugs.get(key) ?? [], event.change.plug);
+      if (!plug) continue;
+      const current = changedPlugs.get(plug.uuid) ?? plug;
+      const updated = applyToPlug(current, event.at, event.change);
+      if (updated !== current) changedPlugs.set(plug.uuid, updated);
     }
+    await this.writeControllers(manager, [...changedControllers.values()]);
+    await this.writePlugs(manager, [...changedPlugs.values()]);
   }
 
-  /** The charge point was heard from. */
-  private async touch([tenantUuid, controllerUuid, at]: readonly [string, string, Date]): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE assets.controllers SET last_seen_at = $3
-        WHERE tenant_uuid = $1 AND uuid = $2 AND (last_seen_at IS NULL OR last_seen_at < $3)`,
-      [tenantUuid, controllerUuid, at],
-    );
+  /** The batch's controllers that exist, by tenant and uuid, locked. */
+  private async lockControllers(
+    manager: EntityManager,
+    events: readonly StateEvent[],
+  ): Promise<Map<string, ControllerStateRow>> {
+    const keys = new Map(events.map((event) => [keyOf(event.tenantUuid, event.controllerUuid), event]));
+    const rows = await runStatement(manager, lockControllerStates, {
+      tenantUuids: [...keys.values()].map((event) => event.tenantUuid),
+      controllerUuids: [...keys.values()].map((event) => event.controllerUuid),
+    });
+    return new Map(rows.map((row) => [keyOf(row.tenantUuid, row.uuid), row]));
   }
 
-  private async connected(
-    [tenantUuid, controllerUuid, at]: readonly [string, string, Date],
-    data: ChargePointConnectedEvent['data'],
-  ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE assets.controllers
-          SET connection_status = 'online', connection_id = $4, ocpp_protocol = $5, connection_changed_at = $3,
-              last_seen_at = GREATEST(last_seen_at, $3)
-        WHERE tenant_uuid = $1 AND uuid = $2 AND (connection_changed_at IS NULL OR connection_changed_at <= $3)`,
-      [tenantUuid, controllerUuid, at, stringOrNull(data.connectionId), stringOrNull(data.protocol)],
-    );
+  /** The plugs of the controllers that connector statuses of the batch are about, by controller, locked. */
+  private async lockPlugs(
+    manager: EntityManager,
+    events: readonly StateEvent[],
+    controllers: ReadonlyMap<string, ControllerStateRow>,
+  ): Promise<Map<string, PlugState[]>> {
+    const owners = new Map<string, ControllerStateRow>();
+    for (const event of events) {
+      const key = keyOf(event.tenantUuid, event.controllerUuid);
+      const controller = controllers.get(key);
+      if (event.change.kind === 'connector-status' && controller) owners.set(key, controller);
+    }
+    const plugs = new Map<string, PlugState[]>();
+    if (owners.size === 0) return plugs;
+    const rows: PlugStateRow[] = await runStatement(manager, lockPlugStates, {
+      tenantUuids: [...owners.values()].map((controller) => controller.tenantUuid),
+      controllerUuids: [...owners.values()].map((controller) => controller.uuid),
+    });
+    for (const row of rows) {
+      const key = keyOf(row.tenantUuid, row.controllerUuid);
+      plugs.set(key, [...(plugs.get(key) ?? []), row]);
+    }
+    return plugs;
   }
 
-  /** A disconnect of a connection that another one replaced already leaves the controller online. */
-  private async disconnected(
-    [tenantUuid, controllerUuid, at]: readonly [string, string, Date],
-    data: ChargePointDisconnectedEvent['data'],
-  ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE assets.controllers
-          SET connection_status = 'offline', connection_id = NULL, connection_changed_at = $3
-        WHERE tenant_uuid = $1 AND uuid = $2 AND (connection_changed_at IS NULL OR connection_changed_at <= $3)
-          AND ($4::varchar IS NULL OR connection_id IS NULL OR connection_id = $4::varchar)`,
-      [tenantUuid, controllerUuid, at, stringOrNull(data.connectionId)],
-    );
+  private async writeControllers(manager: EntityManager, rows: readonly ControllerStateRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const column = <T>(pick: (row: ControllerState) => T) => rows.map(pick);
+    await runStatement(manager, writeControllerStates, {
+      tenantUuids: rows.map((row) => row.tenantUuid),
+      uuids: rows.map((row) => row.uuid),
+      connectionStatuses: column((row) => row.connectionStatus),
+      connectionIds: column((row) => row.connectionId),
+      connectionChangedAts: column((row) => row.connectionChangedAt),
+      ocppProtocols: column((row) => row.ocppProtocol),
+      lastSeenAts: column((row) => row.lastSeenAt),
+      vendors: column((row) => row.vendor),
+      models: column((row) => row.model),
+      serialNumbers: column((row) => row.serialNumber),
+      firmwareVersions: column((row) => row.firmwareVersion),
+      bootedAts: column((row) => row.bootedAt),
+    });
   }
 
-  private async booted(
-    [tenantUuid, controllerUuid, at]: readonly [string, string, Date],
-    data: ChargePointBootedEvent['data'],
-  ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE assets.controllers
-          SET vendor = $4, model = $5, serial_number = $6, firmware_version = $7, booted_at = $3
-        WHERE tenant_uuid = $1 AND uuid = $2 AND (booted_at IS NULL OR booted_at <= $3)`,
-      [
-        tenantUuid,
-        controllerUuid,
-        at,
-        stringOrNull(data.vendor),
-        stringOrNull(data.model),
-        stringOrNull(data.serialNumber),
-        stringOrNull(data.firmwareVersion),
-      ],
-    );
+  private async writePlugs(manager: EntityManager, rows: readonly PlugState[]): Promise<void> {
+    if (rows.length === 0) return;
+    await runStatement(manager, writePlugStates, {
+      uuids: rows.map((row) => row.uuid),
+      statuses: rows.map((row) => row.status),
+      errorCodes: rows.map((row) => row.errorCode),
+      statusUpdatedAts: rows.map((row) => row.statusUpdatedAt),
+    });
   }
-
-  /**
-   * OCPP 1.6 numbers connectors across the charge point (0 = the charge point itself, which is no plug); OCPP 2.0.1
-   * numbers them within an EVSE, so there the plug is the n-th (by connector_id) of the plugs with that evse_id.
-   */
-  private async connectorStatus(
-    [tenantUuid, controllerUuid, at]: readonly [string, string, Date],
-    data: ConnectorStatusEvent['data'],
-  ): Promise<void> {
-    const connectorId = Number(data.connectorId);
-    const evseId = data.evseId === null || data.evseId === undefined ? null : Number(data.evseId);
-    if (!Number.isSafeInteger(connectorId) || connectorId < 1 || typeof data.status !== 'string') return;
-    if (evseId !== null && !Number.isSafeInteger(evseId)) return;
-    await this.dataSource.query(
-      `UPDATE assets.plugs SET status = $5::varchar, error_code = $6::varchar, status_updated_at = $3::timestamptz
-        WHERE uuid = (
-            SELECT uuid FROM assets.plugs
-             WHERE tenant_uuid = $1 AND controller_uuid = $2
-               AND ($7::int IS NULL AND connector_id = $4::int OR evse_id = $7::int)
-             ORDER BY connector_id
-             OFFSET CASE WHEN $7::int IS NULL THEN 0 ELSE $4::int - 1 END LIMIT 1)
-          AND (status_updated_at IS NULL OR status_updated_at <= $3)`,
-      [
-        tenantUuid,
-        controllerUuid,
-        at,
-        connectorId,
-        data.status.slice(0, 50),
-        stringOrNull(data.errorCode),
-        evseId,
-      ],
-    );
-  }
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
 }

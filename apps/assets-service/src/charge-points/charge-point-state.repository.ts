@@ -1,0 +1,112 @@
+import { sqlStatement } from '@cpc/database';
+import type { ControllerState, PlugState } from './charge-point-state.js';
+
+/**
+ * The statements of the charge point state consumer: a batch's controllers and plugs are read and locked (in uuid
+ * order, so two transactions never wait on each other in a circle), then written back in one statement each, their
+ * values as arrays (one row per array index). Instants go as Dates, which node-postgres writes in PostgreSQL's own
+ * format (years before 1 and after 9999 included, unlike ISO 8601's extended years).
+ */
+
+export interface ControllerStateRow extends ControllerState {
+  tenantUuid: string;
+  uuid: string;
+}
+
+export interface PlugStateRow extends PlugState {
+  tenantUuid: string;
+  controllerUuid: string;
+}
+
+/** The live state of the controllers named by (tenant, uuid) pairs that exist, locked until the transaction ends. */
+export const lockControllerStates = sqlStatement<
+  { tenantUuids: string[]; controllerUuids: string[] },
+  ControllerStateRow
+>({
+  name: 'charge-point-state.lock-controllers',
+  parameters: ['tenantUuids', 'controllerUuids'],
+  sql: `SELECT c.tenant_uuid AS "tenantUuid", c.uuid, c.connection_status AS "connectionStatus",
+              c.connection_id AS "connectionId", c.connection_changed_at AS "connectionChangedAt",
+              c.ocpp_protocol AS "ocppProtocol", c.last_seen_at AS "lastSeenAt", c.vendor, c.model,
+              c.serial_number AS "serialNumber", c.firmware_version AS "firmwareVersion", c.booted_at AS "bootedAt"
+         FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[]) AS k(tenant_uuid, uuid)
+         JOIN assets.controllers c ON c.tenant_uuid = k.tenant_uuid AND c.uuid = k.uuid
+        ORDER BY c.uuid
+          FOR UPDATE OF c`,
+});
+
+/** The plugs of the controllers named by (tenant, uuid) pairs, locked until the transaction ends. */
+export const lockPlugStates = sqlStatement<
+  { tenantUuids: string[]; controllerUuids: string[] },
+  PlugStateRow
+>({
+  name: 'charge-point-state.lock-plugs',
+  parameters: ['tenantUuids', 'controllerUuids'],
+  sql: `SELECT p.uuid, p.tenant_uuid AS "tenantUuid", p.controller_uuid AS "controllerUuid",
+              p.connector_id AS "connectorId", p.evse_id AS "evseId", p.status, p.error_code AS "errorCode",
+              p.status_updated_at AS "statusUpdatedAt"
+         FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[]) AS k(tenant_uuid, controller_uuid)
+         JOIN assets.plugs p ON p.tenant_uuid = k.tenant_uuid AND p.controller_uuid = k.controller_uuid
+        ORDER BY p.uuid
+          FOR UPDATE OF p`,
+});
+
+/** The new live state of many controllers, one row per array index. */
+export const writeControllerStates = sqlStatement<{
+  tenantUuids: string[];
+  uuids: string[];
+  connectionStatuses: string[];
+  connectionIds: (string | null)[];
+  connectionChangedAts: (Date | null)[];
+  ocppProtocols: (string | null)[];
+  lastSeenAts: (Date | null)[];
+  vendors: (string | null)[];
+  models: (string | null)[];
+  serialNumbers: (string | null)[];
+  firmwareVersions: (string | null)[];
+  bootedAts: (Date | null)[];
+}>({
+  name: 'charge-point-state.write-controllers',
+  parameters: [
+    'tenantUuids',
+    'uuids',
+    'connectionStatuses',
+    'connectionIds',
+    'connectionChangedAts',
+    'ocppProtocols',
+    'lastSeenAts',
+    'vendors',
+    'models',
+    'serialNumbers',
+    'firmwareVersions',
+    'bootedAts',
+  ],
+  sql: `UPDATE assets.controllers c
+          SET connection_status = s.connection_status, connection_id = s.connection_id,
+              connection_changed_at = s.connection_changed_at, ocpp_protocol = s.ocpp_protocol,
+              last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model, serial_number = s.serial_number,
+              firmware_version = s.firmware_version, booted_at = s.booted_at
+         FROM unnest(:tenantUuids::uuid[], :uuids::uuid[], :connectionStatuses::varchar[], :connectionIds::varchar[],
+                     :connectionChangedAts::timestamptz[], :ocppProtocols::varchar[], :lastSeenAts::timestamptz[],
+                     :vendors::varchar[], :models::varchar[], :serialNumbers::varchar[], :firmwareVersions::varchar[],
+                     :bootedAts::timestamptz[])
+              AS s(tenant_uuid, uuid, connection_status, connection_id, connection_changed_at, ocpp_protocol,
+                   last_seen_at, vendor, model, serial_number, firmware_version, booted_at)
+        WHERE c.tenant_uuid = s.tenant_uuid AND c.uuid = s.uuid`,
+});
+
+/** The new status of many plugs, one row per array index. */
+export const writePlugStates = sqlStatement<{
+  uuids: string[];
+  statuses: string[];
+  errorCodes: (string | null)[];
+  statusUpdatedAts: (Date | null)[];
+}>({
+  name: 'charge-point-state.write-plugs',
+  parameters: ['uuids', 'statuses', 'errorCodes', 'statusUpdatedAts'],
+  sql: `UPDATE assets.plugs p
+          SET status = s.status, error_code = s.error_code, status_updated_at = s.status_updated_at
+         FROM unnest(:uuids::uuid[], :statuses::varchar[], :errorCodes::varchar[], :statusUpdatedAts::timestamptz[])
+              AS s(uuid, status, error_code, status_updated_at)
+        WHERE p.uuid = s.uuid`,
+});

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { ChargePointEventSubjects } from '@cpc/contracts';
+import {
+  type ControllerState,
+  plugOf,
+  type PlugState,
+  readStateEvent,
+  applyToController,
+} from './charge-point-state.js';
+
+const tenantUuid = randomUUID();
+const controllerUuid = randomUUID();
+const occurredAt = '2026-01-01T00:00:05.000Z';
+
+function read(subject: string, data: Record<string, unknown>, envelope: Record<string, unknown> = {}) {
+  return readStateEvent(subject, {
+    eventId: randomUUID(),
+    occurredAt,
+    tenantUuid,
+    data: { controllerUuid, ...data },
+    ...envelope,
+  });
+}
+
+describe('readStateEvent', () => {
+  it('names the controller in lower case, as PostgreSQL returns uuids', () => {
+    expect(
+      read(ChargePointEventSubjects.transactionUpdated, { controllerUuid: controllerUuid.toUpperCase() }),
+    ).toMatchObject({ tenantUuid, controllerUuid, change: { kind: 'seen' } });
+  });
+
+  it.each([
+    ['no tenant uuid', { tenantUuid: 'tenant' }, {}],
+    ['no controller uuid', {}, { controllerUuid: 42 }],
+    ['no occurredAt', { occurredAt: 'yesterday' }, {}],
+    ['no occurredAt', { occurredAt: '-010000-01-01T00:00:00.000Z' }, {}],
+  ])('finds an event malformed: %s', (reason, envelope, data) => {
+    expect(read(ChargePointEventSubjects.connected, data, envelope)).toBe(reason);
+  });
+
+  it('drops a connect whose connection id or protocol cannot be stored: the statement would fail for ever', () => {
+    expect(read(ChargePointEventSubjects.connected, { connectionId: 'x'.repeat(100) })).toMatchObject({
+      change: { kind: 'connected', connectionId: 'x'.repeat(100), protocol: null },
+    });
+    // Characters count, not UTF-16 units.
+    expect(read(ChargePointEventSubjects.connected, { connectionId: '🔌'.repeat(100) })).toMatchObject({
+      change: { kind: 'connected' },
+    });
+    expect(read(ChargePointEventSubjects.connected, { connectionId: 'x'.repeat(101) })).toBe(
+      'connection id or protocol too long',
+    );
+    expect(read(ChargePointEventSubjects.connected, { protocol: 'ocpp\u00001.6' })).toBe(
+      'connection id or protocol too long',
+    );
+  });
+
+  it('keeps only the contact of a boot whose fields cannot be stored', () => {
+    expect(read(ChargePointEventSubjects.booted, { vendor: 'v'.repeat(256) })).toMatchObject({
+      change: { kind: 'seen' },
+      leftOut: 'boot fields too long',
+    });
+  });
+
+  it('reads connector statuses as before: numbers from strings, the status cut to 50 characters', () => {
+    expect(
+      read(ChargePointEventSubjects.connectorStatus, { connectorId: '2', evseId: 1, status: 'S'.repeat(60) }),
+    ).toMatchObject({
+      change: {
+        kind: 'connector-status',
+        plug: { connectorId: 2, evseId: 1 },
+        status: 'S'.repeat(50),
+        errorCode: null,
+      },
+    });
+  });
+
+  it.each([
+    ['connector 0 (the charge point itself)', { connectorId: 0, status: 'Available' }],
+    ['no status', { connectorId: 1 }],
+    ['a connector id beyond integer', { connectorId: 2 ** 31, status: 'Available' }],
+    ['an EVSE id beyond integer', { connectorId: 1, evseId: 2 ** 31, status: 'Available' }],
+    ['an error code too long', { connectorId: 1, status: 'Faulted', errorCode: 'E'.repeat(51) }],
+  ])('keeps only the contact of a status with %s', (_, data) => {
+    expect(read(ChargePointEventSubjects.connectorStatus, data)).toMatchObject({ change: { kind: 'seen' } });
+  });
+});
+
+describe('applying events', () => {
+  const state: ControllerState = {
+    connectionStatus: 'online',
+    connectionId: 'c1',
+    connectionChangedAt: new Date('2026-01-01T00:00:05.000Z'),
+    ocppProtocol: 'ocpp1.6',
+    lastSeenAt: new Date(occurredAt),
+    vendor: null,
+    model: null,
+    serialNumber: null,
+    firmwareVersion: null,
+    bootedAt: null,
+  };
+
+  it('changes nothing (the same object) for an event no newer than the row', () => {
+    const seen = read(ChargePointEventSubjects.transactionUpdated, {});
+    const disconnect = read(ChargePointEventSubjects.disconnected, { connectionId: 'c0' });
+    if (typeof seen === 'string' || typeof disconnect === 'string') throw new Error('malformed');
+    expect(applyToController(state, seen)).toBe(state);
+    // Same instant, but a connection the controller is no longer known by.
+    expect(applyToController(state, disconnect)).toBe(state);
+  });
+
+  it('finds the plug of a 1.6 connector by its id, of a 2.0.1 one as the n-th of its EVSE', () => {
+    const plug = (connectorId: number, evseId: number): PlugState => ({
+      uuid: `p${connectorId}`,
+      connectorId,
+      evseId,
+      status: 'unknown',
+      errorCode: null,
+      statusUpdatedAt: null,
+    });
+    const plugs = [plug(4, 2), plug(1, 1), plug(3, 2), plug(2, 1)];
+    expect(plugOf(plugs, { connectorId: 3, evseId: null })?.uuid).toBe('p3');
+    expect(plugOf(plugs, { connectorId: 1, evseId: 2 })?.uuid).toBe('p3');
+    expect(plugOf(plugs, { connectorId: 2, evseId: 2 })?.uuid).toBe('p4');
+    expect(plugOf(plugs, { connectorId: 3, evseId: 2 })).toBeUndefined();
+    expect(plugOf(plugs, { connectorId: 5, evseId: null })).toBeUndefined();
+  });
+});
