@@ -4,7 +4,6 @@ import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
-  COMMANDS_PATH,
   onlineChargePoint,
   OpenApiResponseValidator,
   type PlatformUnderTest,
@@ -12,7 +11,13 @@ import {
   tenantWithUsers,
   unique,
 } from '@cpc/testing';
-import { createdCommand, endedCommand, issuesOf, sdkTestUser } from './support/sdk-test-client.js';
+import {
+  COMMANDS_PATH,
+  createdCommand,
+  endedCommand,
+  issuesOf,
+  sdkTestUser,
+} from './support/sdk-test-client.js';
 
 type Protocol = 'ocpp1.6' | 'ocpp2.0.1';
 

@@ -1,68 +1,69 @@
 import { randomUUID } from 'node:crypto';
-import type { ControllerView, PlugView, ReservationView } from '@cpc/contracts';
+import type { ControllerView, PlugView } from '@cpc/contracts';
+import type { CommandParameters, components, operations, PlatformClient } from '@cpc/sdk';
 import {
   ApiTestClient,
   AssetsTestData,
   type ChargePoint,
-  CommandsTestClient,
   eventually,
   onlineChargePoint,
+  OpenApiResponseValidator,
   type PlatformUnderTest,
   startPlatformUnderTest,
   tenantWithUsers,
   walkCursorPages,
 } from '@cpc/testing';
+import { createdCommand, endedCommand, sdkTestUser } from './support/sdk-test-client.js';
 
-interface ReservationPage {
-  reservations: ReservationView[];
-  /** A numbered page's (page, total_pages, …), or a cursor page's (no page numbers); both with `cursor`. */
-  pagination: {
-    page?: number;
-    total_pages?: number;
-    page_size: number;
-    has_more: boolean;
-    cursor: { next?: string; prev?: string };
-  };
-}
+type Reservation = components['schemas']['ReservationBody'];
+type ReservationsQuery = NonNullable<operations['listReservations']['parameters']['query']>;
+/** A reserve's parameters, `expires_at` defaulting to an hour from now. */
+type ReserveParameters = Omit<CommandParameters<'reserve'>, 'expires_at'> & { expires_at?: string };
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * Reservations made by reserve commands on real, strict ocpp-rpc charge points (1.6 and 2.0.1), followed through what
  * the charge points report: a transaction that uses one, a cancel_reservation, the expiry, a 2.0.1
- * ReservationStatusUpdate. Read through `/api/v1/control/reservations`, every response checked against the served
- * OpenAPI document.
+ * ReservationStatusUpdate. Read through `/api/v1/control/reservations` with the typed SDK (libs/sdk), every response
+ * checked against the served OpenAPI document.
  */
 describe('reservations', () => {
   let platform: PlatformUnderTest;
   let api: ApiTestClient;
   let token: string;
   let data: AssetsTestData;
-  let commands: CommandsTestClient;
+  /** acme's operator (assets and control), by the SDK. */
+  let operator: PlatformClient;
   /** Another tenant's operator, and a user of this tenant without the reservations permissions. */
-  let otherTenant: string;
-  let withoutPermission: string;
+  let otherTenant: PlatformClient;
+  let withoutPermission: PlatformClient;
 
-  const reservationsOf = (controller: ControllerView, query = '', as = token) =>
-    api.call<ReservationPage>(
-      'GET',
-      `/api/v1/control/reservations?filter[controller_uuid]=${controller.uuid}${query}`,
-      { token: as },
-    );
+  const reservationsOf = (
+    controller: ControllerView,
+    query: ReservationsQuery = {},
+    as: PlatformClient = operator,
+  ) =>
+    as.api.GET('/api/v1/control/reservations', {
+      params: { query: { 'filter[controller_uuid]': controller.uuid, ...query } },
+    });
+
+  const readReservation = (uuid: string, as: PlatformClient = operator) =>
+    as.api.GET('/api/v1/control/reservations/{uuid}', { params: { path: { uuid } } });
 
   /** The reservation of a reserve command, once command-service has it in the state `accept` wants. */
   const reservationOf = (
     commandUuid: string,
     controller: ControllerView,
-    accept = (_: ReservationView) => true,
+    accept = (_: Reservation) => true,
   ) =>
     eventually(
       async () =>
-        (await reservationsOf(controller, '&limit=50')).body.reservations.find(
+        (await reservationsOf(controller, { limit: 50 })).data!.reservations.find(
           (reservation) => reservation.reserve_command_uuid === commandUuid,
         ),
       (reservation) => reservation !== undefined && accept(reservation),
-    ) as Promise<ReservationView>;
+    ) as Promise<Reservation>;
 
   async function connected(protocol: 'ocpp1.6' | 'ocpp2.0.1') {
     const { controller, plugs } = await data.site(2);
@@ -76,32 +77,29 @@ describe('reservations', () => {
     return { controller, plugs, cp };
   }
 
-  const reserve = async (
-    controller: ControllerView,
-    parameters: Record<string, unknown>,
-    plug?: PlugView,
-  ) => {
-    const command = await commands.create({
+  const reserve = async (controller: ControllerView, parameters: ReserveParameters, plug?: PlugView) => {
+    const command = await createdCommand(operator, {
       type: 'reserve',
       target_type: plug ? 'connector' : 'controller',
       target_uuid: plug ? plug.uuid : controller.uuid,
       parameters: { expires_at: inAnHour(), ...parameters },
     });
-    return commands.ended(command.command_uuid);
+    return endedCommand(operator, command.command_uuid);
   };
 
   beforeAll(async () => {
     platform = await startPlatformUnderTest();
     api = await ApiTestClient.connect(platform.apiUrl);
-    let commandsOnly: string;
-    ({ operator: token, commandsOnly } = await tenantWithUsers(platform, api, 'acme', {
+    ({ operator: token } = await tenantWithUsers(platform, api, 'acme', {
       operator: 'asset,control',
       commandsOnly: 'asset,control:commands',
     }));
-    withoutPermission = commandsOnly;
-    otherTenant = (await tenantWithUsers(platform, api, 'other', { operator: 'control' })).operator;
+    await tenantWithUsers(platform, api, 'other', { operator: 'control' });
     data = new AssetsTestData(api, token);
-    commands = new CommandsTestClient(api, token);
+    const validator = await OpenApiResponseValidator.fetch(platform.apiUrl);
+    operator = await sdkTestUser(platform.apiUrl, 'acme', 'operator', validator);
+    withoutPermission = await sdkTestUser(platform.apiUrl, 'acme', 'commandsOnly', validator);
+    otherTenant = await sdkTestUser(platform.apiUrl, 'other', 'operator', validator);
   }, 240_000);
 
   afterAll(() => platform?.stop());
@@ -134,9 +132,9 @@ describe('reservations', () => {
       });
       for (const unset of ['ended_at', 'charging_session_uuid', 'cancel_command_uuid'])
         expect(active).not.toHaveProperty(unset);
-      const read = await api.call('GET', `/api/v1/control/reservations/${active.uuid}`, { token });
-      expect(read.status).toBe(200);
-      expect(read.body).toEqual({ reservation: active });
+      const read = await readReservation(active.uuid);
+      expect(read.response.status).toBe(200);
+      expect(read.data).toEqual({ reservation: active });
 
       const startedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       const { transactionId } = (await cp.call('StartTransaction', {
@@ -147,14 +145,17 @@ describe('reservations', () => {
         reservationId: 11,
       })) as { transactionId: number };
       const used = await reservationOf(command.command_uuid, controller, (found) => found.status === 'used');
-      const sessions = await api.call(
-        'GET',
-        `/api/v1/control/charging-sessions?filter[ocpp_transaction_id]=${transactionId}&filter[controller_uuid]=${controller.uuid}`,
-        { token },
-      );
+      const sessions = await operator.api.GET('/api/v1/control/charging-sessions', {
+        params: {
+          query: {
+            'filter[ocpp_transaction_id]': String(transactionId),
+            'filter[controller_uuid]': controller.uuid,
+          },
+        },
+      });
       expect(used).toMatchObject({
         ended_at: startedAt,
-        charging_session_uuid: sessions.body.charging_sessions[0].uuid,
+        charging_session_uuid: sessions.data!.charging_sessions[0].uuid,
       });
     });
 
@@ -164,13 +165,13 @@ describe('reservations', () => {
       const active = await reservationOf(command.command_uuid, controller);
       expect(active).toMatchObject({ status: 'active' });
       for (const unset of ['plug_uuid', 'connector_id']) expect(active).not.toHaveProperty(unset);
-      const cancel = await commands.create({
+      const cancel = await createdCommand(operator, {
         type: 'cancel_reservation',
         target_type: 'controller',
         target_uuid: controller.uuid,
         parameters: { reservation_id: active.reservation_id },
       });
-      expect((await commands.ended(cancel.command_uuid)).status).toBe('accepted');
+      expect((await endedCommand(operator, cancel.command_uuid)).status).toBe('accepted');
       const cancelled = await reservationOf(
         command.command_uuid,
         controller,
@@ -183,7 +184,7 @@ describe('reservations', () => {
       const refused = await reserve(controller, { id_tag: 'RFID-C' }, plugs[1]);
       expect([refused.status, refused.result?.status]).toEqual(['rejected', 'Occupied']);
       // Its own answer came after the cancel's: once the cancel is seen, a reservation of the refusal would be too.
-      const all = (await reservationsOf(controller, '&limit=50')).body.reservations;
+      const all = (await reservationsOf(controller, { limit: 50 })).data!.reservations;
       expect(all.some((reservation) => reservation.reserve_command_uuid === refused.command_uuid)).toBe(
         false,
       );
@@ -207,49 +208,54 @@ describe('reservations', () => {
         (found) => found.status === 'expired',
       );
       expect(expired.ended_at).toBe(expired.expires_at);
-      const byStatus = await reservationsOf(controller, '&filter[status]=expired');
-      expect(byStatus.body.reservations.map((reservation) => reservation.uuid)).toEqual([expired.uuid]);
+      const byStatus = await reservationsOf(controller, { 'filter[status]': 'expired' });
+      expect(byStatus.data!.reservations.map((reservation) => reservation.uuid)).toEqual([expired.uuid]);
     });
 
     it('pages and filters; another tenant gets 404, a caller without the permission 403', async () => {
-      const page = await reservationsOf(controller, '&limit=2&page=2');
-      expect(page.status).toBe(200);
-      expect(page.body.pagination).toEqual({
+      const page = await reservationsOf(controller, { limit: 2, page: 2 });
+      expect(page.response.status).toBe(200);
+      expect(page.data!.pagination).toEqual({
         page: 2,
         total_pages: 3,
         page_size: 2,
         has_more: true,
         cursor: { next: expect.any(String), prev: expect.any(String) },
       });
-      const newestFirst = (await reservationsOf(controller, '&limit=50')).body.reservations;
-      expect(page.body.reservations).toEqual(newestFirst.slice(2, 4));
-      const byTag = await reservationsOf(controller, '&filter[id_tag]=RFID-A');
-      expect(byTag.body.reservations.map((reservation) => reservation.id_tag)).toEqual(['RFID-A']);
-      const byId = await reservationsOf(controller, '&filter[reservation_id]=31');
-      expect(byId.body.reservations.map((reservation) => reservation.status)).toEqual(['active', 'replaced']);
-      expect((await reservationsOf(controller, '&filter[status]=nope')).status).toBe(422);
-
-      const foreign = await api.call('GET', `/api/v1/control/reservations/${newestFirst[0].uuid}`, {
-        token: otherTenant,
+      const newestFirst = (await reservationsOf(controller, { limit: 50 })).data!.reservations;
+      expect(page.data!.reservations).toEqual(newestFirst.slice(2, 4));
+      const byTag = await reservationsOf(controller, { 'filter[id_tag]': 'RFID-A' });
+      expect(byTag.data!.reservations.map((reservation) => reservation.id_tag)).toEqual(['RFID-A']);
+      const byId = await reservationsOf(controller, { 'filter[reservation_id]': 31 });
+      expect(byId.data!.reservations.map((reservation) => reservation.status)).toEqual([
+        'active',
+        'replaced',
+      ]);
+      // Untyped escape: a status the document does not allow, which the typed client cannot send.
+      const unknownStatus = await operator.api.GET('/api/v1/control/reservations', {
+        querySerializer: () => `filter[controller_uuid]=${controller.uuid}&filter[status]=nope`,
       });
-      expect(foreign.status).toBe(404);
-      expect((await reservationsOf(controller, '', otherTenant)).body.reservations).toEqual([]);
-      const missing = await api.call('GET', `/api/v1/control/reservations/${randomUUID()}`, { token });
-      expect(missing.status).toBe(404);
-      expect((await reservationsOf(controller, '', withoutPermission)).status).toBe(403);
+      expect(unknownStatus.response.status).toBe(422);
+
+      const foreign = await readReservation(newestFirst[0].uuid, otherTenant);
+      expect(foreign.response.status).toBe(404);
+      expect((await reservationsOf(controller, {}, otherTenant)).data!.reservations).toEqual([]);
+      const missing = await readReservation(randomUUID());
+      expect(missing.response.status).toBe(404);
+      expect((await reservationsOf(controller, {}, withoutPermission)).response.status).toBe(403);
     });
 
     it('pages by cursor forwards and back: a reservation made during the walk shifts no page', async () => {
       type Answer = Awaited<ReturnType<typeof reservationsOf>>;
-      const uuids = (response: Answer) => response.body.reservations.map((reservation) => reservation.uuid);
+      const uuids = (response: Answer) => response.data!.reservations.map((reservation) => reservation.uuid);
       /** Follows `pagination.cursor[link]` from `start`, running `during` after the second page. */
       const walk = (start: Answer, link: 'next' | 'prev', during = async () => {}) => {
         let read = 0;
         return walkCursorPages(start, link, {
           page: async (cursor) => {
-            const answer = await reservationsOf(controller, `&limit=2&cursor=${cursor}`);
-            expect(answer.status).toBe(200);
-            expect(answer.body.pagination).toEqual({
+            const answer = await reservationsOf(controller, { limit: 2, cursor });
+            expect(answer.response.status).toBe(200);
+            expect(answer.data!.pagination).toEqual({
               page_size: 2,
               has_more: expect.any(Boolean),
               cursor: expect.any(Object),
@@ -257,53 +263,56 @@ describe('reservations', () => {
             if (++read === 1) await during();
             return answer;
           },
-          links: (answer) => answer.body.pagination.cursor,
+          links: (answer) => answer.data!.pagination.cursor,
           ids: uuids,
         });
       };
-      const all = uuids(await reservationsOf(controller, '&limit=50'));
+      const all = uuids(await reservationsOf(controller, { limit: 50 }));
       expect(all).toHaveLength(5);
       let made = '';
-      const forwards = await walk(await reservationsOf(controller, '&limit=2'), 'next', async () => {
+      const forwards = await walk(await reservationsOf(controller, { limit: 2 }), 'next', async () => {
         // The newest reservation of all, accepted while the walk is on its second page.
         const command = await reserve(controller, { id_tag: 'RFID-G' });
         made = (await reservationOf(command.command_uuid, controller)).uuid;
       });
       expect(forwards.pages).toEqual([all.slice(0, 2), all.slice(2, 4), all.slice(4)]);
-      expect(forwards.last.body.pagination.has_more).toBe(false);
+      expect(forwards.last.data!.pagination.has_more).toBe(false);
       const backwards = await walk(forwards.last, 'prev');
       expect(backwards.pages.reverse()).toEqual([[made], ...forwards.pages]);
-      expect(backwards.last.body.pagination.cursor.prev).toBeUndefined();
+      expect(backwards.last.data!.pagination.cursor.prev).toBeUndefined();
       // The filters go on every page: a cursor of the page with id 31 walks only those.
-      const byId = await reservationsOf(controller, '&filter[reservation_id]=31&limit=1');
-      const nextById = await reservationsOf(
-        controller,
-        `&filter[reservation_id]=31&limit=1&cursor=${byId.body.pagination.cursor.next}`,
-      );
+      const byId = await reservationsOf(controller, { 'filter[reservation_id]': 31, limit: 1 });
+      const nextById = await reservationsOf(controller, {
+        'filter[reservation_id]': 31,
+        limit: 1,
+        cursor: byId.data!.pagination.cursor.next,
+      });
       expect([...uuids(byId), ...uuids(nextById)]).toEqual(
-        (await reservationsOf(controller, '&filter[reservation_id]=31')).body.reservations.map((r) => r.uuid),
+        (await reservationsOf(controller, { 'filter[reservation_id]': 31 })).data!.reservations.map(
+          (r) => r.uuid,
+        ),
       );
-      expect(nextById.body.pagination.cursor.next).toBeUndefined();
+      expect(nextById.data!.pagination.cursor.next).toBeUndefined();
     });
 
     it("refuses another tenant's cursor, another filter's, garbage, and a cursor with page", async () => {
-      const cursor = (await reservationsOf(controller, '&limit=2')).body.pagination.cursor.next as string;
+      const cursor = (await reservationsOf(controller, { limit: 2 })).data!.pagination.cursor.next as string;
       expect(cursor).toEqual(expect.any(String));
-      for (const [query, as] of [
-        [`&limit=2&cursor=${cursor}`, otherTenant],
-        [`&limit=2&filter[status]=active&cursor=${cursor}`, token],
-        ['&cursor=bm90LWEtY3Vyc29y', token],
-        [`&limit=2&cursor=${cursor.slice(0, -2)}`, token],
-      ]) {
+      for (const [label, query, as] of [
+        ["another tenant's", { limit: 2, cursor }, otherTenant],
+        ["another filter's", { limit: 2, 'filter[status]': 'active', cursor }, operator],
+        ['garbage', { cursor: 'bm90LWEtY3Vyc29y' }, operator],
+        ['a cut one', { limit: 2, cursor: cursor.slice(0, -2) }, operator],
+      ] as const) {
         const refused = await reservationsOf(controller, query, as);
-        expect([query, refused.status]).toEqual([query, 422]);
-        expect(refused.body).toEqual({
+        expect([label, refused.response.status]).toEqual([label, 422]);
+        expect(refused.error).toEqual({
           errors: [{ parameter: 'cursor', errorKey: 'invalid_cursor', message: expect.any(String) }],
         });
       }
-      const withPage = await reservationsOf(controller, `&limit=2&page=2&cursor=${cursor}`);
-      expect(withPage.status).toBe(422);
-      expect(withPage.body).toEqual({
+      const withPage = await reservationsOf(controller, { limit: 2, page: 2, cursor });
+      expect(withPage.response.status).toBe(422);
+      expect(withPage.error).toEqual({
         errors: [expect.objectContaining({ parameter: 'cursor' })],
       });
     });
@@ -336,14 +345,12 @@ describe('reservations', () => {
       await reservationOf(expired.command_uuid, controller, (found) => found.status === 'expired');
       const events = await eventually(
         () =>
-          api.call(
-            'GET',
-            `/api/v1/assets/controllers/${controller.uuid}/events?filter[kind]=reservation_status`,
-            { token },
-          ),
-        (response) => response.body.events?.length === 2,
+          operator.api.GET('/api/v1/assets/controllers/{uuid}/events', {
+            params: { path: { uuid: controller.uuid }, query: { 'filter[kind]': 'reservation_status' } },
+          }),
+        (response) => response.data?.events.length === 2,
       );
-      expect(events.body.events.map((event: { details: unknown }) => event.details)).toEqual(
+      expect(events.data!.events.map((event) => event.details)).toEqual(
         expect.arrayContaining([
           { reservation_id: 21, status: 'Removed' },
           { reservation_id: 22, status: 'Expired' },
@@ -368,12 +375,12 @@ describe('reservations', () => {
       const used = await reservationOf(command.command_uuid, controller, (found) => found.status === 'used');
       const session = await eventually(
         () =>
-          api.call('GET', `/api/v1/control/charging-sessions?filter[ocpp_transaction_id]=${transactionId}`, {
-            token,
+          operator.api.GET('/api/v1/control/charging-sessions', {
+            params: { query: { 'filter[ocpp_transaction_id]': transactionId } },
           }),
-        (response) => response.body.charging_sessions?.length === 1,
+        (response) => response.data?.charging_sessions.length === 1,
       );
-      expect(used.charging_session_uuid).toBe(session.body.charging_sessions[0].uuid);
+      expect(used.charging_session_uuid).toBe(session.data!.charging_sessions[0].uuid);
     });
   });
 });

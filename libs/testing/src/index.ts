@@ -12,7 +12,6 @@ export * from './ocpp-test-client.js';
 export * from './ocpp-upgrade.js';
 export * from './tenant-builder.js';
 export * from './assets-builder.js';
-export * from './commands-builder.js';
 export * from './second-ocpp-gateway.js';
 export * from './webhook-receiver.js';
 export * from './scripted-http-server.js';

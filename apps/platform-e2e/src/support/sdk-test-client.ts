@@ -52,12 +52,14 @@ export function sdkTestUser(
   );
 }
 
+export const COMMANDS_PATH = '/api/v1/control/commands';
+
 /** The validation issues of a refusal (the spec's `{errors: [...]}`), from an SDK answer's `error`. */
 export const issuesOf = (error: unknown) => (error as components['schemas']['ValidationErrorsBody']).errors;
 
 /** POST /api/v1/control/commands as `as`, the body typed by the SDK: the created command, or the test fails. */
 export async function createdCommand(as: PlatformClient, body: CreateCommandRequest): Promise<Command> {
-  const { data, error, response } = await as.api.POST('/api/v1/control/commands', { body });
+  const { data, error, response } = await as.api.POST(COMMANDS_PATH, { body });
   if (data === undefined) throw new Error(`create answered ${response.status}: ${JSON.stringify(error)}`);
   return data.command;
 }
