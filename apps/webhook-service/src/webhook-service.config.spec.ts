@@ -39,6 +39,7 @@ describe('loadWebhookServiceConfig', () => {
       commandEventConcurrency: 8,
       wakeAfterFanOutMs: 5,
       claimBatchSize: 100,
+      claimIntervalMs: 10,
       maxRequestsInFlight: 200,
       maxRequestsInFlightPerSubscription: 20,
       claimLeaseMs: 60_000,

@@ -36,13 +36,20 @@ export interface WebhookServiceTuning {
    */
   wakeAfterFanOutMs: number;
   /**
-   * How old a reading of the consumers' ack floors may be and still serve a claim: a claim follows every finished
-   * delivery, and two JetStream API requests for each would cost more than the delivery; an older reading only holds
-   * the newest rows back a little.
+   * How old a reading of the consumers' ack floors may be and still serve a claim: under a backlog full claims follow
+   * each other at once, and two JetStream API requests before each would cost more than the claim; an older reading
+   * only holds the newest rows back a little.
    */
   ackFloorMaxAgeMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
   claimBatchSize: number;
+  /**
+   * Least time from one claim of a replica's delivery loop to its next (unless the previous one came back full): the
+   * rows that become due meanwhile, new events and the next rows of queues whose head was just delivered, go together
+   * into one statement, so a replica claims at most about 100 times a second however many deliveries it makes, and a
+   * queue's next row waits at most this long behind its predecessor.
+   */
+  claimIntervalMs: number;
   /** HTTP requests to receivers in flight at once in one replica. */
   maxRequestsInFlight: number;
   /**
@@ -101,6 +108,7 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   wakeAfterFanOutMs: 5,
   ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,
+  claimIntervalMs: 10,
   maxRequestsInFlight: 200,
   maxRequestsInFlightPerSubscription: 20,
   claimLeaseMs: 60_000,

@@ -168,49 +168,6 @@ export const claimDueDeliveries = sqlStatement<
                     AS previous_secret_ciphertext`,
 });
 
-/**
- * Right after a delivery: the next row of the same queue, claimed as claimDueDeliveries would (the queue's head, due,
- * behind the ack floor, the subscription enabled), so a busy queue moves on without waiting for the next claim round.
- * A head locked by another claim is skipped, and then nothing is claimed: never the row behind it.
- */
-export const claimNextInQueue = sqlStatement<
-  {
-    subscriptionUuid: string;
-    orderingKey: string;
-    leaseMs: number;
-    commandAckFloor: number;
-    chargePointAckFloor: number;
-  },
-  ClaimedDelivery
->({
-  name: 'deliveries.claim-next-in-queue',
-  parameters: ['subscriptionUuid', 'orderingKey', 'leaseMs', 'commandAckFloor', 'chargePointAckFloor'],
-  sql: `UPDATE webhooks.deliveries d
-           SET attempts = d.attempts + 1, last_attempt_at = now(),
-               next_attempt_at = now() + :leaseMs * interval '1 millisecond'
-          FROM webhooks.subscriptions s
-         WHERE d.id = (SELECT e.id FROM webhooks.deliveries e
-                        WHERE e.status = 'pending' AND e.subscription_uuid = :subscriptionUuid
-                          AND e.ordering_key = :orderingKey
-                          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries f
-                                           WHERE f.status = 'pending' AND f.subscription_uuid = e.subscription_uuid
-                                             AND f.ordering_key = e.ordering_key AND f.stream_seq < e.stream_seq)
-                        LIMIT 1
-                        FOR UPDATE SKIP LOCKED)
-           AND d.next_attempt_at <= now()
-           AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
-                                                          THEN :commandAckFloor::bigint
-                                                          ELSE :chargePointAckFloor::bigint END)
-           AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
-                            WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
-                              AND p.stream_seq < d.stream_seq)
-           AND s.uuid = d.subscription_uuid AND s.enabled
-        RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
-                  s.secret_ciphertext,
-                  CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END
-                    AS previous_secret_ciphertext`,
-});
-
 /** One attempt's outcome, as recordOutcomes takes it (an element of its JSON array). */
 export interface DeliveryOutcome {
   id: string;
