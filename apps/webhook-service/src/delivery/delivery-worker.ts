@@ -39,9 +39,9 @@ export function webhookIdOf(deliveryId: string): string {
  * at once and maxRequestsInFlightPerSubscription per subscription, so a slow or failing receiver holds only its own
  * share. One loop claims for every subscription at once, at most once per claimIntervalMs unless the previous claim
  * came back full: the rows that become due meanwhile (new events, the next rows of queues whose head was just
- * delivered) go together into the next claim, so the claims do not follow the deliveries one for one. 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried
- * with exponential backoff and jitter, and a subscription failing for failingDisableAfterMs is disabled with the
- * reason.
+ * delivered) go together into the next claim, so the claims do not follow the deliveries one for one.
+ * 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried with
+ * exponential backoff and jitter, and a subscription failing for failingDisableAfterMs is disabled with the reason.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {

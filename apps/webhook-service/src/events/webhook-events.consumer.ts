@@ -21,7 +21,7 @@ import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
  * (a crash in between redelivers it, and the unique (event, subscription) keeps it at one row). Each row keeps its
  * event's stream sequence: the order of one controller's or one command's events, whichever replica wrote them (the
  * delivery worker waits for the consumer's ack floor, see claimDueDeliveries), so command events are handled several
- * at a time.
+ * at a time, and the rows of the events handled at once are written in one statement (DeliveryFanOuts).
  *
  * An event whose fan-out fails eventAttemptsBeforeParking times (one that cannot be stored, or a dependency that stays
  * away) is parked: set aside in webhooks.parked_events and acknowledged, so the ack floor, and with it every other
