@@ -280,7 +280,7 @@ describe('a deep page by cursor of the default order', () => {
       expect(statements).toHaveLength(1);
       const [sql, parameters] = statements[0];
       expect(sql).not.toMatch(/OFFSET|count\(/i);
-      const [{ 'QUERY PLAN': plan }] = await dataSource.query<{ 'QUERY PLAN': PlanNode[] }[]>(
+      const [{ 'QUERY PLAN': plan }] = await dataSource.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
         `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
         parameters,
       );
