@@ -182,7 +182,13 @@ describe('locations', () => {
       tenant,
     );
     expect(first.items.map((location) => location.name)).toEqual(['a', 'b']);
-    expect(first.pagination).toEqual({ page: 1, total_pages: 2, page_size: 2, has_more: true });
+    expect(first.pagination).toEqual({
+      page: 1,
+      total_pages: 2,
+      page_size: 2,
+      has_more: true,
+      cursor: { next: expect.any(String) },
+    });
     const empty = await call<{ items: LocationView[] }>(AssetsSubjects.listLocations, listAll, randomUUID());
     expect(empty.items).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { CreateControllerConfiguration1795644000000 } from './migrations/1795644
 import { CreateIdTokens1795700000000 } from './migrations/1795700000000-create-id-tokens.js';
 import { CreateAuthorizationDecisions1795700200000 } from './migrations/1795700200000-create-authorization-decisions.js';
 import { CreateLocalLists1795700400000 } from './migrations/1795700400000-create-local-lists.js';
+import { CreateNewestFirstAssetIndexes1795700600000 } from './migrations/1795700600000-create-newest-first-asset-indexes.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -21,6 +22,7 @@ export const ASSETS_MIGRATIONS = [
   CreateIdTokens1795700000000,
   CreateAuthorizationDecisions1795700200000,
   CreateLocalLists1795700400000,
+  CreateNewestFirstAssetIndexes1795700600000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -334,11 +334,23 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       const first = await listLocations({ 'filter[city]': city, order_by: '+name', limit: 2 });
       expect(first.response.status).toBe(200);
       expect(names(first.data)).toEqual(['alpha', 'bravo']);
-      expect(first.data!.pagination).toEqual({ page: 1, total_pages: 2, page_size: 2, has_more: true });
+      expect(first.data!.pagination).toEqual({
+        page: 1,
+        total_pages: 2,
+        page_size: 2,
+        has_more: true,
+        cursor: { next: expect.any(String) },
+      });
       // An unencoded + (a space once decoded) is read as +.
       const second = await listLocationsRaw(`filter[city]=${city}&order_by=+name&limit=2&page=2`);
       expect(names(second.data)).toEqual(['charlie']);
-      expect(second.data!.pagination).toEqual({ page: 2, total_pages: 2, page_size: 2, has_more: false });
+      expect(second.data!.pagination).toEqual({
+        page: 2,
+        total_pages: 2,
+        page_size: 2,
+        has_more: false,
+        cursor: { prev: expect.any(String) },
+      });
       const newest = await listLocations({ 'filter[city]': city, 'filter[name]': 'AR' });
       expect(names(newest.data)).toEqual(['charlie']);
     });
@@ -354,14 +366,22 @@ describe('assets API: locations, controllers, plugs, sensors', () => {
       for (const [key, { data: body, response }] of empties) {
         expect(response.status).toBe(200);
         expect((body as Record<string, unknown>)[key]).toEqual([]);
-        expect(body!.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
+        // The facility-type catalogue is numbered pages only; the other lists carry cursors (none here).
+        const cursor = key === 'facility_types' ? {} : { cursor: {} };
+        expect(body!.pagination).toEqual({
+          page: 1,
+          total_pages: 1,
+          page_size: 20,
+          has_more: false,
+          ...cursor,
+        });
       }
       const plugs = await ops.api.GET('/api/v1/assets/plugs', {
         params: { query: { 'filter[controller_uuid]': randomUUID() } },
       });
       expect(plugs.data).toEqual({
         plugs: [],
-        pagination: { page: 1, total_pages: 1, page_size: 20, has_more: false },
+        pagination: { page: 1, total_pages: 1, page_size: 20, has_more: false, cursor: {} },
       });
     });
 

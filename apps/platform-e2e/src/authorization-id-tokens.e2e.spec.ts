@@ -75,7 +75,13 @@ describe('authorization API: id tokens', () => {
     );
     expect(listed.status).toBe(200);
     expect(listed.body.id_tokens).toEqual([token]);
-    expect(listed.body.pagination).toEqual({ page: 1, total_pages: 1, page_size: 20, has_more: false });
+    expect(listed.body.pagination).toEqual({
+      page: 1,
+      total_pages: 1,
+      page_size: 20,
+      has_more: false,
+      cursor: {},
+    });
     const grouped = await call('GET', `id-tokens?filter[group_id_token]=${group.uuid}`);
     expect(grouped.body.id_tokens.map((item: { uuid: string }) => item.uuid)).toEqual([token.uuid]);
 

@@ -1,5 +1,5 @@
 import { DomainError } from '@cpc/errors';
-import { cursorScope, decodeCursor, encodeCursor, InvalidCursorError } from './cursor.js';
+import { cursorScope, decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_LENGTH } from './cursor.js';
 import {
   cursorKeyKinds,
   cursorKeySelect,
@@ -49,7 +49,7 @@ describe('cursor encoding', () => {
     ['not JSON', Buffer.from('{nope').toString('base64url')],
     ['JSON null', Buffer.from('null').toString('base64url')],
     ['an array', Buffer.from('[1]').toString('base64url')],
-    ['too long', 'a'.repeat(600)],
+    ['too long', 'a'.repeat(MAX_CURSOR_LENGTH + 1)],
   ])('refuses a cursor that is %s', (_label, text) => {
     expect(() => decodeCursor(scope, text, KINDS)).toThrow(InvalidCursorError);
   });

@@ -12,14 +12,20 @@ import { createHash } from 'node:crypto';
 
 export type CursorDirection = 'after' | 'before';
 
-/** The kinds of key a cursor can hold, each checked on decode so a cursor never reaches SQL as something else. */
-export type CursorKeyKind = 'timestamp' | 'uuid' | 'bigint';
+/** The kinds of value a key column can hold. */
+export type CursorValueKind = 'timestamp' | 'uuid' | 'bigint' | 'text';
+
+/**
+ * The kinds of key a cursor can hold, each checked on decode so a cursor never reaches SQL as something else; `…-or-null`
+ * for a column that can be NULL (the key then holds null).
+ */
+export type CursorKeyKind = CursorValueKind | `${CursorValueKind}-or-null`;
 
 export interface Cursor {
   /** `after`: the rows that follow the key in the list's order; `before`: the rows that precede it. */
   direction: CursorDirection;
-  /** The sort key of the row the cursor points past, one string per key column. */
-  key: readonly string[];
+  /** The sort key of the row the cursor points past, one string per key column (null only where the column can be). */
+  key: readonly (string | null)[];
 }
 
 /** A cursor that is not one this list handed out (malformed, altered, or of another list, filter or tenant). */
@@ -30,8 +36,11 @@ export class InvalidCursorError extends Error {
   }
 }
 
-/** Cursors are short; anything longer is refused before decoding. */
-export const MAX_CURSOR_LENGTH = 512;
+/**
+ * Cursors are short; anything longer is refused before decoding. A key of a sorted text column (a name of up to 200
+ * characters, each up to 6 bytes in the cursor's JSON) stays within it.
+ */
+export const MAX_CURSOR_LENGTH = 2048;
 
 const CURSOR_VERSION = 1;
 /** What a cursor looks like (base64url); anything else is refused before decoding. */
@@ -94,16 +103,21 @@ export function decodeCursor(scope: string, text: string, kinds: readonly Cursor
   if (s !== scopeTag(scope)) throw new InvalidCursorError('of another list, filter or order');
   if (d !== 'a' && d !== 'b') throw new InvalidCursorError('no direction');
   if (!Array.isArray(k) || k.length !== kinds.length) throw new InvalidCursorError('no position');
-  const key = k.map((part, index) => {
-    if (typeof part !== 'string' || !isKeyOfKind(part, kinds[index]))
+  const key = k.map((part: unknown, index) => {
+    const kind = kinds[index];
+    if (part === null && kind.endsWith('-or-null')) return null;
+    if (typeof part !== 'string' || !isKeyOfKind(part, kind.replace(/-or-null$/, '') as CursorValueKind))
       throw new InvalidCursorError('no position');
     return part;
   });
   return { direction: d === 'a' ? 'after' : 'before', key };
 }
 
-function isKeyOfKind(part: string, kind: CursorKeyKind): boolean {
+function isKeyOfKind(part: string, kind: CursorValueKind): boolean {
   switch (kind) {
+    case 'text':
+      // Any text PostgreSQL can hold: no NUL character.
+      return !part.includes('\u0000');
     case 'uuid':
       return UUID_KEY.test(part);
     case 'bigint':

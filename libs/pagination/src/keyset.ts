@@ -1,5 +1,12 @@
 import { ValidationFailedError } from '@cpc/errors';
-import { type Cursor, type CursorKeyKind, decodeCursor, encodeCursor, InvalidCursorError } from './cursor.js';
+import {
+  type Cursor,
+  type CursorKeyKind,
+  type CursorValueKind,
+  decodeCursor,
+  encodeCursor,
+  InvalidCursorError,
+} from './cursor.js';
 import type { Pagination } from './pagination.js';
 
 /**
@@ -67,7 +74,10 @@ export function cursorTimeSql(column: string): string {
 }
 
 /** The named parameters a keyset statement takes for a cursor's key (one per key column, in order). */
-export function keysetParameters(columns: readonly KeysetColumn[], cursor?: Cursor): Record<string, string> {
+export function keysetParameters(
+  columns: readonly KeysetColumn[],
+  cursor?: Cursor,
+): Record<string, string | null> {
   if (!cursor) return {};
   return Object.fromEntries(columns.map((key, index) => [key.parameter, cursor.key[index]]));
 }
@@ -93,7 +103,7 @@ export interface CursorPageOptions<TRow> {
   limit: number;
   cursor?: Cursor;
   read: KeysetRead;
-  keyOf: (row: TRow) => string[];
+  keyOf: (row: TRow) => (string | null)[];
 }
 
 /**
@@ -126,7 +136,7 @@ export function pageCursorLinks<TRow>(
   rows: readonly TRow[],
   pagination: Pagination,
   scope: string,
-  keyOf: (row: TRow) => string[],
+  keyOf: (row: TRow) => (string | null)[],
 ): PageWithCursors {
   const links: CursorLinks = {};
   const first = rows[0];
@@ -186,4 +196,93 @@ export function cursorKeySelect(columns: readonly KeysetColumn[]): string {
         : `${column.column}::text AS cursor_key_${index}`,
     )
     .join(', ');
+}
+
+/** A sort column of a list whose order the caller chooses: the SQL of the column, its key type, its order. */
+export interface SortKeyColumn {
+  column: string;
+  type: 'timestamptz' | 'uuid' | 'bigint' | 'text';
+  order: SortOrder;
+  /** The column can be NULL; PostgreSQL sorts NULL after every value ascending and before every value descending. */
+  nullable?: boolean;
+}
+
+/** The cursor key kind of each sort column. */
+export function sortKeyKinds(columns: readonly SortKeyColumn[]): CursorKeyKind[] {
+  return columns.map((column): CursorKeyKind => {
+    const kind: CursorValueKind = column.type === 'timestamptz' ? 'timestamp' : column.type;
+    return column.nullable ? `${kind}-or-null` : kind;
+  });
+}
+
+/** A sort column selected as the exact text a cursor holds (NULL stays NULL). */
+export function sortKeySelect(column: SortKeyColumn): string {
+  return column.type === 'timestamptz' ? cursorTimeSql(column.column) : `${column.column}::text`;
+}
+
+/**
+ * The ORDER BY, WHERE condition and its parameters of a page read after (`after`) or before (`before`) a cursor's key
+ * in the order of `columns` (any directions, the last column unique), written for the key at hand: a NULL in the
+ * key changes the condition's form, so it is not one fixed statement. NULL is placed as PostgreSQL's default ORDER BY
+ * places it (after every value ascending, before every value descending: as if greater than any value), and reading
+ * backwards flips each direction, which keeps NULL where the list has it.
+ *
+ * With every column in one direction and none nullable the condition is a row comparison (one index range); otherwise
+ * it is the usual expansion (the first column beyond the key, or equal and the second beyond, …) led by the first
+ * column's bound, so an index on the sort columns still starts its range at the key.
+ */
+export function keysetCondition(
+  columns: readonly SortKeyColumn[],
+  side: 'after' | 'before',
+  key: readonly (string | null)[],
+  parameterPrefix = 'cursorKey',
+): {
+  orderBy: { column: string; order: SortOrder }[];
+  predicate: string;
+  parameters: Record<string, string>;
+} {
+  if (key.length !== columns.length) throw new Error('a cursor key has one value per sort column');
+  const flip = (order: SortOrder): SortOrder => (order === 'ASC' ? 'DESC' : 'ASC');
+  const read = columns.map((column) => (side === 'after' ? column.order : flip(column.order)));
+  const parameters: Record<string, string> = {};
+  const value = (index: number): string => {
+    const name = `${parameterPrefix}${index}`;
+    parameters[name] = key[index] as string;
+    return `:${name}::${columns[index].type}`;
+  };
+  const orderBy = columns.map((column, index) => ({ column: column.column, order: read[index] }));
+  const nullable = columns.some((column, index) => column.nullable || key[index] === null);
+  if (!nullable && read.every((order) => order === read[0])) {
+    const left = columns.map((column) => column.column).join(', ');
+    const right = columns.map((_column, index) => value(index)).join(', ');
+    return { orderBy, predicate: `(${left}) ${read[0] === 'ASC' ? '>' : '<'} (${right})`, parameters };
+  }
+  /** The column compared with the key's value by `relation` in the reading direction; null: never true. */
+  const compare = (index: number, relation: 'beyond' | 'equal' | 'atOrBeyond'): string | null => {
+    const { column, nullable: canBeNull } = columns[index];
+    const ascending = read[index] === 'ASC';
+    if (key[index] === null) {
+      // NULL sorts as the greatest value.
+      if (relation === 'equal') return `${column} IS NULL`;
+      if (ascending) return relation === 'beyond' ? null : `${column} IS NULL`;
+      return relation === 'beyond' ? `${column} IS NOT NULL` : 'TRUE';
+    }
+    const operand = value(index);
+    if (relation === 'equal') return `${column} = ${operand}`;
+    const operator = (ascending ? '>' : '<') + (relation === 'atOrBeyond' ? '=' : '');
+    return ascending && canBeNull
+      ? `(${column} ${operator} ${operand} OR ${column} IS NULL)`
+      : `${column} ${operator} ${operand}`;
+  };
+  const alternatives = columns.flatMap((_column, index) => {
+    const parts = [
+      ...columns.slice(0, index).map((_previous, previous) => compare(previous, 'equal')),
+      compare(index, 'beyond'),
+    ];
+    return parts.includes(null) ? [] : [parts.join(' AND ')];
+  });
+  const either = alternatives.length === 0 ? 'FALSE' : alternatives.map((part) => `(${part})`).join(' OR ');
+  const lead = columns.length > 1 ? compare(0, 'atOrBeyond') : null;
+  const predicate = lead === null || lead === 'TRUE' ? `(${either})` : `${lead} AND (${either})`;
+  return { orderBy, predicate, parameters };
 }

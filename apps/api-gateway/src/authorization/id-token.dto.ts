@@ -23,7 +23,12 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../common/asset-list-query.js';
+import {
+  CursorListResponseBody,
+  CursorPageQuery,
+  FilterQuery,
+  OrderByQuery,
+} from '../common/asset-list-query.js';
 import { ApiOmittedWhenUnset, IsUuidString, NullableField, OptionalField } from '../common/dto-decorators.js';
 
 /** The spec's date-time: seconds precision, `Z` or an offset. */
@@ -120,7 +125,7 @@ export const ID_TOKEN_FILTER_DOCS = {
   },
 };
 
-export class IdTokenListQuery extends PageQuery {
+export class IdTokenListQuery extends CursorPageQuery {
   @OrderByQuery(ID_TOKEN_SORT_FIELDS) order_by?: string;
   @FilterQuery(() => IdTokenFilterQuery) filter?: IdTokenFilterQuery;
 }
@@ -148,9 +153,8 @@ export class IdTokenResponse {
   @ApiProperty({ type: IdTokenBody }) id_token: IdTokenBody;
 }
 
-export class IdTokenListResponse {
+export class IdTokenListResponse extends CursorListResponseBody {
   @ApiProperty({ type: [IdTokenBody] }) id_tokens: IdTokenBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
 }
 
 export class IdTokenImportResponse {

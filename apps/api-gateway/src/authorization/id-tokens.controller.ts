@@ -10,7 +10,12 @@ import {
 } from '@cpc/contracts';
 import { CurrentPrincipal } from '../authentication/current-principal.decorator.js';
 import { RequirePermission } from '../authentication/require-permission.decorator.js';
-import { toListPayload } from '../common/asset-list-query.js';
+import {
+  CURSOR_LIST_DESCRIPTION,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+} from '../common/asset-list-query.js';
 import { AssetUuidPipe } from '../common/asset-uuid.pipe.js';
 import { AssetRequests } from '../assets/asset-requests.js';
 import {
@@ -36,7 +41,7 @@ import { importParts, NDJSON_CONTENT_TYPE } from './id-token-import.js';
 
 /** Drivers' id tokens: what a charge point sends to be allowed to charge. */
 @ApiTags('authorization: id tokens')
-@ApiExtraModels(...ID_TOKEN_EXTRA_MODELS)
+@ApiExtraModels(...ID_TOKEN_EXTRA_MODELS, PagePaginationBody, CursorPaginationBody)
 @Controller('authorization/id-tokens')
 export class IdTokensController {
   constructor(private readonly assets: AssetRequests) {}
@@ -53,12 +58,16 @@ export class IdTokensController {
   }
 
   @ListRoute(
-    { permission: 'authorization:id-tokens:list', summary: 'List id tokens' },
+    {
+      permission: 'authorization:id-tokens:list',
+      summary: 'List id tokens',
+      description: CURSOR_LIST_DESCRIPTION,
+    },
     IdTokenListResponse,
     ID_TOKEN_FILTER_DOCS,
   )
   list(@CurrentPrincipal() principal: Principal, @Query() query: IdTokenListQuery) {
-    const payload = toListPayload<object, IdTokenSortField>(query);
+    const payload = toCursorListPayload<object, IdTokenSortField>(query);
     return this.assets.list<IdTokenView, 'id_tokens'>(
       AuthorizationSubjects.listIdTokens,
       principal,

@@ -140,6 +140,11 @@ export const ApiFilterQueries = (filters: Record<string, Record<string, unknown>
     ),
   );
 
+/** The description of an asset list that offers the cursor style too. */
+export const CURSOR_LIST_DESCRIPTION =
+  'Newest first unless order_by says otherwise. The list can grow without bound, so it is offered by cursor too ' +
+  '(cursor and limit, the same filters and order_by; pagination.cursor.next / prev), read by keyset in any order.';
+
 export const ORDER_BY_DESCRIPTION =
   'Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. ' +
   'Send + as %2B (an unencoded + in a query string is a space, which is read as +).';
@@ -209,6 +214,11 @@ export const LIST_PAGINATION_SCHEMA = {
   description:
     'A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor.',
 };
+
+/** The answer of a list that offers both styles, without its items (each list adds them under its own name). */
+export class CursorListResponseBody {
+  @ApiProperty(LIST_PAGINATION_SCHEMA) pagination: PagePaginationBody | CursorPaginationBody;
+}
 
 /** `{}`: the body of a successful delete of a location, controller or plug. */
 export class EmptyBody {}

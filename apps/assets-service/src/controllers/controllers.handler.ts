@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type AssetPage,
+  type CursorAssetPage,
   AssetsSubjects,
   type AssetUuidPayload,
   type ControllerFilter,
@@ -9,7 +9,7 @@ import {
   type ControllersExistResponse,
   type ControllerView,
   type CreateControllerPayload,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   type TenantScopedRequest,
   type UpdateAssetPayload,
   type UpdateControllerPayload,
@@ -32,8 +32,8 @@ export class ControllersHandler {
 
   @MessagePattern(AssetsSubjects.listControllers)
   list(
-    @Payload() request: TenantScopedRequest<ListAssetsPayload<ControllerFilter>>,
-  ): Promise<AssetPage<ControllerView>> {
+    @Payload() request: TenantScopedRequest<CursorListAssetsPayload<ControllerFilter>>,
+  ): Promise<CursorAssetPage<ControllerView>> {
     return this.controllers.list(request.principal.tenantUuid, request.payload);
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  type AssetPage,
+  type CursorAssetPage,
   AssetsSubjects,
   type ControllerCredentialField,
   type ControllerCredentialsChangedEvent,
@@ -11,7 +11,7 @@ import {
   type ControllerView,
   type CreateControllerPayload,
   isUuid,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   PASSWORD_SECURITY_PROFILES,
   type UpdateControllerPayload,
 } from '@cpc/contracts';
@@ -20,11 +20,11 @@ import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { OcppPasswordHasher } from '../charge-points/ocpp-password-hasher.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
-import { likeContains, listPage } from '../shared/asset-listing.js';
+import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
 
-const SORT_COLUMNS = { created_at: 'controller.createdAt', name: 'controller.name' } as const;
+const SORT_COLUMNS = ASSET_SORT_COLUMNS;
 const DEFAULT_SECURITY_PROFILE = 1;
 
 /** What a controller's view is made of. */
@@ -185,7 +185,10 @@ export class ControllersService {
     return wellFormed.map((isWellFormed) => isWellFormed && found.has(askedIndex++));
   }
 
-  list(tenantUuid: string, request: ListAssetsPayload<ControllerFilter>): Promise<AssetPage<ControllerView>> {
+  list(
+    tenantUuid: string,
+    request: CursorListAssetsPayload<ControllerFilter>,
+  ): Promise<CursorAssetPage<ControllerView>> {
     const { filter } = request;
     const query = this.dataSource
       .getRepository(ControllerEntity)
@@ -209,7 +212,10 @@ export class ControllersService {
         securityProfile: filter.security_profile,
       });
     }
-    return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toControllerView));
+    return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toControllerView), {
+      list: AssetsSubjects.listControllers,
+      tenantUuid,
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type AssetPage,
+  type CursorAssetPage,
   type AssetUuidPayload,
   AuthorizationSubjects,
   type CreateIdTokenPayload,
@@ -15,7 +15,7 @@ import {
   type IdTokenSnapshotRequest,
   type IdTokenSortField,
   type IdTokenView,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   type TenantScopedRequest,
   type UpdateAssetPayload,
   type UpdateIdTokenPayload,
@@ -38,8 +38,8 @@ export class IdTokensHandler {
 
   @MessagePattern(AuthorizationSubjects.listIdTokens)
   list(
-    @Payload() request: TenantScopedRequest<ListAssetsPayload<IdTokenFilter, IdTokenSortField>>,
-  ): Promise<AssetPage<IdTokenView>> {
+    @Payload() request: TenantScopedRequest<CursorListAssetsPayload<IdTokenFilter, IdTokenSortField>>,
+  ): Promise<CursorAssetPage<IdTokenView>> {
     return this.tokens.list(request.principal.tenantUuid, request.payload);
   }
 

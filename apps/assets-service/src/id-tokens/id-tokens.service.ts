@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  type AssetPage,
+  AuthorizationSubjects,
+  type CursorAssetPage,
   type CreateIdTokenPayload,
   HAS_DEPENDENTS_ERROR_KEY,
   type IdTokenFilter,
@@ -10,7 +11,7 @@ import {
   type IdTokenKey,
   type IdTokenSortField,
   type IdTokenView,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   MAX_ID_TOKENS_PER_IMPORT,
   type UpdateIdTokenPayload,
 } from '@cpc/contracts';
@@ -19,7 +20,7 @@ import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { IdTokenEntity } from '../entities/index.js';
-import { listPage } from '../shared/asset-listing.js';
+import { ASSET_SORT_COLUMNS, listPage, type SortField } from '../shared/asset-listing.js';
 import { isForeignKeyViolation } from '../shared/database-errors.js';
 import { resolveIdTokens } from './id-token-references.js';
 import { toIdTokenView } from './id-token-view.js';
@@ -33,9 +34,9 @@ import {
   upsertIdTokens,
 } from './id-tokens.repository.js';
 
-const SORT_COLUMNS: Record<IdTokenSortField, string> = {
-  created_at: 'token.createdAt',
-  id_token: 'token.idToken',
+const SORT_COLUMNS: Record<IdTokenSortField, SortField> = {
+  created_at: ASSET_SORT_COLUMNS.created_at,
+  id_token: { column: 'id_token', type: 'text' },
 };
 
 function alreadyExists(): ValidationFailedError {
@@ -89,8 +90,8 @@ export class IdTokensService {
 
   list(
     tenantUuid: string,
-    request: ListAssetsPayload<IdTokenFilter, IdTokenSortField>,
-  ): Promise<AssetPage<IdTokenView>> {
+    request: CursorListAssetsPayload<IdTokenFilter, IdTokenSortField>,
+  ): Promise<CursorAssetPage<IdTokenView>> {
     const { filter } = request;
     const query = this.dataSource
       .getRepository(IdTokenEntity)
@@ -113,7 +114,10 @@ export class IdTokensService {
         { locationUuid: filter.location_uuid },
       );
     }
-    return listPage(query, request, SORT_COLUMNS, (rows) => this.toViews(tenantUuid, rows));
+    return listPage(query, request, SORT_COLUMNS, (rows) => this.toViews(tenantUuid, rows), {
+      list: AuthorizationSubjects.listIdTokens,
+      tenantUuid,
+    });
   }
 
   async update(tenantUuid: string, uuid: string, changes: UpdateIdTokenPayload): Promise<IdTokenView> {

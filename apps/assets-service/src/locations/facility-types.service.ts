@@ -10,11 +10,11 @@ import type {
 import { ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { FacilityTypeEntity } from '../entities/index.js';
-import { likeContains, listPage } from '../shared/asset-listing.js';
+import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds } from '../shared/time-format.js';
 
-const SORT_COLUMNS = { created_at: 'type.createdAt', name: 'type.name' } as const;
+const SORT_COLUMNS = ASSET_SORT_COLUMNS;
 
 function toView(type: FacilityTypeEntity): FacilityTypeView {
   return { uuid: type.uuid, name: type.name, created_at: toIsoSeconds(type.createdAt) };

@@ -2,12 +2,14 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   type AssetPage,
+  type CursorAssetPage,
   AssetsSubjects,
   type AssetUuidPayload,
   type CreateFacilityTypePayload,
   type CreateLocationPayload,
   type FacilityTypeFilter,
   type FacilityTypeView,
+  type CursorListAssetsPayload,
   type ListAssetsPayload,
   type LocationFilter,
   type LocationView,
@@ -33,8 +35,8 @@ export class LocationsHandler {
 
   @MessagePattern(AssetsSubjects.listLocations)
   list(
-    @Payload() request: TenantScopedRequest<ListAssetsPayload<LocationFilter>>,
-  ): Promise<AssetPage<LocationView>> {
+    @Payload() request: TenantScopedRequest<CursorListAssetsPayload<LocationFilter>>,
+  ): Promise<CursorAssetPage<LocationView>> {
     return this.locations.list(request.principal.tenantUuid, request.payload);
   }
 

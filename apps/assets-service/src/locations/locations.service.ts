@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  type AssetPage,
+  AssetsSubjects,
+  type CursorAssetPage,
   type CreateLocationPayload,
   HAS_DEPENDENTS_ERROR_KEY,
   LOCATION_TEXT_FIELDS,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   type LocationFilter,
   type LocationView,
   type LocationWritableFields,
@@ -15,13 +16,13 @@ import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { ControllerEntity, LocationEntity, LocationFacilityTypeEntity } from '../entities/index.js';
-import { likeContains, listPage } from '../shared/asset-listing.js';
+import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { isForeignKeyViolation } from '../shared/database-errors.js';
 import { toDateOnly } from '../shared/time-format.js';
 import { LocationViewQuery } from './location-query.js';
 import { type LocationRelations, toLocationView } from './location-view.js';
 
-const SORT_COLUMNS = { created_at: 'location.createdAt', name: 'location.name' } as const;
+const SORT_COLUMNS = ASSET_SORT_COLUMNS;
 
 /** Columns written as given (facility types and dates are handled on their own). */
 const PLAIN_FIELDS = [
@@ -95,7 +96,10 @@ export class LocationsService {
     return toLocationView(found.location, found.relations);
   }
 
-  list(tenantUuid: string, request: ListAssetsPayload<LocationFilter>): Promise<AssetPage<LocationView>> {
+  list(
+    tenantUuid: string,
+    request: CursorListAssetsPayload<LocationFilter>,
+  ): Promise<CursorAssetPage<LocationView>> {
     const { filter } = request;
     const query = this.dataSource
       .getRepository(LocationEntity)
@@ -124,7 +128,10 @@ export class LocationsService {
         { facilityTypeUuid: filter.facility_type_uuid },
       );
     }
-    return listPage(query, request, SORT_COLUMNS, (rows) => this.toViews(tenantUuid, rows));
+    return listPage(query, request, SORT_COLUMNS, (rows) => this.toViews(tenantUuid, rows), {
+      list: AssetsSubjects.listLocations,
+      tenantUuid,
+    });
   }
 
   async update(tenantUuid: string, uuid: string, changes: UpdateLocationPayload): Promise<LocationView> {

@@ -1,11 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type AssetPage,
+  type CursorAssetPage,
   AssetsSubjects,
   type AssetUuidPayload,
   type CreatePlugPayload,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   type PlugFilter,
   type PlugSortField,
   type PlugView,
@@ -27,8 +27,8 @@ export class PlugsHandler {
 
   @MessagePattern(AssetsSubjects.listPlugs)
   list(
-    @Payload() request: TenantScopedRequest<ListAssetsPayload<PlugFilter, PlugSortField>>,
-  ): Promise<AssetPage<PlugView>> {
+    @Payload() request: TenantScopedRequest<CursorListAssetsPayload<PlugFilter, PlugSortField>>,
+  ): Promise<CursorAssetPage<PlugView>> {
     return this.plugs.list(request.principal.tenantUuid, request.payload);
   }
 

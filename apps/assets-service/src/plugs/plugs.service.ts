@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  type AssetPage,
+  AssetsSubjects,
+  type CursorAssetPage,
   type CreatePlugPayload,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   type PlugFilter,
   type PlugSortField,
   type PlugView,
@@ -13,15 +14,16 @@ import {
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ControllerEntity, PlugEntity } from '../entities/index.js';
-import { listPage } from '../shared/asset-listing.js';
+import { ASSET_SORT_COLUMNS, listPage, type SortField } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
 
-const SORT_COLUMNS = {
-  created_at: 'plug.createdAt',
-  name: 'plug.name',
-  connector_id: 'plug.connectorId',
-} as const;
+/** A plug's name is optional: plugs without one sort after the named ones ascending, before them descending. */
+const SORT_COLUMNS: Record<PlugSortField, SortField> = {
+  created_at: ASSET_SORT_COLUMNS.created_at,
+  name: { ...ASSET_SORT_COLUMNS.name, nullable: true },
+  connector_id: { column: 'connector_id', type: 'bigint' },
+};
 
 function toPlugView(plug: PlugEntity, locationUuid: string): PlugView {
   return {
@@ -90,8 +92,8 @@ export class PlugsService {
 
   list(
     tenantUuid: string,
-    request: ListAssetsPayload<PlugFilter, PlugSortField>,
-  ): Promise<AssetPage<PlugView>> {
+    request: CursorListAssetsPayload<PlugFilter, PlugSortField>,
+  ): Promise<CursorAssetPage<PlugView>> {
     const { filter } = request;
     const query = this.dataSource
       .getRepository(PlugEntity)
@@ -116,7 +118,10 @@ export class PlugsService {
     if (filter.power_type !== undefined)
       query.andWhere('plug.powerType = :powerType', { powerType: filter.power_type });
     if (filter.status !== undefined) query.andWhere('plug.status = :status', { status: filter.status });
-    return listPage(query, request, SORT_COLUMNS, (rows) => this.withLocations(tenantUuid, rows));
+    return listPage(query, request, SORT_COLUMNS, (rows) => this.withLocations(tenantUuid, rows), {
+      list: AssetsSubjects.listPlugs,
+      tenantUuid,
+    });
   }
 
   async update(tenantUuid: string, uuid: string, changes: UpdatePlugPayload): Promise<PlugView> {

@@ -1,11 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type AssetPage,
+  type CursorAssetPage,
   AssetsSubjects,
   type AssetUuidPayload,
   type CreateSensorPayload,
-  type ListAssetsPayload,
+  type CursorListAssetsPayload,
   type SensorFilter,
   type SensorView,
   type TenantScopedRequest,
@@ -26,8 +26,8 @@ export class SensorsHandler {
 
   @MessagePattern(AssetsSubjects.listSensors)
   list(
-    @Payload() request: TenantScopedRequest<ListAssetsPayload<SensorFilter>>,
-  ): Promise<AssetPage<SensorView>> {
+    @Payload() request: TenantScopedRequest<CursorListAssetsPayload<SensorFilter>>,
+  ): Promise<CursorAssetPage<SensorView>> {
     return this.sensors.list(request.principal.tenantUuid, request.payload);
   }
 

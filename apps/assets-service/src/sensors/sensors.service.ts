@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type {
-  AssetPage,
+import {
+  AssetsSubjects,
+  CursorAssetPage,
   CreateSensorPayload,
-  ListAssetsPayload,
+  CursorListAssetsPayload,
   SensorFilter,
   SensorView,
   UpdateSensorPayload,
@@ -11,10 +12,10 @@ import type {
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { ControllerEntity, LocationEntity, SensorEntity } from '../entities/index.js';
-import { likeContains, listPage } from '../shared/asset-listing.js';
+import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { toIsoSeconds } from '../shared/time-format.js';
 
-const SORT_COLUMNS = { created_at: 'sensor.createdAt', name: 'sensor.name' } as const;
+const SORT_COLUMNS = ASSET_SORT_COLUMNS;
 
 function toSensorView(sensor: SensorEntity): SensorView {
   return {
@@ -83,7 +84,10 @@ export class SensorsService {
     return toSensorView(sensor);
   }
 
-  list(tenantUuid: string, request: ListAssetsPayload<SensorFilter>): Promise<AssetPage<SensorView>> {
+  list(
+    tenantUuid: string,
+    request: CursorListAssetsPayload<SensorFilter>,
+  ): Promise<CursorAssetPage<SensorView>> {
     const { filter } = request;
     const query = this.dataSource
       .getRepository(SensorEntity)
@@ -101,7 +105,10 @@ export class SensorsService {
     if (filter.serial_number !== undefined) {
       query.andWhere('sensor.serialNumber = :serialNumber', { serialNumber: filter.serial_number });
     }
-    return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toSensorView));
+    return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toSensorView), {
+      list: AssetsSubjects.listSensors,
+      tenantUuid,
+    });
   }
 
   async update(tenantUuid: string, uuid: string, changes: UpdateSensorPayload): Promise<SensorView> {

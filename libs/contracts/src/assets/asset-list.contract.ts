@@ -68,5 +68,18 @@ export interface AssetPage<TItem> {
   pagination: AssetPagination;
 }
 
+/** A page of a list that offers both styles (numbered, or by cursor with `cursor` in the request). */
+export interface CursorAssetPage<TItem> {
+  items: TItem[];
+  pagination: ListPagination;
+}
+
+/** The request of an asset list that offers the cursor style too. */
+export type CursorListAssetsPayload<TFilter, TSortField extends string = AssetSortField> = ListAssetsPayload<
+  TFilter,
+  TSortField
+> &
+  CursorListPayload;
+
 /** errorKey of the validation error a delete answers when other assets still depend on the one to delete. */
 export const HAS_DEPENDENTS_ERROR_KEY = 'has_dependents';

@@ -23,7 +23,7 @@ export const AssetsSubjects = {
 
   /** CreateLocationPayload → LocationView */
   createLocation: 'assets.location.create.v1',
-  /** ListAssetsPayload<LocationFilter> → AssetPage<LocationView> */
+  /** CursorListAssetsPayload<LocationFilter> → CursorAssetPage<LocationView> */
   listLocations: 'assets.location.list.v1',
   /** AssetUuidPayload → LocationView */
   getLocation: 'assets.location.get.v1',
@@ -39,7 +39,7 @@ export const AssetsSubjects = {
 
   /** CreateControllerPayload → ControllerView */
   createController: 'assets.controller.create.v1',
-  /** ListAssetsPayload<ControllerFilter> → AssetPage<ControllerView> */
+  /** CursorListAssetsPayload<ControllerFilter> → CursorAssetPage<ControllerView> */
   listControllers: 'assets.controller.list.v1',
   /** AssetUuidPayload → ControllerView */
   getController: 'assets.controller.get.v1',
@@ -68,7 +68,7 @@ export const AssetsSubjects = {
 
   /** CreatePlugPayload → PlugView */
   createPlug: 'assets.plug.create.v1',
-  /** ListAssetsPayload<PlugFilter> → AssetPage<PlugView> */
+  /** CursorListAssetsPayload<PlugFilter> → CursorAssetPage<PlugView> */
   listPlugs: 'assets.plug.list.v1',
   /** AssetUuidPayload → PlugView */
   getPlug: 'assets.plug.get.v1',
@@ -79,7 +79,7 @@ export const AssetsSubjects = {
 
   /** CreateSensorPayload → SensorView */
   createSensor: 'assets.sensor.create.v1',
-  /** ListAssetsPayload<SensorFilter> → AssetPage<SensorView> */
+  /** CursorListAssetsPayload<SensorFilter> → CursorAssetPage<SensorView> */
   listSensors: 'assets.sensor.list.v1',
   /** AssetUuidPayload → SensorView */
   getSensor: 'assets.sensor.get.v1',

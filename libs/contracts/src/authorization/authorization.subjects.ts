@@ -6,7 +6,7 @@
 export const AuthorizationSubjects = {
   /** CreateIdTokenPayload → IdTokenView; validation_failed already_exists for a known value and type. */
   createIdToken: 'assets.id-token.create.v1',
-  /** ListAssetsPayload<IdTokenFilter> → AssetPage<IdTokenView> */
+  /** CursorListAssetsPayload<IdTokenFilter> → CursorAssetPage<IdTokenView> */
   listIdTokens: 'assets.id-token.list.v1',
   /** AssetUuidPayload → IdTokenView */
   getIdToken: 'assets.id-token.get.v1',

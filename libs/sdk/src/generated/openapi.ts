@@ -27,7 +27,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List locations */
+        /**
+         * List locations
+         * @description Newest first unless order_by says otherwise. The list can grow without bound, so it is offered by cursor too (cursor and limit, the same filters and order_by; pagination.cursor.next / prev), read by keyset in any order.
+         */
         get: operations["listLocations"];
         put?: never;
         /** Create a location */
@@ -85,7 +88,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List controllers */
+        /**
+         * List controllers
+         * @description Newest first unless order_by says otherwise. The list can grow without bound, so it is offered by cursor too (cursor and limit, the same filters and order_by; pagination.cursor.next / prev), read by keyset in any order.
+         */
         get: operations["listControllers"];
         put?: never;
         /** Register a controller (OCPP charge point) */
@@ -162,7 +168,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List plugs */
+        /**
+         * List plugs
+         * @description Newest first unless order_by says otherwise. The list can grow without bound, so it is offered by cursor too (cursor and limit, the same filters and order_by; pagination.cursor.next / prev), read by keyset in any order. Plugs without a name sort after the named ones by +name, before them by -name.
+         */
         get: operations["listPlugs"];
         put?: never;
         /** Add a plug (connector) to a controller */
@@ -202,7 +211,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List sensors */
+        /**
+         * List sensors
+         * @description Newest first unless order_by says otherwise. The list can grow without bound, so it is offered by cursor too (cursor and limit, the same filters and order_by; pagination.cursor.next / prev), read by keyset in any order.
+         */
         get: operations["listSensors"];
         put?: never;
         /** Add a sensor to a location or a controller */
@@ -239,7 +251,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List id tokens */
+        /**
+         * List id tokens
+         * @description Newest first unless order_by says otherwise. The list can grow without bound, so it is offered by cursor too (cursor and limit, the same filters and order_by; pagination.cursor.next / prev), read by keyset in any order.
+         */
         get: operations["listIdTokens"];
         put?: never;
         /** Add a driver id token */
@@ -791,6 +806,43 @@ export interface components {
             /** @description The permissions granted, space-separated (RFC 6749 §5.1); present when a scope narrowed the token (this request or the login its refresh token descends from). */
             scope?: string;
         };
+        CursorLinksBody: {
+            /** @description Cursor of the next page (send it as cursor); absent on the last page. */
+            next?: string;
+            /** @description Cursor of the previous page; absent on the first page. */
+            prev?: string;
+        };
+        PagePaginationBody: {
+            /**
+             * Format: int64
+             * @description Current page number, starting at 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description Total number of pages.
+             */
+            total_pages: number;
+            /**
+             * Format: int64
+             * @description Number of items per page (the limit asked for).
+             */
+            page_size: number;
+            /** @description True when more pages exist after the current one. */
+            has_more: boolean;
+            /** @description Cursors to go on from this page in the cursor style. */
+            cursor: components["schemas"]["CursorLinksBody"];
+        };
+        CursorPaginationBody: {
+            /**
+             * Format: int64
+             * @description Number of items per page (the limit asked for).
+             */
+            page_size: number;
+            /** @description True when a next page exists (pagination.cursor.next is present). */
+            has_more: boolean;
+            cursor: components["schemas"]["CursorLinksBody"];
+        };
         FacilityTypeRefBody: {
             /** Format: uuid */
             uuid: string;
@@ -915,28 +967,10 @@ export interface components {
         LocationResponse: {
             location: components["schemas"]["LocationBody"];
         };
-        AssetPaginationBody: {
-            /**
-             * Format: int64
-             * @description Current page number, starting at 1.
-             */
-            page: number;
-            /**
-             * Format: int64
-             * @description Total number of pages.
-             */
-            total_pages: number;
-            /**
-             * Format: int64
-             * @description Number of items per page (the limit asked for).
-             */
-            page_size: number;
-            /** @description True when more pages exist after the current one. */
-            has_more: boolean;
-        };
         LocationListResponse: {
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
             locations: components["schemas"]["LocationBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
         };
         UpdateLocationBody: {
             /** @example Harbour car park */
@@ -1003,17 +1037,7 @@ export interface components {
         FacilityTypeResponse: {
             facility_type: components["schemas"]["FacilityTypeBody"];
         };
-        FacilityTypeListResponse: {
-            facility_types: components["schemas"]["FacilityTypeBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
-        };
-        CursorLinksBody: {
-            /** @description Cursor of the next page (send it as cursor); absent on the last page. */
-            next?: string;
-            /** @description Cursor of the previous page; absent on the first page. */
-            prev?: string;
-        };
-        PagePaginationBody: {
+        AssetPaginationBody: {
             /**
              * Format: int64
              * @description Current page number, starting at 1.
@@ -1031,18 +1055,10 @@ export interface components {
             page_size: number;
             /** @description True when more pages exist after the current one. */
             has_more: boolean;
-            /** @description Cursors to go on from this page in the cursor style. */
-            cursor: components["schemas"]["CursorLinksBody"];
         };
-        CursorPaginationBody: {
-            /**
-             * Format: int64
-             * @description Number of items per page (the limit asked for).
-             */
-            page_size: number;
-            /** @description True when a next page exists (pagination.cursor.next is present). */
-            has_more: boolean;
-            cursor: components["schemas"]["CursorLinksBody"];
+        FacilityTypeListResponse: {
+            facility_types: components["schemas"]["FacilityTypeBody"][];
+            pagination: components["schemas"]["AssetPaginationBody"];
         };
         CreateControllerBody: {
             /**
@@ -1107,8 +1123,9 @@ export interface components {
             controller: components["schemas"]["ControllerBody"];
         };
         ControllerListResponse: {
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
             controllers: components["schemas"]["ControllerBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
         };
         ControllerConfigurationEntryBody: {
             /**
@@ -1254,8 +1271,9 @@ export interface components {
             plug: components["schemas"]["PlugBody"];
         };
         PlugListResponse: {
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
             plugs: components["schemas"]["PlugBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
         };
         UpdatePlugBody: {
             /** @description The OCPP connector id, unique per controller (OCPP 1.6 numbering across the charge point). */
@@ -1316,8 +1334,9 @@ export interface components {
             sensor: components["schemas"]["SensorBody"];
         };
         SensorListResponse: {
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
             sensors: components["schemas"]["SensorBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
         };
         UpdateSensorBody: {
             /** @enum {string} */
@@ -1391,8 +1410,9 @@ export interface components {
             id_token: components["schemas"]["IdTokenBody"];
         };
         IdTokenListResponse: {
+            /** @description A numbered page (page, total_pages, page_size, has_more, cursor) or, read by cursor, page_size, has_more and cursor. */
+            pagination: components["schemas"]["PagePaginationBody"] | components["schemas"]["CursorPaginationBody"];
             id_tokens: components["schemas"]["IdTokenBody"][];
-            pagination: components["schemas"]["AssetPaginationBody"];
         };
         UpdateIdTokenBody: {
             /**
@@ -2747,6 +2767,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
                 order_by?: string;
                 /** @description Part of the name, case-insensitive. */
@@ -3481,6 +3503,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
                 order_by?: string;
                 "filter[location_uuid]"?: string;
@@ -4201,6 +4225,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name, connector_id. */
                 order_by?: string;
                 "filter[controller_uuid]"?: string;
@@ -4728,6 +4754,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, name. */
                 order_by?: string;
                 "filter[location_uuid]"?: string;
@@ -5250,6 +5278,8 @@ export interface operations {
                 page_size?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description An opaque cursor from pagination.cursor.next or .prev of an earlier page of this list, with the same filters and order. The page then follows (or precedes) that position, read from the index whatever its depth, and its pagination has page_size, has_more and cursor (no page numbers). Not together with page. A cursor that is not one of this list is refused (422, errorKey invalid_cursor). */
+                cursor?: string;
                 /** @description Comma-separated fields, each prefixed with + (ascending) or - (descending); default -created_at. Send + as %2B (an unencoded + in a query string is a space, which is read as +). Fields: created_at, id_token. */
                 order_by?: string;
                 /** @description The value, case-insensitive. */

@@ -9,7 +9,12 @@ import {
   type SecurityProfile,
 } from '@cpc/contracts';
 import { IsIn, IsInt, IsString, Length, Matches } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
+import {
+  CursorListResponseBody,
+  CursorPageQuery,
+  FilterQuery,
+  OrderByQuery,
+} from '../../common/asset-list-query.js';
 import { ApiOmittedWhenUnset, IsUuidString, OptionalField, QueryInt } from '../../common/dto-decorators.js';
 
 /** The characters of an OCPP passwordString. */
@@ -84,7 +89,7 @@ export const CONTROLLER_FILTER_DOCS = {
   security_profile: { type: 'integer', enum: SECURITY_PROFILES },
 };
 
-export class ControllerListQuery extends PageQuery {
+export class ControllerListQuery extends CursorPageQuery {
   @OrderByQuery(ASSET_SORT_FIELDS) order_by?: string;
   @FilterQuery(() => ControllerFilterQuery) filter?: ControllerFilterQuery;
 }
@@ -137,7 +142,6 @@ export class ControllerResponse {
   @ApiProperty({ type: ControllerBody }) controller: ControllerBody;
 }
 
-export class ControllerListResponse {
+export class ControllerListResponse extends CursorListResponseBody {
   @ApiProperty({ type: [ControllerBody] }) controllers: ControllerBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
 }

@@ -17,8 +17,8 @@ import {
   ApiFilterQueries,
   CursorPaginationBody,
   PagePaginationBody,
+  CURSOR_LIST_DESCRIPTION,
   toCursorListPayload,
-  toListPayload,
 } from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import {
@@ -68,12 +68,16 @@ export class ControllersController {
   }
 
   @ListRoute(
-    { permission: 'asset:controllers:list', summary: 'List controllers' },
+    {
+      permission: 'asset:controllers:list',
+      summary: 'List controllers',
+      description: CURSOR_LIST_DESCRIPTION,
+    },
     ControllerListResponse,
     CONTROLLER_FILTER_DOCS,
   )
   list(@CurrentPrincipal() principal: Principal, @Query() query: ControllerListQuery) {
-    const payload = toListPayload(query);
+    const payload = toCursorListPayload(query);
     return this.assets.list<ControllerView, 'controllers'>(
       AssetsSubjects.listControllers,
       principal,

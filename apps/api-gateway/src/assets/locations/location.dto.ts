@@ -24,7 +24,14 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
+import {
+  AssetPaginationBody,
+  CursorListResponseBody,
+  CursorPageQuery,
+  FilterQuery,
+  OrderByQuery,
+  PageQuery,
+} from '../../common/asset-list-query.js';
 import {
   ApiOmittedWhenUnset,
   DecimalString,
@@ -251,7 +258,7 @@ export const LOCATION_FILTER_DOCS = {
   },
 };
 
-export class LocationListQuery extends PageQuery {
+export class LocationListQuery extends CursorPageQuery {
   @OrderByQuery(ASSET_SORT_FIELDS) order_by?: string;
   @FilterQuery(() => LocationFilterQuery) filter?: LocationFilterQuery;
 }
@@ -321,9 +328,8 @@ export class LocationResponse {
   @ApiProperty({ type: LocationBody }) location: LocationBody;
 }
 
-export class LocationListResponse {
+export class LocationListResponse extends CursorListResponseBody {
   @ApiProperty({ type: [LocationBody] }) locations: LocationBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
 }
 
 export class CreateFacilityTypeBody {

@@ -1,8 +1,14 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { AssetsSubjects, type FacilityTypeView, type LocationView, type Principal } from '@cpc/contracts';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
-import { toListPayload } from '../../common/asset-list-query.js';
+import {
+  CURSOR_LIST_DESCRIPTION,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+  toListPayload,
+} from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import { CreateRoute, DeleteRoute, ListRoute, ReadRoute, UpdateRoute } from '../asset-route.decorators.js';
 import { AssetUuidPipe } from '../../common/asset-uuid.pipe.js';
@@ -21,6 +27,7 @@ import {
 } from './location.dto.js';
 
 @ApiTags('assets: locations')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('assets/locations')
 export class LocationsController {
   constructor(private readonly assets: AssetRequests) {}
@@ -35,12 +42,12 @@ export class LocationsController {
   }
 
   @ListRoute(
-    { permission: 'asset:locations:list', summary: 'List locations' },
+    { permission: 'asset:locations:list', summary: 'List locations', description: CURSOR_LIST_DESCRIPTION },
     LocationListResponse,
     LOCATION_FILTER_DOCS,
   )
   list(@CurrentPrincipal() principal: Principal, @Query() query: LocationListQuery) {
-    const payload = toListPayload(query);
+    const payload = toCursorListPayload(query);
     return this.assets.list<LocationView, 'locations'>(
       AssetsSubjects.listLocations,
       principal,

@@ -8,7 +8,12 @@ import {
   type PowerType,
 } from '@cpc/contracts';
 import { IsIn, IsInt, IsNumber, IsString, Length, Max, MaxLength, Min } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
+import {
+  CursorListResponseBody,
+  CursorPageQuery,
+  FilterQuery,
+  OrderByQuery,
+} from '../../common/asset-list-query.js';
 import {
   ApiOmittedWhenUnset,
   IsUuidString,
@@ -99,7 +104,7 @@ export const PLUG_FILTER_DOCS = {
   },
 };
 
-export class PlugListQuery extends PageQuery {
+export class PlugListQuery extends CursorPageQuery {
   @OrderByQuery(PLUG_SORT_FIELDS) order_by?: string;
   @FilterQuery(() => PlugFilterQuery) filter?: PlugFilterQuery;
 }
@@ -132,7 +137,6 @@ export class PlugResponse {
   @ApiProperty({ type: PlugBody }) plug: PlugBody;
 }
 
-export class PlugListResponse {
+export class PlugListResponse extends CursorListResponseBody {
   @ApiProperty({ type: [PlugBody] }) plugs: PlugBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
 }

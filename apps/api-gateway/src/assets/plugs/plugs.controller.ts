@@ -1,8 +1,13 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { AssetsSubjects, type PlugSortField, type PlugView, type Principal } from '@cpc/contracts';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
-import { toListPayload } from '../../common/asset-list-query.js';
+import {
+  CURSOR_LIST_DESCRIPTION,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+} from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import { CreateRoute, DeleteRoute, ListRoute, ReadRoute, UpdateRoute } from '../asset-route.decorators.js';
 import { AssetUuidPipe } from '../../common/asset-uuid.pipe.js';
@@ -17,6 +22,7 @@ import {
 
 /** Plugs: the connectors of a controller, with the status the charge point last reported. */
 @ApiTags('assets: plugs')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('assets/plugs')
 export class PlugsController {
   constructor(private readonly assets: AssetRequests) {}
@@ -32,9 +38,17 @@ export class PlugsController {
     return { plug: await this.assets.send(AssetsSubjects.createPlug, principal, { ...body }) };
   }
 
-  @ListRoute({ permission: 'asset:plugs:list', summary: 'List plugs' }, PlugListResponse, PLUG_FILTER_DOCS)
+  @ListRoute(
+    {
+      permission: 'asset:plugs:list',
+      summary: 'List plugs',
+      description: `${CURSOR_LIST_DESCRIPTION} Plugs without a name sort after the named ones by +name, before them by -name.`,
+    },
+    PlugListResponse,
+    PLUG_FILTER_DOCS,
+  )
   list(@CurrentPrincipal() principal: Principal, @Query() query: PlugListQuery) {
-    const payload = toListPayload<NonNullable<PlugListQuery['filter']>, PlugSortField>(query);
+    const payload = toCursorListPayload<NonNullable<PlugListQuery['filter']>, PlugSortField>(query);
     return this.assets.list<PlugView, 'plugs'>(AssetsSubjects.listPlugs, principal, payload, 'plugs');
   }
 

@@ -1,7 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ASSET_SORT_FIELDS, SENSOR_KINDS, type SensorFilter, type SensorKind } from '@cpc/contracts';
 import { IsIn, IsString, Length, MaxLength } from 'class-validator';
-import { AssetPaginationBody, FilterQuery, OrderByQuery, PageQuery } from '../../common/asset-list-query.js';
+import {
+  CursorListResponseBody,
+  CursorPageQuery,
+  FilterQuery,
+  OrderByQuery,
+} from '../../common/asset-list-query.js';
 import {
   ApiOmittedWhenUnset,
   IsUuidString,
@@ -58,7 +63,7 @@ export const SENSOR_FILTER_DOCS = {
   serial_number: { type: 'string' },
 };
 
-export class SensorListQuery extends PageQuery {
+export class SensorListQuery extends CursorPageQuery {
   @OrderByQuery(ASSET_SORT_FIELDS) order_by?: string;
   @FilterQuery(() => SensorFilterQuery) filter?: SensorFilterQuery;
 }
@@ -78,7 +83,6 @@ export class SensorResponse {
   @ApiProperty({ type: SensorBody }) sensor: SensorBody;
 }
 
-export class SensorListResponse {
+export class SensorListResponse extends CursorListResponseBody {
   @ApiProperty({ type: [SensorBody] }) sensors: SensorBody[];
-  @ApiProperty({ type: AssetPaginationBody }) pagination: AssetPaginationBody;
 }

@@ -1,8 +1,13 @@
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { AssetsSubjects, type Principal, type SensorView } from '@cpc/contracts';
 import { CurrentPrincipal } from '../../authentication/current-principal.decorator.js';
-import { toListPayload } from '../../common/asset-list-query.js';
+import {
+  CURSOR_LIST_DESCRIPTION,
+  CursorPaginationBody,
+  PagePaginationBody,
+  toCursorListPayload,
+} from '../../common/asset-list-query.js';
 import { AssetRequests } from '../asset-requests.js';
 import {
   CreateRoute,
@@ -23,6 +28,7 @@ import {
 
 /** Sensors at a location or attached to a controller. */
 @ApiTags('assets: sensors')
+@ApiExtraModels(PagePaginationBody, CursorPaginationBody)
 @Controller('assets/sensors')
 export class SensorsController {
   constructor(private readonly assets: AssetRequests) {}
@@ -39,12 +45,12 @@ export class SensorsController {
   }
 
   @ListRoute(
-    { permission: 'asset:sensors:list', summary: 'List sensors' },
+    { permission: 'asset:sensors:list', summary: 'List sensors', description: CURSOR_LIST_DESCRIPTION },
     SensorListResponse,
     SENSOR_FILTER_DOCS,
   )
   list(@CurrentPrincipal() principal: Principal, @Query() query: SensorListQuery) {
-    const payload = toListPayload(query);
+    const payload = toCursorListPayload(query);
     return this.assets.list<SensorView, 'sensors'>(AssetsSubjects.listSensors, principal, payload, 'sensors');
   }
 
