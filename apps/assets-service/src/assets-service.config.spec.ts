@@ -17,6 +17,7 @@ describe('assets-service tuning', () => {
       chargePointStateMaxAckPending: 1000,
       chargePointStatePullBatchSize: 256,
       chargePointStateBatchSize: 256,
+      controllerEventLogBatchSize: 256,
       handshakeFailureSweepEveryAttempts: 1000,
       incompleteReportTtlMs: 3600_000,
       idTokenImportPartMaxAgeMs: 3_600_000,

@@ -40,6 +40,11 @@ export interface AssetsServiceTuning {
    * event), so a reconnect storm's backlog is written in few round trips; one pull's worth.
    */
   chargePointStateBatchSize: number;
+  /**
+   * Most charge-point events written to the controllers' event log in one statement and commit (one commit per event
+   * made the write-ahead log's flushes the wait of a reconnect storm); one pull's worth.
+   */
+  controllerEventLogBatchSize: number;
   /** Handshake checks between two sweeps of expired failure counters, so the table holds only live windows. */
   handshakeFailureSweepEveryAttempts: number;
   /**
@@ -78,6 +83,7 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   chargePointStateMaxAckPending: 1000,
   chargePointStatePullBatchSize: 256,
   chargePointStateBatchSize: 256,
+  controllerEventLogBatchSize: 256,
   handshakeFailureSweepEveryAttempts: 1000,
   incompleteReportTtlMs: 3600_000,
   idTokenImportPartMaxAgeMs: 60 * 60_000,

@@ -11,6 +11,7 @@ import { CreateIdTokens1795700000000 } from './migrations/1795700000000-create-i
 import { CreateAuthorizationDecisions1795700200000 } from './migrations/1795700200000-create-authorization-decisions.js';
 import { CreateLocalLists1795700400000 } from './migrations/1795700400000-create-local-lists.js';
 import { CreateNewestFirstAssetIndexes1795700600000 } from './migrations/1795700600000-create-newest-first-asset-indexes.js';
+import { UnloggedHandshakeFailures1795700800000 } from './migrations/1795700800000-unlogged-handshake-failures.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -23,6 +24,7 @@ export const ASSETS_MIGRATIONS = [
   CreateAuthorizationDecisions1795700200000,
   CreateLocalLists1795700400000,
   CreateNewestFirstAssetIndexes1795700600000,
+  UnloggedHandshakeFailures1795700800000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -25,6 +25,7 @@ describe('ocpp-gateway tuning', () => {
       decisionBatchSize: 1000,
       decisionPublishesInFlight: 4,
       decisionRetryDelayMs: 1000,
+      listenBacklog: 4096,
     });
   });
 });

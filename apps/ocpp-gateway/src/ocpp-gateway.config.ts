@@ -63,6 +63,12 @@ export interface OcppGatewayTuning {
   decisionPublishesInFlight: number;
   /** After a failed publish of a decision event, how long until the queue is tried again. */
   decisionRetryDelayMs: number;
+  /**
+   * Connections the kernel may hold for the OCPP port before the gateway accepts them (capped by net.core.somaxconn):
+   * Node's 511 overflowed when a fleet reconnected at once, and the overflow's charge points waited seconds for the
+   * kernel's SYN retransmissions or were reset.
+   */
+  listenBacklog: number;
 }
 
 /** The tuning every instance runs with. */
@@ -83,6 +89,7 @@ export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
   decisionBatchSize: 1000,
   decisionPublishesInFlight: 4,
   decisionRetryDelayMs: 1000,
+  listenBacklog: 4096,
 });
 
 export interface OcppGatewayConfig extends CommonServiceConfig {

@@ -2,17 +2,11 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
-import pg from 'pg';
-import {
-  AssetsSubjects,
-  ChargePointEventSubjects,
-  EVENT_STREAM,
-  type EventEnvelope,
-  type LocationView,
-} from '@cpc/contracts';
+import type pg from 'pg';
+import { ChargePointEventSubjects, EVENT_STREAM, type EventEnvelope } from '@cpc/contracts';
 import { eventually, type ServiceTestRig } from '@cpc/testing';
 import { ASSETS_SERVICE_TUNING } from '../assets-service.config.js';
-import { startAssetsServiceRig } from '../testing/assets-service-rig.js';
+import { startAssetsServiceRigWithLocation } from '../testing/assets-service-rig.js';
 import { CHARGE_POINT_STATE_CONSUMER, ChargePointStateConsumer } from './charge-point-state.consumer.js';
 
 jest.setTimeout(120_000);
@@ -25,12 +19,7 @@ const t0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
 
 beforeAll(async () => {
-  rig = await startAssetsServiceRig({ LOG_LEVEL: 'error' });
-  db = new pg.Client({ connectionString: rig.database.url });
-  await db.connect();
-  await db.query(`SET TIME ZONE 'UTC'`);
-  const location = await rig.call<LocationView>(AssetsSubjects.createLocation, { name: 'Depot' }, tenant);
-  locationUuid = location.uuid;
+  ({ rig, db, locationUuid } = await startAssetsServiceRigWithLocation(tenant));
 });
 
 afterAll(async () => {

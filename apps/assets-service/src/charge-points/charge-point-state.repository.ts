@@ -18,7 +18,11 @@ export interface PlugStateRow extends PlugState {
   controllerUuid: string;
 }
 
-/** The live state of the controllers named by (tenant, uuid) pairs that exist, locked until the transaction ends. */
+/**
+ * The live state of the controllers named by (tenant, uuid) pairs that exist, locked until the transaction ends.
+ * FOR NO KEY UPDATE, the lock the UPDATE takes anyway: it keeps other state writers out, but not the rows that refer
+ * to a controller (the event log's inserts take its key share), which FOR UPDATE made wait and could deadlock with.
+ */
 export const lockControllerStates = sqlStatement<
   { tenantUuids: string[]; controllerUuids: string[] },
   ControllerStateRow
@@ -32,7 +36,7 @@ export const lockControllerStates = sqlStatement<
          FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[]) AS k(tenant_uuid, uuid)
          JOIN assets.controllers c ON c.tenant_uuid = k.tenant_uuid AND c.uuid = k.uuid
         ORDER BY c.uuid
-          FOR UPDATE OF c`,
+          FOR NO KEY UPDATE OF c`,
 });
 
 /** The plugs of the controllers named by (tenant, uuid) pairs, locked until the transaction ends. */
@@ -48,7 +52,7 @@ export const lockPlugStates = sqlStatement<
          FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[]) AS k(tenant_uuid, controller_uuid)
          JOIN assets.plugs p ON p.tenant_uuid = k.tenant_uuid AND p.controller_uuid = k.controller_uuid
         ORDER BY p.uuid
-          FOR UPDATE OF p`,
+          FOR NO KEY UPDATE OF p`,
 });
 
 /** The new live state of many controllers, one row per array index. */

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   ChargePointEventSubjects,
   type ControllerEventKind,
@@ -6,10 +6,12 @@ import {
   isUuid,
 } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
-import { JetStreamEventBus } from '@cpc/nats';
-import { DataSource } from 'typeorm';
+import { describeError } from '@cpc/errors';
+import { type DeliveredEvent, JetStreamEventBus } from '@cpc/nats';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import {
-  recordControllerEvent,
+  recordControllerEvents,
   recordDiagnosticsStatus,
   recordFirmwareStatus,
 } from './controller-events.repository.js';
@@ -84,11 +86,61 @@ const STATUS_FIELDS = {
   diagnostics_status: recordDiagnosticsStatus,
 } as const;
 
+/** SQLSTATE class 22, data exception: a value PostgreSQL cannot take, which no retry will change. */
+const DATA_EXCEPTION_CLASS = '22';
+
+/** One event as a row of the log. */
+export interface LoggedEvent {
+  uuid: string;
+  tenantUuid: string;
+  controllerUuid: string;
+  kind: ControllerEventKind;
+  occurredAt: string;
+  details: Details;
+}
+
+/**
+ * The row an event becomes in the log; undefined for an event the log does not keep (another kind) or cannot keep
+ * (malformed: ids that are no UUIDs, a time PostgreSQL cannot store). Text loses NUL characters, which jsonb refuses.
+ */
+export function loggedEventOf(
+  subject: string,
+  event: EventEnvelope<unknown>,
+): LoggedEvent | 'malformed' | undefined {
+  const logged = LOGGED[subject];
+  if (!logged) return undefined;
+  const data = (event.data ?? {}) as Data;
+  const occurredAt = typeof event.occurredAt === 'string' ? new Date(event.occurredAt) : undefined;
+  const year = occurredAt?.getUTCFullYear() ?? Number.NaN;
+  if (
+    !isUuid(event.eventId) ||
+    !isUuid(event.tenantUuid) ||
+    !isUuid(data.controllerUuid) ||
+    !(year >= 1 && year <= 9999)
+  )
+    return 'malformed';
+  const details = Object.fromEntries(
+    Object.entries(logged.details(data)).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value.replaceAll('\u0000', '') : value,
+    ]),
+  );
+  return {
+    uuid: event.eventId.toLowerCase(),
+    tenantUuid: event.tenantUuid.toLowerCase(),
+    controllerUuid: data.controllerUuid.toLowerCase(),
+    kind: logged.kind,
+    occurredAt: occurredAt!.toISOString(),
+    details,
+  };
+}
+
 /**
  * Writes each controller's event log from the gateway's charge-point events, and the latest firmware and diagnostics
- * status onto the controller. Its own durable consumer, apart from the
- * live state's, so the log never holds the state back; every event is its own row, so order does not matter and
- * several are written at once.
+ * status onto the controller. Its own durable consumer, apart from the live state's, so the log never holds the
+ * state back. The events delivered so far go in at once, one statement and one commit for the batch: in a reconnect
+ * storm one commit per event made the write-ahead log's flushes the service's main wait. Every event is its own row,
+ * so order within the log does not matter; the status fields follow the events in stream order.
  */
 @Injectable()
 export class ControllerEventLogConsumer implements OnApplicationBootstrap {
@@ -97,44 +149,62 @@ export class ControllerEventLogConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly eventBus: JetStreamEventBus,
     private readonly dataSource: DataSource,
+    @Inject(ASSETS_SERVICE_TUNING_TOKEN) private readonly tuning: AssetsServiceTuning,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.eventBus.consume(
-      { durableName: CONTROLLER_EVENTS_CONSUMER, filterSubject: 'events.charge-point.>', concurrency: 32 },
-      (subject, event) => this.handle(subject, event),
+    await this.eventBus.consumeBatches(
+      {
+        durableName: CONTROLLER_EVENTS_CONSUMER,
+        filterSubject: 'events.charge-point.>',
+        maxBatchSize: this.tuning.controllerEventLogBatchSize,
+      },
+      (batch) => this.handle(batch),
     );
   }
 
-  async handle(subject: string, event: EventEnvelope<unknown>): Promise<void> {
-    const logged = LOGGED[subject];
-    if (!logged) return;
-    const data = (event.data ?? {}) as Data;
-    if (
-      !isUuid(event.eventId) ||
-      !isUuid(event.tenantUuid) ||
-      !isUuid(data.controllerUuid) ||
-      !Number.isFinite(Date.parse(event.occurredAt))
-    ) {
-      this.logger.warn(`not logging malformed event ${String(event.eventId)} on ${subject}`);
-      return;
+  async handle(batch: readonly Pick<DeliveredEvent, 'subject' | 'event'>[]): Promise<void> {
+    const rows: LoggedEvent[] = [];
+    for (const { subject, event } of batch) {
+      const row = loggedEventOf(subject, event);
+      if (row === 'malformed')
+        this.logger.warn(`not logging malformed event ${String(event.eventId)} on ${subject}`);
+      else if (row) rows.push(row);
     }
-    const details = logged.details(data);
-    await runStatement(this.dataSource, recordControllerEvent, {
-      uuid: event.eventId,
-      tenantUuid: event.tenantUuid,
-      controllerUuid: data.controllerUuid,
-      kind: logged.kind,
-      occurredAt: event.occurredAt,
-      details: JSON.stringify(details),
-    });
-    if (logged.kind === 'firmware_status' || logged.kind === 'diagnostics_status') {
-      await runStatement(this.dataSource, STATUS_FIELDS[logged.kind], {
-        tenantUuid: event.tenantUuid,
-        controllerUuid: data.controllerUuid,
-        status: typeof details.status === 'string' ? details.status.slice(0, 50) : null,
-        occurredAt: event.occurredAt,
+    if (rows.length === 0) return;
+    try {
+      await this.dataSource.transaction((manager) => this.write(manager, rows));
+    } catch (error) {
+      if (!isDataException(error)) throw error;
+      // One event's value the database refuses must not hold the others back forever: each on its own, that one left out.
+      for (const row of rows) {
+        await this.dataSource
+          .transaction((manager) => this.write(manager, [row]))
+          .catch((rowError: unknown) => {
+            if (!isDataException(rowError)) throw rowError;
+            this.logger.warn(`not logging event ${row.uuid}: ${describeError(rowError)}`);
+          });
+      }
+    }
+  }
+
+  private async write(manager: EntityManager, rows: readonly LoggedEvent[]): Promise<void> {
+    await runStatement(manager, recordControllerEvents, { events: JSON.stringify(rows) });
+    for (const row of rows) {
+      if (row.kind !== 'firmware_status' && row.kind !== 'diagnostics_status') continue;
+      await runStatement(manager, STATUS_FIELDS[row.kind], {
+        tenantUuid: row.tenantUuid,
+        controllerUuid: row.controllerUuid,
+        status: typeof row.details.status === 'string' ? row.details.status.slice(0, 50) : null,
+        occurredAt: row.occurredAt,
       });
     }
   }
+}
+
+function isDataException(error: unknown): boolean {
+  const code =
+    (error as { code?: unknown; driverError?: { code?: unknown } })?.driverError?.code ??
+    (error as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith(DATA_EXCEPTION_CLASS);
 }

@@ -2,20 +2,19 @@ import { pagedListStatements, sqlStatement } from '@cpc/database';
 
 /** The statements of assets.controller_events. */
 
-/** One event of a controller the tenant has; an event of an unknown or deleted controller, or a repeat, adds nothing. */
-export const recordControllerEvent = sqlStatement<{
-  uuid: string;
-  tenantUuid: string;
-  controllerUuid: string;
-  kind: string;
-  occurredAt: string;
-  details: string;
-}>({
+/**
+ * Events of controllers the tenant has, given as a JSON array of LoggedEvent; an event of an unknown or deleted
+ * controller, or a repeat (also within the array), adds nothing.
+ */
+export const recordControllerEvents = sqlStatement<{ events: string }>({
   name: 'controller-events.record',
-  parameters: ['uuid', 'tenantUuid', 'controllerUuid', 'kind', 'occurredAt', 'details'],
+  parameters: ['events'],
   sql: `INSERT INTO assets.controller_events (uuid, tenant_uuid, controller_uuid, kind, occurred_at, details)
-       SELECT :uuid, :tenantUuid, :controllerUuid, :kind, :occurredAt, :details::jsonb
-        WHERE EXISTS (SELECT FROM assets.controllers WHERE uuid = :controllerUuid AND tenant_uuid = :tenantUuid)
+       SELECT DISTINCT ON (e.uuid) e.uuid, e."tenantUuid", e."controllerUuid", e.kind, e."occurredAt", e.details
+         FROM jsonb_to_recordset(:events::jsonb)
+              AS e(uuid uuid, "tenantUuid" uuid, "controllerUuid" uuid, kind text, "occurredAt" timestamptz, details jsonb)
+        WHERE EXISTS (SELECT FROM assets.controllers c WHERE c.uuid = e."controllerUuid" AND c.tenant_uuid = e."tenantUuid")
+        ORDER BY e.uuid
        ON CONFLICT (uuid) DO NOTHING`,
 });
 

@@ -1,3 +1,5 @@
+import pg from 'pg';
+import { AssetsSubjects, type LocationView } from '@cpc/contracts';
 import { migrateServiceSchema } from '@cpc/database';
 import { ServiceTestRig } from '@cpc/testing';
 import { loadAssetsServiceConfig } from '../assets-service.config.js';
@@ -22,4 +24,16 @@ export function startAssetsServiceRig(settings: Record<string, string> = {}): Pr
         }),
       ),
   });
+}
+
+/** A rig (errors logged only), a plain client on its database and a location of `tenantUuid` for controllers. */
+export async function startAssetsServiceRigWithLocation(
+  tenantUuid: string,
+): Promise<{ rig: ServiceTestRig; db: pg.Client; locationUuid: string }> {
+  const rig = await startAssetsServiceRig({ LOG_LEVEL: 'error' });
+  const db = new pg.Client({ connectionString: rig.database.url });
+  await db.connect();
+  await db.query(`SET TIME ZONE 'UTC'`);
+  const location = await rig.call<LocationView>(AssetsSubjects.createLocation, { name: 'Depot' }, tenantUuid);
+  return { rig, db, locationUuid: location.uuid };
 }

@@ -97,10 +97,13 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
   async onApplicationBootstrap(): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       this.httpServer.once('error', reject);
-      this.httpServer.listen(this.config.ocppPort, '0.0.0.0', () => {
-        this.httpServer.off('error', reject);
-        resolve();
-      });
+      this.httpServer.listen(
+        { port: this.config.ocppPort, host: '0.0.0.0', backlog: this.config.tuning.listenBacklog },
+        () => {
+          this.httpServer.off('error', reject);
+          resolve();
+        },
+      );
     });
     this.accepting = true;
     this.logger.log(
