@@ -29,7 +29,7 @@ import {
 import pg from 'pg';
 import { createWebhooksDataSource } from './data-source.js';
 import { startWebhookService } from './start-webhook-service.js';
-import { webhookServiceTestConfig } from './testing/webhook-service-test-config.js';
+import { loadWebhookServiceConfig, WEBHOOK_SERVICE_TUNING } from './webhook-service.config.js';
 
 jest.setTimeout(60_000);
 
@@ -102,9 +102,18 @@ function deliveries(subscriptionUuid: string, tenantUuid = tenantA): Promise<Web
 }
 
 function serviceConfig(natsUrl: string, databaseUrl: string) {
-  return webhookServiceTestConfig(natsUrl, databaseUrl, {
-    env: { WEBHOOK_RESPONSE_TIMEOUT_MS: '500' },
+  return {
+    ...loadWebhookServiceConfig({
+      NATS_URL: natsUrl,
+      DATABASE_URL: databaseUrl,
+      HEALTH_PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
+      WEBHOOK_RESPONSE_TIMEOUT_MS: '500',
+    }),
     tuning: {
+      ...WEBHOOK_SERVICE_TUNING,
       firstRetryDelayMs: 200,
       maxRetryDelayMs: 400,
       failingDisableAfterMs: 3000,
@@ -112,7 +121,7 @@ function serviceConfig(natsUrl: string, databaseUrl: string) {
       eventRetryDelayMs: 100,
       parkedEventPollIntervalMs: 100,
     },
-  });
+  };
 }
 
 beforeAll(async () => {

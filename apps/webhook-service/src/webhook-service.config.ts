@@ -26,42 +26,23 @@ export interface WebhookServiceTuning {
   eventPullBatchSize: number;
   /**
    * Command status events fanned out at once: their order does not matter here (rows are ordered by stream sequence
-   * and claimed behind the ack floor), so handling overlaps its database round trips, and the events handled at once
-   * share fan-out statements (a burst: about 11 events a statement with 32, under 3 with 8). Charge point events go
-   * one at a time: the once-a-minute limit of session updates and its reset at the session's end depend on their
-   * order.
+   * and claimed behind the ack floor), so handling overlaps its database round trips. Charge point events go one at a
+   * time: the once-a-minute limit of session updates and its reset at the session's end depend on their order.
    */
   commandEventConcurrency: number;
-  /**
-   * Statements writing events' delivery rows running at once; the events handled meanwhile go together into the next
-   * one (one statement and one commit for several events instead of one each).
-   */
-  fanOutWritesInFlight: number;
-  /**
-   * Events one statement writes at most: above what the consumers hand over at once (commandEventConcurrency command
-   * events, one charge point event, parked ones), so each group takes all that wait.
-   */
-  fanOutBatchSize: number;
   /**
    * Pause between writing an event's rows and waking the delivery loop: the event is acknowledged when its handler
    * returns, and its rows become claimable once the consumer's ack floor has moved past it.
    */
   wakeAfterFanOutMs: number;
   /**
-   * How old a reading of the consumers' ack floors may be and still serve a claim: under a backlog full claims follow
-   * each other at once, and two JetStream API requests before each would cost more than the claim; an older reading
-   * only holds the newest rows back a little.
+   * How old a reading of the consumers' ack floors may be and still serve a claim: a claim follows every finished
+   * delivery, and two JetStream API requests for each would cost more than the delivery; an older reading only holds
+   * the newest rows back a little.
    */
   ackFloorMaxAgeMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
   claimBatchSize: number;
-  /**
-   * Least time from one claim of a replica's delivery loop to its next (unless the previous one came back full): the
-   * rows that become due meanwhile, new events and the next rows of queues whose head was just delivered, go together
-   * into one statement, so a replica claims at most about 100 times a second however many deliveries it makes, and a
-   * queue's next row waits at most this long behind its predecessor.
-   */
-  claimIntervalMs: number;
   /** HTTP requests to receivers in flight at once in one replica. */
   maxRequestsInFlight: number;
   /**
@@ -116,13 +97,10 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   parkedEventClaimBatchSize: 20,
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
-  commandEventConcurrency: 32,
-  fanOutWritesInFlight: 2,
-  fanOutBatchSize: 100,
+  commandEventConcurrency: 8,
   wakeAfterFanOutMs: 5,
   ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,
-  claimIntervalMs: 10,
   maxRequestsInFlight: 200,
   maxRequestsInFlightPerSubscription: 20,
   claimLeaseMs: 60_000,

@@ -10,7 +10,6 @@ import { TargetGuard } from './delivery/target-guard.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { ConnectorPlugs } from './events/connector-plugs.js';
 import { ControllerLocations } from './events/controller-locations.js';
-import { DeliveryFanOuts } from './events/delivery-fan-outs.js';
 import { ParkedEventsRetrier } from './events/parked-events.retrier.js';
 import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
 import { SecretBox } from './signing/secret-box.js';
@@ -66,7 +65,6 @@ export class WebhookServiceModule {
         DeliveryOutcomes,
         ControllerLocations,
         ConnectorPlugs,
-        DeliveryFanOuts,
         SubscriptionsService,
         WebhookEventsConsumer,
         ParkedEventsRetrier,

@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
+  claimNextInQueue,
   disableSubscription,
   recordGone,
 } from '../repositories/deliveries.repository.js';
@@ -37,11 +38,9 @@ export function webhookIdOf(deliveryId: string): string {
 /**
  * Sends due deliveries: claims the heads of the (subscription, subject) queues, at most maxRequestsInFlight requests
  * at once and maxRequestsInFlightPerSubscription per subscription, so a slow or failing receiver holds only its own
- * share. One loop claims for every subscription at once, at most once per claimIntervalMs unless the previous claim
- * came back full: the rows that become due meanwhile (new events, the next rows of queues whose head was just
- * delivered) go together into the next claim, so the claims do not follow the deliveries one for one.
- * 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried with
- * exponential backoff and jitter, and a subscription failing for failingDisableAfterMs is disabled with the reason.
+ * share. 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried
+ * with exponential backoff and jitter, and a subscription failing for failingDisableAfterMs is disabled with the
+ * reason.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -88,14 +87,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         await Promise.race(this.inFlight);
         continue;
       }
-      const limit = Math.min(free, tuning.claimBatchSize);
-      const claimStartedAt = Date.now();
       let claimed: ClaimedDelivery[];
       try {
         await this.readAckFloors();
         claimed = await runStatement(this.dataSource, claimDueDeliveries, {
           ...this.ackFloors,
-          limit,
+          limit: Math.min(free, tuning.claimBatchSize),
           leaseMs: tuning.claimLeaseMs,
           perSubscriptionLimit: tuning.maxRequestsInFlightPerSubscription,
           inFlightSubscriptions: [...this.inFlightPerSubscription.keys()],
@@ -106,18 +103,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         claimed = [];
       }
       for (const delivery of claimed) this.start(delivery);
-      // A full claim may have left due rows behind: claim again at once. Otherwise everything due was taken, and
-      // the next rows come with a wake (an event written, an attempt answered) or in time (retries).
-      if (claimed.length === limit || !this.running) continue;
-      await this.signal.wait(tuning.idlePollIntervalMs);
-      const pause = claimStartedAt + tuning.claimIntervalMs - Date.now();
-      if (pause > 0 && this.running) await new Promise((resolve) => setTimeout(resolve, pause));
+      if (claimed.length === 0 && this.running) await this.signal.wait(tuning.idlePollIntervalMs);
     }
   }
 
   /**
-   * The ack floors, read again unless a read younger than ackFloorMaxAgeMs is at hand (under a backlog full claims
-   * follow each other at once: two JetStream API requests before each would cost more than the claims).
+   * The ack floors, read again unless a read younger than ackFloorMaxAgeMs is at hand (a claim follows every finished
+   * delivery: two JetStream API requests each would cost more than the deliveries).
    */
   private async readAckFloors(): Promise<void> {
     const read = this.ackFloorRead;
@@ -149,6 +141,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       else this.inFlightPerSubscription.delete(subscription);
     };
     const attempt = this.attempt(delivery, releaseReceiverSlot)
+      .then(async (delivered) => {
+        if (!delivered || !this.running) return;
+        const [next] = await runStatement(this.dataSource, claimNextInQueue, {
+          subscriptionUuid: subscription,
+          orderingKey: delivery.ordering_key,
+          leaseMs: this.config.tuning.claimLeaseMs,
+          ...this.ackFloors,
+        });
+        if (next) this.start(next);
+      })
       .catch((error: unknown) => {
         // The outcome could not be recorded: the row comes back when its lease ends (same webhook-id).
         this.logger.warn(`delivery ${delivery.id}: recording the attempt failed: ${describeError(error)}`);
@@ -156,7 +158,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       .finally(() => {
         this.inFlight.delete(attempt);
         releaseReceiverSlot();
-        // The next event of the same queue may be due now: the loop's next claim takes it with the others.
+        // The next event of the same queue may be due now.
         this.signal.wake();
       });
     this.inFlight.add(attempt);
@@ -164,14 +166,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /**
    * One attempt and its outcome recorded (delivered and retried ones together with other deliveries' outcomes, see
-   * DeliveryOutcomes).
+   * DeliveryOutcomes); true when it was delivered.
    */
-  private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<boolean> {
     const result = await this.send(delivery);
     answered();
     if (result.statusCode !== null && result.error === null) {
       await this.outcomes.delivered(delivery.id, result.statusCode);
-      return;
+      return true;
     }
     const error = result.error ?? 'failed';
     if (result.statusCode === HTTP_GONE) {
@@ -183,7 +185,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         });
         await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
       });
-      return;
+      return false;
     }
     const nextAttemptAt = new Date(Date.now() + retryDelayMs(delivery.attempts, this.config.tuning));
     const failingSince = await this.outcomes.failed(delivery.id, result.statusCode, error, nextAttemptAt);
@@ -193,6 +195,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         reason: `deliveries failing since ${failingSince.toISOString()}; last: ${error}`,
       });
     }
+    return false;
   }
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {

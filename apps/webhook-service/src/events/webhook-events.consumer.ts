@@ -6,14 +6,13 @@ import { type EventPosition, JetStreamEventBus } from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { retryDelayMs } from '../delivery/retry-schedule.js';
-import { claimSessionUpdate, forgetSession } from '../repositories/deliveries.repository.js';
+import { claimSessionUpdate, fanOutEvent, forgetSession } from '../repositories/deliveries.repository.js';
 import { parkEvent } from '../repositories/parked-events.repository.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './consumer-names.js';
 import { ConnectorPlugs } from './connector-plugs.js';
 import { ControllerLocations } from './controller-locations.js';
-import { DeliveryFanOuts } from './delivery-fan-outs.js';
 import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
 
 /**
@@ -21,7 +20,7 @@ import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
  * (a crash in between redelivers it, and the unique (event, subscription) keeps it at one row). Each row keeps its
  * event's stream sequence: the order of one controller's or one command's events, whichever replica wrote them (the
  * delivery worker waits for the consumer's ack floor, see claimDueDeliveries), so command events are handled several
- * at a time, and the rows of the events handled at once are written in one statement (DeliveryFanOuts).
+ * at a time.
  *
  * An event whose fan-out fails eventAttemptsBeforeParking times (one that cannot be stored, or a dependency that stays
  * away) is parked: set aside in webhooks.parked_events and acknowledged, so the ack floor, and with it every other
@@ -39,7 +38,6 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     private readonly dataSource: DataSource,
     private readonly locations: ControllerLocations,
     private readonly plugs: ConnectorPlugs,
-    private readonly fanOuts: DeliveryFanOuts,
     private readonly signal: DeliverySignal,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
@@ -117,23 +115,19 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         webhookEvent.plugOf,
       );
     }
-    const body = webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data);
-    /** In the session's transaction on its own, else in a statement shared with the events handled meanwhile. */
-    const fanOut = (manager: EntityManager | undefined, locationUuid: string | null) => {
-      const item = {
-        tenant_uuid: tenantUuid,
-        event_id: event.eventId,
-        event_type: webhookEvent.type,
-        ordering_key: webhookEvent.orderingKey,
-        stream_seq: streamSeq,
-        body,
-        controller_uuid: webhookEvent.controllerUuid,
-        location_uuid: locationUuid,
-      };
-      return manager ? this.fanOuts.fanOutIn(manager, item) : this.fanOuts.fanOut(item);
-    };
+    const fanOut = (runner: DataSource | EntityManager, locationUuid: string | null) =>
+      runStatement(runner, fanOutEvent, {
+        tenantUuid,
+        eventId: event.eventId,
+        eventType: webhookEvent.type,
+        orderingKey: webhookEvent.orderingKey,
+        streamSeq,
+        body: webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data),
+        controllerUuid: webhookEvent.controllerUuid,
+        locationUuid,
+      }).then(([result]) => result);
     /** Unfiltered and controller-filtered subscriptions first; location-filtered ones once the location is known. */
-    const fanOutAll = async (runner: EntityManager | undefined): Promise<number> => {
+    const fanOutAll = async (runner: DataSource | EntityManager): Promise<number> => {
       const first = await fanOut(runner, null);
       if (!first.location_filtered) return first.inserted;
       const locationUuid = await this.locations.locationOf(tenantUuid, webhookEvent.controllerUuid);
@@ -160,7 +154,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
           }
           return fanOutAll(manager);
         })
-      : await fanOutAll(undefined);
+      : await fanOutAll(this.dataSource);
     if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
   }
 }

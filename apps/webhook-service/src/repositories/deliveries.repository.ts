@@ -25,56 +25,51 @@ export interface DeliveryRow {
 const COLUMNS = `id, event_type, status, attempts, last_response_code, last_error, last_attempt_at,
        CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at, created_at, delivered_at`;
 
-/** One event to fan out, as fanOutEvents takes it (an element of its JSON array). */
-export interface FanOutItem {
-  tenant_uuid: string;
-  event_id: string;
-  event_type: string;
-  ordering_key: string;
-  stream_seq: number;
-  body: string;
-  controller_uuid: string | null;
-  /** Null matches no location filter. */
-  location_uuid: string | null;
-}
-
 /**
- * The delivery rows of events (a JSON array of FanOutItem), of any tenants, in one statement: one row per enabled,
- * matching subscription of the event's tenant; a redelivered event adds nothing. Answers per event id the rows it
- * added and whether a subscription for its type filters by location: then the event is fanned out again with the
- * controller's location, which adds only the rows the first run left out. Rows are inserted in the order of their
- * (event, subscription), so that two of these with an event in common wait for each other instead of deadlocking.
+ * One row per enabled, matching subscription of the tenant; a redelivered event adds nothing. Also says whether a
+ * subscription for this event type filters by location: then the event is fanned out again with the controller's
+ * location (`locationUuid` null matches no location filter), which adds only the rows the first run left out.
  */
-export const fanOutEvents = sqlStatement<
-  { events: string },
-  { event_id: string; inserted: number; location_filtered: boolean }
+export const fanOutEvent = sqlStatement<
+  {
+    tenantUuid: string;
+    eventId: string;
+    eventType: string;
+    orderingKey: string;
+    streamSeq: number;
+    body: string;
+    controllerUuid: string | null;
+    locationUuid: string | null;
+  },
+  { inserted: number; location_filtered: boolean }
 >({
   name: 'deliveries.fan-out',
-  parameters: ['events'],
-  sql: `WITH event AS (
-          SELECT * FROM json_to_recordset(:events::json)
-                     AS e(tenant_uuid uuid, event_id varchar, event_type varchar, ordering_key varchar,
-                          stream_seq bigint, body text, controller_uuid uuid, location_uuid uuid)),
-        inserted AS (
+  parameters: [
+    'tenantUuid',
+    'eventId',
+    'eventType',
+    'orderingKey',
+    'streamSeq',
+    'body',
+    'controllerUuid',
+    'locationUuid',
+  ],
+  sql: `WITH inserted AS (
           INSERT INTO webhooks.deliveries
                  (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
                   next_attempt_at)
-          SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, e.event_id, e.event_type, e.ordering_key, e.stream_seq,
-                 e.body, now()
-            FROM event e
-            JOIN webhooks.subscriptions s
-              ON s.tenant_uuid = e.tenant_uuid AND s.enabled AND e.event_type = ANY (s.event_types)
-             AND (s.controller_uuid IS NULL OR s.controller_uuid = e.controller_uuid)
-             AND (s.location_uuid IS NULL OR s.location_uuid = e.location_uuid)
-           ORDER BY e.event_id, s.uuid
+          SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, :eventId, :eventType::varchar, :orderingKey, :streamSeq,
+                 :body, now()
+            FROM webhooks.subscriptions s
+           WHERE s.tenant_uuid = :tenantUuid AND s.enabled AND :eventType::varchar = ANY (s.event_types)
+             AND (s.controller_uuid IS NULL OR s.controller_uuid = :controllerUuid::uuid)
+             AND (s.location_uuid IS NULL OR s.location_uuid = :locationUuid::uuid)
           ON CONFLICT (event_id, subscription_uuid) DO NOTHING
-          RETURNING event_id)
-        SELECT e.event_id,
-               (SELECT count(*) FROM inserted i WHERE i.event_id = e.event_id)::int AS inserted,
-               EXISTS (SELECT 1 FROM webhooks.subscriptions s
-                        WHERE s.tenant_uuid = e.tenant_uuid AND s.enabled AND s.location_uuid IS NOT NULL
-                          AND e.event_type = ANY (s.event_types)) AS location_filtered
-          FROM event e`,
+          RETURNING id)
+        SELECT (SELECT count(*) FROM inserted)::int AS inserted,
+               EXISTS (SELECT 1 FROM webhooks.subscriptions
+                        WHERE tenant_uuid = :tenantUuid AND enabled AND location_uuid IS NOT NULL
+                          AND :eventType::varchar = ANY (event_types)) AS location_filtered`,
 });
 
 /** A ping for one subscription (`:test`), in a queue of its own. */
@@ -167,6 +162,49 @@ export const claimDueDeliveries = sqlStatement<
                next_attempt_at = now() + :leaseMs * interval '1 millisecond'
           FROM heads, webhooks.subscriptions s
          WHERE d.id = heads.id AND s.uuid = d.subscription_uuid
+        RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
+                  s.secret_ciphertext,
+                  CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END
+                    AS previous_secret_ciphertext`,
+});
+
+/**
+ * Right after a delivery: the next row of the same queue, claimed as claimDueDeliveries would (the queue's head, due,
+ * behind the ack floor, the subscription enabled), so a busy queue moves on without waiting for the next claim round.
+ * A head locked by another claim is skipped, and then nothing is claimed: never the row behind it.
+ */
+export const claimNextInQueue = sqlStatement<
+  {
+    subscriptionUuid: string;
+    orderingKey: string;
+    leaseMs: number;
+    commandAckFloor: number;
+    chargePointAckFloor: number;
+  },
+  ClaimedDelivery
+>({
+  name: 'deliveries.claim-next-in-queue',
+  parameters: ['subscriptionUuid', 'orderingKey', 'leaseMs', 'commandAckFloor', 'chargePointAckFloor'],
+  sql: `UPDATE webhooks.deliveries d
+           SET attempts = d.attempts + 1, last_attempt_at = now(),
+               next_attempt_at = now() + :leaseMs * interval '1 millisecond'
+          FROM webhooks.subscriptions s
+         WHERE d.id = (SELECT e.id FROM webhooks.deliveries e
+                        WHERE e.status = 'pending' AND e.subscription_uuid = :subscriptionUuid
+                          AND e.ordering_key = :orderingKey
+                          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries f
+                                           WHERE f.status = 'pending' AND f.subscription_uuid = e.subscription_uuid
+                                             AND f.ordering_key = e.ordering_key AND f.stream_seq < e.stream_seq)
+                        LIMIT 1
+                        FOR UPDATE SKIP LOCKED)
+           AND d.next_attempt_at <= now()
+           AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
+                                                          THEN :commandAckFloor::bigint
+                                                          ELSE :chargePointAckFloor::bigint END)
+           AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
+                            WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
+                              AND p.stream_seq < d.stream_seq)
+           AND s.uuid = d.subscription_uuid AND s.enabled
         RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
                   s.secret_ciphertext,
                   CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END
