@@ -13,13 +13,10 @@ import {
   type PlugView,
   type SensorView,
 } from '@cpc/contracts';
-import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
-import { eventually, ServiceTestRig } from '@cpc/testing';
-import { loadAssetsServiceConfig } from './assets-service.config.js';
+import { eventually, type ServiceTestRig } from '@cpc/testing';
 import { MAX_EXISTENCE_LOOKUPS } from './controllers/controllers.handler.js';
-import { createAssetsDataSource } from './data-source.js';
-import { startAssetsService } from './start-assets-service.js';
+import { startAssetsServiceRig } from './testing/assets-service-rig.js';
 
 jest.setTimeout(60_000);
 
@@ -103,20 +100,7 @@ function envelope<T>(
 }
 
 beforeAll(async () => {
-  rig = await ServiceTestRig.start({
-    migrate: (databaseUrl) => migrateServiceSchema(createAssetsDataSource(databaseUrl)),
-    start: ({ natsUrl, databaseUrl }) =>
-      startAssetsService(
-        loadAssetsServiceConfig({
-          NATS_URL: natsUrl,
-          DATABASE_URL: databaseUrl,
-          HEALTH_PORT: '0',
-          LOG_LEVEL: 'warn',
-          OUTBOX_RELAY_INTERVAL_MS: '200',
-          OCPP_PASSWORD_SCRYPT_LOG2_N: '10',
-        }),
-      ),
-  });
+  rig = await startAssetsServiceRig({ OUTBOX_RELAY_INTERVAL_MS: '200', OCPP_PASSWORD_SCRYPT_LOG2_N: '10' });
 });
 
 afterAll(() => rig?.stop());

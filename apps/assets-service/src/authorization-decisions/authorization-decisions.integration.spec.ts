@@ -8,12 +8,9 @@ import {
   ErrorCode,
   type ListAuthorizationDecisionsPayload,
 } from '@cpc/contracts';
-import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
-import { eventually, ServiceTestRig } from '@cpc/testing';
-import { loadAssetsServiceConfig } from '../assets-service.config.js';
-import { createAssetsDataSource } from '../data-source.js';
-import { startAssetsService } from '../start-assets-service.js';
+import { eventually, type ServiceTestRig } from '@cpc/testing';
+import { startAssetsServiceRig } from '../testing/assets-service-rig.js';
 
 jest.setTimeout(60_000);
 
@@ -92,19 +89,7 @@ async function walk(
 }
 
 beforeAll(async () => {
-  rig = await ServiceTestRig.start({
-    migrate: (databaseUrl) => migrateServiceSchema(createAssetsDataSource(databaseUrl)),
-    start: ({ natsUrl, databaseUrl }) =>
-      startAssetsService(
-        loadAssetsServiceConfig({
-          NATS_URL: natsUrl,
-          DATABASE_URL: databaseUrl,
-          HEALTH_PORT: '0',
-          LOG_LEVEL: 'warn',
-          OCPP_PASSWORD_SCRYPT_LOG2_N: '10',
-        }),
-      ),
-  });
+  rig = await startAssetsServiceRig({ OCPP_PASSWORD_SCRYPT_LOG2_N: '10' });
   // Seven decisions of one controller, two of them at the same instant (their order is by uuid), and one of another.
   const times = ['01', '02', '03', '03', '04', '05', '06'].map((second) => `2026-03-01T10:00:${second}.000Z`);
   for (const at of times) stored.push({ uuid: await decide(at), at, controller: controllerUuid });

@@ -10,6 +10,7 @@ import { describeError } from '@cpc/errors';
 import { type DeliveredEvent, JetStreamEventBus } from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
+import { isDataException } from '../shared/database-errors.js';
 import {
   recordControllerEvents,
   recordDiagnosticsStatus,
@@ -85,9 +86,6 @@ const STATUS_FIELDS = {
   firmware_status: recordFirmwareStatus,
   diagnostics_status: recordDiagnosticsStatus,
 } as const;
-
-/** SQLSTATE class 22, data exception: a value PostgreSQL cannot take, which no retry will change. */
-const DATA_EXCEPTION_CLASS = '22';
 
 /** One event as a row of the log. */
 export interface LoggedEvent {
@@ -200,11 +198,4 @@ export class ControllerEventLogConsumer implements OnApplicationBootstrap {
       });
     }
   }
-}
-
-function isDataException(error: unknown): boolean {
-  const code =
-    (error as { code?: unknown; driverError?: { code?: unknown } })?.driverError?.code ??
-    (error as { code?: unknown })?.code;
-  return typeof code === 'string' && code.startsWith(DATA_EXCEPTION_CLASS);
 }

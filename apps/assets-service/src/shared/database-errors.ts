@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { QueryFailedError } from 'typeorm';
 
 interface PgError {
@@ -5,9 +6,11 @@ interface PgError {
   constraint?: string;
 }
 
+/** PostgreSQL's error: wrapped by TypeORM's own queries, as pg throws it from runStatement's. */
 function pgError(error: unknown): PgError | undefined {
-  if (!(error instanceof QueryFailedError)) return undefined;
-  return (error as QueryFailedError & { driverError?: PgError }).driverError;
+  if (error instanceof QueryFailedError)
+    return (error as QueryFailedError & { driverError?: PgError }).driverError;
+  return error instanceof pg.DatabaseError ? error : undefined;
 }
 
 /** A unique index was hit; with `constraint`, only that index counts. */
@@ -18,4 +21,9 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 
 export function isForeignKeyViolation(error: unknown): boolean {
   return pgError(error)?.code === '23503';
+}
+
+/** SQLSTATE class 22, a data exception: a value PostgreSQL cannot take, which no retry will change. */
+export function isDataException(error: unknown): boolean {
+  return pgError(error)?.code?.startsWith('22') === true;
 }
