@@ -3,7 +3,7 @@ import type { EventEnvelope } from '@cpc/contracts';
 import type { JetStreamEventBus } from '@cpc/nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import { describeError } from '@cpc/errors';
-import { namedQuery } from './pool-query.js';
+import { namedQuery, runQuery } from './pool-query.js';
 
 export interface TransactionalOutboxOptions {
   /**
@@ -131,22 +131,24 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
     return this.options.batchSize ?? 200;
   }
 
+  /**
+   * Takes the oldest waiting events and deletes them in one statement, publishes them, then commits: a failed publish
+   * rolls the delete back. Planned on every run, not prepared: a plan made while the table was a few pages (at
+   * start-up) kept scanning it whole once a backlog had grown it to hundreds of pages, 20–40 ms a batch; planned
+   * with the table's size of the moment it deletes the locked rows by their tuple ids.
+   */
   private publishBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows = await namedQuery<PendingEvent>(manager, {
-        name: `outbox.take:${this.options.table}`,
-        text: `SELECT event_id, subject, envelope FROM ${this.options.table}
-                ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      const rows = await runQuery<PendingEvent>(manager, {
+        text: `WITH taken AS (
+                 DELETE FROM ${this.options.table}
+                  WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${this.options.table}
+                                           ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED))
+                 RETURNING event_id, subject, envelope, created_at)
+               SELECT event_id, subject, envelope FROM taken ORDER BY created_at`,
         values: [this.batchSize],
       });
       await Promise.all(rows.map((row) => this.eventBus.publish(row.subject, row.envelope)));
-      if (rows.length > 0) {
-        await namedQuery(manager, {
-          name: `outbox.delete:${this.options.table}`,
-          text: `DELETE FROM ${this.options.table} WHERE event_id = ANY($1)`,
-          values: [rows.map((row) => row.event_id)],
-        });
-      }
       return rows.length;
     });
   }

@@ -80,6 +80,15 @@ export interface ServiceProcessOptions {
   stopGraceMs?: number;
 }
 
+/**
+ * With CPC_CPU_PROFILE_DIR set (profiling a bench run, see docs/performance.md), each service writes a V8 CPU profile
+ * there when it stops; Node refuses --cpu-prof in NODE_OPTIONS, so it is passed as an argument.
+ */
+function cpuProfileArguments(): string[] {
+  const directory = process.env.CPC_CPU_PROFILE_DIR;
+  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+}
+
 /** A service's `main` as a child process: started means /health/ready answered 200. */
 export class ServiceProcess {
   readonly process: ManagedProcess;
@@ -90,7 +99,11 @@ export class ServiceProcess {
     this.process = new ManagedProcess({
       name: options.service,
       command: process.execPath,
-      args: ['--enable-source-maps', serviceEntryPath(options.rootDir, options.service, 'main')],
+      args: [
+        '--enable-source-maps',
+        ...cpuProfileArguments(),
+        serviceEntryPath(options.rootDir, options.service, 'main'),
+      ],
       env: options.env,
       cwd: options.rootDir,
       detached: options.detached,

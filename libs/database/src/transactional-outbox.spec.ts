@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope } from '@cpc/contracts';
+import type { JetStreamEventBus } from '@cpc/nats';
+import { DataSource } from 'typeorm';
+import { TransactionalOutbox } from './transactional-outbox.js';
+
+/** What the outbox asks of the event bus; fails while `failing` is set, as a publish to a NATS that is away does. */
+class RecordingEventBus {
+  readonly published: { subject: string; index: number }[] = [];
+  failing = false;
+
+  async publish(subject: string, envelope: EventEnvelope<unknown>): Promise<void> {
+    await Promise.resolve();
+    if (this.failing) throw new Error('no responders');
+    this.published.push({ subject, index: (envelope.data as { index: number }).index });
+  }
+}
+
+function event(index: number) {
+  return {
+    subject: `events.test.outbox.${index % 3}`,
+    envelope: {
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      tenantUuid: randomUUID(),
+      data: { index },
+    },
+  };
+}
+
+/** Real PostgreSQL: an outbox table of its own in the maintenance database, dropped afterwards. */
+describe('TransactionalOutbox', () => {
+  const table = `outbox_spec_${randomUUID().replaceAll('-', '')}`;
+  let dataSource: DataSource;
+  let bus: RecordingEventBus;
+  let outbox: TransactionalOutbox;
+
+  const waiting = async () => Number((await dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+  const add = (indexes: number[]) =>
+    dataSource.transaction((manager) => outbox.add(manager, indexes.map(event)));
+
+  beforeAll(async () => {
+    dataSource = new DataSource({
+      type: 'postgres',
+      url: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      poolSize: 3,
+    });
+    await dataSource.initialize();
+    await dataSource.query(`CREATE TABLE ${table} (
+      event_id uuid PRIMARY KEY, tenant_uuid uuid NOT NULL, subject varchar(200) NOT NULL, envelope jsonb NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT clock_timestamp())`);
+    await dataSource.query(`CREATE INDEX ON ${table} (created_at)`);
+  });
+
+  beforeEach(async () => {
+    await dataSource.query(`DELETE FROM ${table}`);
+    bus = new RecordingEventBus();
+    outbox = new TransactionalOutbox(dataSource, bus as unknown as JetStreamEventBus, {
+      table,
+      relayIntervalMs: 60_000,
+      batchSize: 4,
+    });
+  });
+
+  afterAll(async () => {
+    await dataSource?.query(`DROP TABLE IF EXISTS ${table}`);
+    await dataSource?.destroy();
+  });
+
+  it('publishes committed events in the order they were written, batch after batch, and deletes them', async () => {
+    await add([0, 1, 2]);
+    await add([3, 4, 5, 6, 7, 8]);
+    await add([9]);
+
+    await outbox.flush();
+
+    expect(bus.published.map((p) => p.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(bus.published[4].subject).toBe('events.test.outbox.1');
+    expect(await waiting()).toBe(0);
+  });
+
+  it('never publishes the events of a transaction that rolled back', async () => {
+    await dataSource
+      .transaction(async (manager) => {
+        await outbox.add(manager, [event(0)]);
+        throw new Error('the change failed');
+      })
+      .catch(() => undefined);
+    await add([1]);
+
+    await outbox.flush();
+
+    expect(bus.published.map((p) => p.index)).toEqual([1]);
+  });
+
+  it('keeps a batch whose publish failed and publishes it, in order, once publishing works again', async () => {
+    await add([0, 1, 2, 3, 4, 5]);
+    bus.failing = true;
+
+    await outbox.flush();
+    expect(bus.published).toEqual([]);
+    expect(await waiting()).toBe(6);
+
+    bus.failing = false;
+    await outbox.flush();
+    expect(bus.published.map((p) => p.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(await waiting()).toBe(0);
+  });
+
+  it('lets two relays share the table without publishing an event twice', async () => {
+    await add(Array.from({ length: 40 }, (_, index) => index));
+    const other = new TransactionalOutbox(dataSource, bus as unknown as JetStreamEventBus, {
+      table,
+      relayIntervalMs: 60_000,
+      batchSize: 4,
+    });
+
+    await Promise.all([outbox.flush(), other.flush()]);
+
+    const indexes = bus.published.map((p) => p.index);
+    expect(indexes.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, index) => index));
+    expect(await waiting()).toBe(0);
+  });
+});
