@@ -25,6 +25,7 @@ describe('assets-service tuning', () => {
       idTokenChangeMaxTokens: 500,
       localListUpdateMaxAgeMs: 3_600_000,
       localListMaxPageSize: 2000,
+      localListItemsPerMessageDefault: 250,
       decisionsInFlight: 8,
       decisionBatchSize: 256,
       decisionInsertsInFlight: 2,

@@ -65,6 +65,12 @@ export interface AssetsServiceTuning {
   localListUpdateMaxAgeMs: number;
   /** Most tokens and removals one page of a local list update carries (far below NATS's 1 MiB message limit). */
   localListMaxPageSize: number;
+  /**
+   * Entries per SendLocalList for a charge point that has not reported its limit (1.6 SendLocalListMaxLength, 2.0.1
+   * LocalAuthListCtrlr.ItemsPerMessage): EVerest's default ItemsPerMessage, which most charge points take, while a
+   * list of 5,000 still goes in 20 messages.
+   */
+  localListItemsPerMessageDefault: number;
   /** Decision events (each up to a gateway's `decisionBatchSize` decisions) handled at once; rows arriving together share INSERTs. */
   decisionsInFlight: number;
   /** Most decisions one INSERT stores. */
@@ -91,6 +97,7 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   idTokenChangeMaxTokens: 500,
   localListUpdateMaxAgeMs: 60 * 60_000,
   localListMaxPageSize: 2000,
+  localListItemsPerMessageDefault: 250,
   decisionsInFlight: 8,
   decisionBatchSize: 256,
   decisionInsertsInFlight: 2,

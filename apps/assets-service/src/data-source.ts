@@ -12,6 +12,7 @@ import { CreateAuthorizationDecisions1795700200000 } from './migrations/17957002
 import { CreateLocalLists1795700400000 } from './migrations/1795700400000-create-local-lists.js';
 import { CreateNewestFirstAssetIndexes1795700600000 } from './migrations/1795700600000-create-newest-first-asset-indexes.js';
 import { UnloggedHandshakeFailures1795700800000 } from './migrations/1795700800000-unlogged-handshake-failures.js';
+import { LocalListUpdateParts1795701000000 } from './migrations/1795701000000-local-list-update-parts.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -25,6 +26,7 @@ export const ASSETS_MIGRATIONS = [
   CreateLocalLists1795700400000,
   CreateNewestFirstAssetIndexes1795700600000,
   UnloggedHandshakeFailures1795700800000,
+  LocalListUpdateParts1795701000000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

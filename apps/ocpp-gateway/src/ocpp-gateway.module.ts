@@ -5,6 +5,7 @@ import { IdTokenCache } from './authorization/id-token-cache.js';
 import { TenantAuthorizationModes } from './authorization/tenant-authorization-modes.js';
 import { ChargePointCallSender } from './calls/charge-point-call.sender.js';
 import { CommandDeliveryLedger } from './calls/command-delivery.ledger.js';
+import { LocalListSender } from './calls/local-list.sender.js';
 import { LocalListSource } from './calls/local-list.source.js';
 import { OcppCallResponder } from './calls/ocpp-call.responder.js';
 import { ChargePointConnectionLifecycle } from './connections/charge-point-connection.lifecycle.js';
@@ -115,6 +116,7 @@ export class OcppGatewayModule {
         ChargePointCallSender,
         OcppCallResponder,
         LocalListSource,
+        LocalListSender,
         OcppWebSocketServer,
       ],
     };

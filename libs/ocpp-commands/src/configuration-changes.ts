@@ -120,9 +120,9 @@ export const DEFAULT_ITEMS_PER_MESSAGE = MAX_CONFIGURATION_SETTINGS;
  * Bytes of an OCPP-J CALL frame beyond its payload: `[2,"<message id>","<action>",` and `]`, with room for a message
  * id of up to 36 characters (ocpp-rpc's are UUIDs).
  */
-const CALL_FRAME_OVERHEAD = 48;
+export const CALL_FRAME_OVERHEAD = 48;
 
-const utf8Length = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+export const utf8Length = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 /**
  * A 2.0.1 SetVariables or GetVariables split into calls that each stay within the station's limits: at most

@@ -93,8 +93,11 @@ export {
 } from './classify-ocpp-response.js';
 export { classifyCallError, COMMAND_RESULT_ERRORS, CommandResultError } from './result-errors.js';
 export {
+  localListPartEnds,
+  localListParts,
   OCPP_ID_TOKEN_TYPES,
   sendLocalListCall,
   type LocalListCall,
+  type LocalListMessageLimits,
   type LocalListUpdate,
 } from './local-list.js';

@@ -1,7 +1,7 @@
 import type { AuthorizationToken } from '@cpc/contracts';
 import { authorizationToken } from '@cpc/testing';
 import { classifyOcppResponse } from './classify-ocpp-response.js';
-import { sendLocalListCall } from './local-list.js';
+import { localListPartEnds, localListParts, sendLocalListCall } from './local-list.js';
 import { schemaViolation } from './testing/ocpp-schemas.js';
 
 const token = (n: number, overrides: Partial<AuthorizationToken> = {}): AuthorizationToken =>
@@ -156,5 +156,106 @@ describe('sendLocalListCall', () => {
       status: 'rejected',
       resultStatus: 'VersionMismatch',
     });
+  });
+});
+
+describe('localListPartEnds / localListParts', () => {
+  const many = (count: number) => Array.from({ length: count }, (_, index) => token(index));
+  const frameBytes = (payload: unknown) =>
+    Buffer.byteLength(JSON.stringify([2, '0190f2d6-7c1a-7000-8000-000000000000', 'SendLocalList', payload]));
+
+  it('2,500 tokens at 1,000 per message: Full 1,000, then two Differential parts, one version each', () => {
+    const update = { listVersion: 7, updateType: 'full' as const, tokens: many(2500) };
+    const ends = localListPartEnds('ocpp2.0.1', update, { itemsPerMessage: 1000, bytesPerMessage: null });
+    expect(ends).toEqual([1000, 2000, 2500]);
+    const parts = localListParts(update, ends);
+    expect(
+      parts.map((part) => ({
+        listVersion: part.listVersion,
+        updateType: part.updateType,
+        tokens: part.tokens.length,
+        removals: part.removals?.length,
+      })),
+    ).toEqual([
+      { listVersion: 7, updateType: 'full', tokens: 1000, removals: undefined },
+      { listVersion: 8, updateType: 'differential', tokens: 1000, removals: 0 },
+      { listVersion: 9, updateType: 'differential', tokens: 500, removals: 0 },
+    ]);
+    expect(parts.flatMap((part) => part.tokens)).toEqual(update.tokens);
+    for (const part of parts) {
+      const { call } = sendLocalListCall('ocpp2.0.1', part);
+      expect(schemaViolation('ocpp2.0.1', call.action, 'req', call.payload)).toBeUndefined();
+    }
+  });
+
+  it('a differential update: tokens then removals, a part may hold both', () => {
+    const update = {
+      listVersion: 3,
+      updateType: 'differential' as const,
+      tokens: many(5),
+      removals: [
+        { idToken: 'GONE-1', type: 'local' as const },
+        { idToken: 'GONE-2', type: 'local' as const },
+        { idToken: 'GONE-3', type: 'local' as const },
+      ],
+    };
+    const ends = localListPartEnds('ocpp1.6', update, { itemsPerMessage: 3, bytesPerMessage: null });
+    expect(ends).toEqual([3, 6, 8]);
+    const parts = localListParts(update, ends);
+    expect(
+      parts.map((part) => [part.tokens.length, part.removals?.map((removal) => removal.idToken)]),
+    ).toEqual([
+      [3, []],
+      [2, ['GONE-1']],
+      [0, ['GONE-2', 'GONE-3']],
+    ]);
+    expect(parts.map((part) => part.updateType)).toEqual(['differential', 'differential', 'differential']);
+  });
+
+  it('an update without items is one empty part; within the limit, one part', () => {
+    expect(
+      localListPartEnds('ocpp1.6', { tokens: [] }, { itemsPerMessage: 10, bytesPerMessage: null }),
+    ).toEqual([0]);
+    expect(
+      localListParts({ listVersion: 2, updateType: 'full', tokens: [] }, [0]).map((part) => part.tokens),
+    ).toEqual([[]]);
+    expect(
+      localListPartEnds('ocpp2.0.1', { tokens: many(10) }, { itemsPerMessage: 10, bytesPerMessage: null }),
+    ).toEqual([10]);
+  });
+
+  it('2.0.1 BytesPerMessage: the CALL frame of every part stays within it', () => {
+    const update = { listVersion: 123456, updateType: 'full' as const, tokens: many(200) };
+    const bytesPerMessage = 2000;
+    const ends = localListPartEnds('ocpp2.0.1', update, { itemsPerMessage: 1000, bytesPerMessage });
+    expect(ends.length).toBeGreaterThan(1);
+    const parts = localListParts(update, ends);
+    for (const part of parts) {
+      const { call } = sendLocalListCall('ocpp2.0.1', part);
+      expect(frameBytes(call.payload)).toBeLessThanOrEqual(bytesPerMessage);
+    }
+    // Not wasteful: one entry more would not have fitted in the first part.
+    const first = localListParts({ ...update, tokens: update.tokens.slice(0, ends[0] + 1) }, [
+      ends[0] + 1,
+    ])[0];
+    expect(frameBytes(sendLocalListCall('ocpp2.0.1', first).call.payload)).toBeGreaterThan(
+      bytesPerMessage - 48,
+    );
+  });
+
+  it('an entry larger than BytesPerMessage on its own still goes, alone', () => {
+    const ends = localListPartEnds(
+      'ocpp2.0.1',
+      { tokens: many(3) },
+      { itemsPerMessage: 10, bytesPerMessage: 10 },
+    );
+    expect(ends).toEqual([1, 2, 3]);
+  });
+
+  it('refuses part ends that do not cut the update', () => {
+    const update = { listVersion: 1, updateType: 'full' as const, tokens: many(4) };
+    expect(() => localListParts(update, [2, 3])).toThrow(TypeError);
+    expect(() => localListParts(update, [3, 2, 4])).toThrow(TypeError);
+    expect(() => localListParts(update, [])).toThrow(TypeError);
   });
 });

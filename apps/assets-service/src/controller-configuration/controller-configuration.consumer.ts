@@ -93,7 +93,13 @@ export class ControllerConfigurationConsumer implements OnApplicationBootstrap {
           fromChangedSettings(reply.settings),
         );
       case 'SendLocalList':
-        return this.localLists.answered(report.tenantUuid, commandUuid, reply.status === 'accepted');
+        // A reply without the count (from a gateway before parts) answered one SendLocalList.
+        return this.localLists.answered(
+          report.tenantUuid,
+          commandUuid,
+          reply.localListPartsAccepted ?? (reply.status === 'accepted' ? 1 : 0),
+          true,
+        );
       case 'GetBaseReport':
         if (reply.status !== 'accepted') return;
         return this.configuration.rememberRequest(report, ocppIdFromCommandUuid(commandUuid), commandUuid);

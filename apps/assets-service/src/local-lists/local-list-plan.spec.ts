@@ -1,4 +1,4 @@
-import { entryOf, forOcpp16, type LocalListEntry, planLocalList } from './local-list-plan.js';
+import { entryOf, forOcpp16, listAfter, type LocalListEntry, planLocalList } from './local-list-plan.js';
 
 const entry = (uuidSuffix: string, fields: Partial<LocalListEntry> = {}): LocalListEntry => ({
   uuid: `00000000-0000-4000-8000-0000000000${uuidSuffix}`,
@@ -63,5 +63,34 @@ describe('entries', () => {
     expect(forOcpp16(entry('0a', { group: { idToken: 'G'.repeat(21), type: 'central' } }))).toEqual(
       entry('0a'),
     );
+  });
+});
+
+describe('listAfter', () => {
+  const a = entry('0a');
+  const b = entry('0b');
+  const c = entry('0c');
+  const d = entry('0d');
+
+  it('a full update: the tokens of the accepted parts', () => {
+    const plan = planLocalList('full', [a], [d, c, b]);
+    expect(listAfter('full', [a], plan, 0)).toEqual([]);
+    expect(listAfter('full', [a], plan, 2)).toEqual([b, c]);
+    expect(listAfter('full', [a], plan, 3)).toEqual(plan.entries);
+  });
+
+  it('a differential update: the base with the accepted tokens and removals applied', () => {
+    const blockedB = { ...b, status: 'blocked' as const };
+    const plan = planLocalList('differential', [a, b, c], [a, blockedB, d]);
+    // tokens [blockedB, d], removals [c]
+    expect(listAfter('differential', [a, b, c], plan, 0)).toEqual([a, b, c]);
+    expect(listAfter('differential', [a, b, c], plan, 1)).toEqual([a, blockedB, c]);
+    expect(listAfter('differential', [a, b, c], plan, 2)).toEqual([a, blockedB, c, d]);
+    expect(listAfter('differential', [a, b, c], plan, 3)).toEqual(plan.entries);
+  });
+
+  it('a differential update without a recorded list starts from an empty one', () => {
+    const plan = planLocalList('differential', null, [b, a]);
+    expect(listAfter('differential', null, plan, 1)).toEqual([a]);
   });
 });

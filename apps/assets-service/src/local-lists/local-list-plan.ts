@@ -42,6 +42,8 @@ export function forOcpp16(entry: LocalListEntry): LocalListEntry | undefined {
   return entry;
 }
 
+const byUuid = (a: LocalListEntry, b: LocalListEntry) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0);
+
 function sameEntry(a: LocalListEntry, b: LocalListEntry): boolean {
   return (
     a.idToken === b.idToken &&
@@ -63,7 +65,7 @@ export function planLocalList(
   recorded: readonly LocalListEntry[] | null,
   wanted: readonly LocalListEntry[],
 ): LocalListPlan {
-  const entries = [...wanted].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+  const entries = [...wanted].sort(byUuid);
   if (updateType === 'full') return { tokens: entries, removals: [], entries };
   const before = new Map((recorded ?? []).map((entry) => [entry.uuid, entry]));
   const tokens = entries.filter((entry) => {
@@ -75,4 +77,30 @@ export function planLocalList(
     .filter((entry) => !kept.has(entry.uuid))
     .map((entry) => ({ idToken: entry.idToken, type: entry.type }));
   return { tokens, removals, entries };
+}
+
+/**
+ * The list a charge point holds once it accepted the first `end` items (tokens, then removals) of an update, sent in
+ * order: a full update, the first `end` tokens; a differential one, the list it was prepared against (`base`) with
+ * those tokens added or replaced and those removals taken off (by the value and type they were sent with). In uuid
+ * order.
+ */
+export function listAfter(
+  updateType: LocalListUpdateKind,
+  base: readonly LocalListEntry[] | null,
+  plan: Pick<LocalListPlan, 'tokens' | 'removals'>,
+  end: number,
+): LocalListEntry[] {
+  const sentTokens = plan.tokens.slice(0, end);
+  if (updateType === 'full') return [...sentTokens].sort(byUuid);
+  const list = new Map((base ?? []).map((entry) => [entry.uuid, entry]));
+  for (const token of sentTokens) list.set(token.uuid, token);
+  const removed = new Set(
+    plan.removals
+      .slice(0, Math.max(0, end - plan.tokens.length))
+      .map((removal) => `${removal.type}\u0000${removal.idToken}`),
+  );
+  return [...list.values()]
+    .filter((entry) => !removed.has(`${entry.type}\u0000${entry.idToken}`))
+    .sort(byUuid);
 }

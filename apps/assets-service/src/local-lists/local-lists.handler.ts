@@ -23,7 +23,12 @@ export class LocalListsHandler {
 
   @MessagePattern(AuthorizationSubjects.localListAnswered)
   async answered(@Payload() request: LocalListAnsweredRequest): Promise<Record<string, never>> {
-    await this.lists.answered(request?.tenantUuid, request?.commandUuid, request?.accepted === true);
+    await this.lists.answered(
+      request?.tenantUuid,
+      request?.commandUuid,
+      Number(request?.acceptedParts) || 0,
+      request?.final !== false,
+    );
     return {};
   }
 

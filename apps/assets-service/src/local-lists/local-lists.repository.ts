@@ -50,9 +50,12 @@ export const recordedLocalList = sqlStatement<
 export interface LocalListUpdateRow {
   controller_uuid: string;
   update_type: LocalListUpdateKind;
+  /** The version of the update's first part. */
   version: number;
   tokens: LocalListEntry[];
   removals: LocalListRemoval[];
+  /** Where the parts end (counts of tokens then removals); empty for an update prepared before parts (one part). */
+  part_ends: number[];
 }
 
 /** The update prepared for a command. */
@@ -62,7 +65,7 @@ export const preparedLocalListUpdate = sqlStatement<
 >({
   name: 'local-lists.prepared-update',
   parameters: ['tenantUuid', 'commandUuid'],
-  sql: `SELECT controller_uuid, update_type, version, tokens, removals FROM assets.local_list_updates
+  sql: `SELECT controller_uuid, update_type, version, tokens, removals, part_ends FROM assets.local_list_updates
          WHERE command_uuid = :commandUuid AND tenant_uuid = :tenantUuid`,
 });
 
@@ -76,6 +79,8 @@ export const saveLocalListUpdate = sqlStatement<{
   tokens: string;
   removals: string;
   entries: string;
+  baseEntries: string | null;
+  partEnds: number[];
   now: Date;
 }>({
   name: 'local-lists.save-update',
@@ -88,42 +93,70 @@ export const saveLocalListUpdate = sqlStatement<{
     'tokens',
     'removals',
     'entries',
+    'baseEntries',
+    'partEnds',
     'now',
   ],
   sql: `INSERT INTO assets.local_list_updates AS u (command_uuid, tenant_uuid, controller_uuid, update_type,
-                                                   base_version, version, tokens, removals, entries, prepared_at)
+                                                   base_version, version, tokens, removals, entries, base_entries,
+                                                   part_ends, prepared_at)
         VALUES (:commandUuid, :tenantUuid, :controllerUuid, :updateType, :baseVersion, :baseVersion + 1,
-                :tokens::jsonb, :removals::jsonb, :entries::jsonb, :now)
+                :tokens::jsonb, :removals::jsonb, :entries::jsonb, :baseEntries::jsonb, :partEnds::integer[], :now)
         ON CONFLICT (command_uuid) DO UPDATE SET
           update_type = EXCLUDED.update_type, base_version = EXCLUDED.base_version, version = EXCLUDED.version,
           tokens = EXCLUDED.tokens, removals = EXCLUDED.removals, entries = EXCLUDED.entries,
-          prepared_at = EXCLUDED.prepared_at
+          base_entries = EXCLUDED.base_entries, part_ends = EXCLUDED.part_ends, prepared_at = EXCLUDED.prepared_at
         WHERE u.tenant_uuid = EXCLUDED.tenant_uuid`,
 });
 
-/**
- * Takes a command's update out once the charge point answered and, when it answered Accepted, makes it the
- * controller's list: only over the list it was prepared against (an update prepared against an older version
- * changes nothing).
- */
-export const settleLocalListUpdate = sqlStatement<
-  { tenantUuid: string; commandUuid: string; accepted: boolean; now: Date },
-  { version: number }
+/** A command's update with what settling it needs, locked until the transaction ends (reports of it take turns). */
+export const lockedLocalListUpdate = sqlStatement<
+  { tenantUuid: string; commandUuid: string },
+  LocalListUpdateRow & {
+    tenant_uuid: string;
+    base_version: number;
+    entries: LocalListEntry[];
+    base_entries: LocalListEntry[] | null;
+  }
 >({
-  name: 'local-lists.settle-update',
-  parameters: ['tenantUuid', 'commandUuid', 'accepted', 'now'],
-  sql: `WITH taken AS (
-          DELETE FROM assets.local_list_updates WHERE command_uuid = :commandUuid AND tenant_uuid = :tenantUuid
-          RETURNING tenant_uuid, controller_uuid, base_version, version, entries, command_uuid
-        )
-        INSERT INTO assets.local_lists AS l (tenant_uuid, controller_uuid, version, entries, command_uuid, updated_at)
-        SELECT tenant_uuid, controller_uuid, version, entries, command_uuid, :now FROM taken
-         WHERE :accepted::boolean
+  name: 'local-lists.locked-update',
+  parameters: ['tenantUuid', 'commandUuid'],
+  sql: `SELECT tenant_uuid, controller_uuid, update_type, base_version, version, tokens, removals, entries,
+               base_entries, part_ends
+          FROM assets.local_list_updates
+         WHERE command_uuid = :commandUuid AND tenant_uuid = :tenantUuid
+           FOR UPDATE`,
+});
+
+/**
+ * Makes `entries` the controller's list at `version`, only over the list the update was prepared against or one its
+ * earlier parts left (`baseVersion` ≤ recorded < `version`): a list recorded meanwhile by another update, or a
+ * report older than what is recorded, changes nothing.
+ */
+export const recordLocalList = sqlStatement<{
+  tenantUuid: string;
+  controllerUuid: string;
+  baseVersion: number;
+  version: number;
+  entries: string;
+  commandUuid: string;
+  now: Date;
+}>({
+  name: 'local-lists.record',
+  parameters: ['tenantUuid', 'controllerUuid', 'baseVersion', 'version', 'entries', 'commandUuid', 'now'],
+  sql: `INSERT INTO assets.local_lists AS l (tenant_uuid, controller_uuid, version, entries, command_uuid, updated_at)
+        VALUES (:tenantUuid, :controllerUuid, :version, :entries::jsonb, :commandUuid, :now)
         ON CONFLICT (tenant_uuid, controller_uuid) DO UPDATE SET
           version = EXCLUDED.version, entries = EXCLUDED.entries, command_uuid = EXCLUDED.command_uuid,
           updated_at = EXCLUDED.updated_at
-        WHERE l.version + 1 = EXCLUDED.version
-        RETURNING l.version`,
+        WHERE l.version >= :baseVersion AND l.version < EXCLUDED.version`,
+});
+
+/** Takes out a command's update once no further part of it goes out. */
+export const deleteLocalListUpdate = sqlStatement<{ tenantUuid: string; commandUuid: string }>({
+  name: 'local-lists.delete-update',
+  parameters: ['tenantUuid', 'commandUuid'],
+  sql: `DELETE FROM assets.local_list_updates WHERE command_uuid = :commandUuid AND tenant_uuid = :tenantUuid`,
 });
 
 /** Updates whose answer never came (the call failed or timed out), older than the cutoff. */

@@ -7,20 +7,24 @@ import {
 } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
+import { localListPartEnds, type LocalListMessageLimits } from '@cpc/ocpp-commands';
 import { DataSource } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
+import { ControllerConfigurationService } from '../controller-configuration/controller-configuration.service.js';
 import { toAuthorizationToken } from '../id-tokens/id-token-snapshots.js';
 import { authorizationTokensByUuid } from '../id-tokens/id-tokens.repository.js';
-import { entryOf, forOcpp16, type LocalListEntry, planLocalList } from './local-list-plan.js';
+import { entryOf, forOcpp16, listAfter, type LocalListEntry, planLocalList } from './local-list-plan.js';
 import {
   controllerLocation,
   deleteAbandonedLocalListUpdates,
+  deleteLocalListUpdate,
   existingIdTokens,
+  lockedLocalListUpdate,
   type LocalListUpdateRow,
   preparedLocalListUpdate,
   recordedLocalList,
+  recordLocalList,
   saveLocalListUpdate,
-  settleLocalListUpdate,
   tokensAllowedAt,
 } from './local-lists.repository.js';
 
@@ -33,14 +37,15 @@ const asToken = (entry: LocalListEntry): AuthorizationToken => ({ ...entry, allo
 /**
  * Local authorization lists per controller (docs/authorization.md#local-authorization-lists): prepares the update a
  * send_local_list delivers (the version the controller holds + 1; a full update with every token, a differential one
- * with what changed since the list it accepted last), serves it page by page, and records it as the controller's list
- * when the charge point answers Accepted.
+ * with what changed since the list it accepted last), cut into the parts the charge point takes in one SendLocalList,
+ * serves it page by page, and records what the charge point accepted of it as the controller's list.
  */
 @Injectable()
 export class LocalListsService {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(ASSETS_SERVICE_TUNING_TOKEN) private readonly tuning: AssetsServiceTuning,
+    private readonly configuration: ControllerConfigurationService,
   ) {}
 
   async page(request: LocalListPageRequest): Promise<LocalListPage> {
@@ -69,6 +74,7 @@ export class LocalListsService {
       tokens: tokens.map(asToken),
       removals,
       nextOffset: next < total ? next : null,
+      partEnds: update.part_ends.length > 0 ? update.part_ends : [total],
     };
   }
 
@@ -87,17 +93,39 @@ export class LocalListsService {
   }
 
   /**
-   * Settles a command's update once the charge point answered: Accepted makes it the controller's list (when the
-   * list it was prepared against is still the recorded one); any other answer drops it. A command without an update
-   * (a redelivered event) changes nothing.
+   * Records what the charge point accepted of a command's update: the list its first `acceptedParts` parts leave
+   * becomes the controller's list at the last accepted part's version (when the recorded list is the one the update
+   * was prepared against or one its earlier parts left); `final` drops the update. A command without an update (a
+   * repeated report, a redelivered event) changes nothing, and neither does a report of fewer parts than recorded.
    */
-  async answered(tenantUuid: string, commandUuid: string, accepted: boolean): Promise<void> {
+  async answered(
+    tenantUuid: string,
+    commandUuid: string,
+    acceptedParts: number,
+    final: boolean,
+  ): Promise<void> {
     if (!isUuid(tenantUuid) || !isUuid(commandUuid)) return;
-    await runStatement(this.dataSource, settleLocalListUpdate, {
-      tenantUuid,
-      commandUuid,
-      accepted,
-      now: new Date(),
+    await this.dataSource.transaction(async (manager) => {
+      const [update] = await runStatement(manager, lockedLocalListUpdate, { tenantUuid, commandUuid });
+      if (!update) return;
+      const total = update.tokens.length + update.removals.length;
+      const ends = update.part_ends.length > 0 ? update.part_ends : [total];
+      const parts = Math.min(Math.max(0, Math.floor(acceptedParts) || 0), ends.length);
+      if (parts > 0) {
+        const end = ends[parts - 1];
+        const entries =
+          end === total ? update.entries : listAfter(update.update_type, update.base_entries, update, end);
+        await runStatement(manager, recordLocalList, {
+          tenantUuid,
+          controllerUuid: update.controller_uuid,
+          baseVersion: update.base_version,
+          version: update.base_version + parts,
+          entries: JSON.stringify(entries),
+          commandUuid,
+          now: new Date(),
+        });
+      }
+      if (final) await runStatement(manager, deleteLocalListUpdate, { tenantUuid, commandUuid });
     });
   }
 
@@ -130,6 +158,7 @@ export class LocalListsService {
       before: new Date(now.getTime() - this.tuning.localListUpdateMaxAgeMs),
     });
     const baseVersion = recorded?.version ?? 0;
+    const partEnds = localListPartEnds(request.protocol, plan, await this.messageLimits(request));
     await runStatement(this.dataSource, saveLocalListUpdate, {
       commandUuid: request.commandUuid,
       tenantUuid,
@@ -139,6 +168,9 @@ export class LocalListsService {
       tokens: JSON.stringify(plan.tokens),
       removals: JSON.stringify(plan.removals),
       entries: JSON.stringify(plan.entries),
+      // Only a differential update's parts build on the list before it.
+      baseEntries: request.updateType === 'differential' ? JSON.stringify(recorded?.entries ?? []) : null,
+      partEnds,
       now,
     });
     return {
@@ -147,6 +179,24 @@ export class LocalListsService {
       version: baseVersion + 1,
       tokens: plan.tokens,
       removals: plan.removals,
+      part_ends: partEnds,
+    };
+  }
+
+  /**
+   * How much one SendLocalList to the controller may carry: what its charge point reported (1.6
+   * SendLocalListMaxLength; 2.0.1 LocalAuthListCtrlr.ItemsPerMessage and BytesPerMessage), else
+   * localListItemsPerMessageDefault entries and no byte limit.
+   */
+  private async messageLimits(request: LocalListPageRequest): Promise<LocalListMessageLimits> {
+    const reported = await this.configuration.settingLimits(request.tenantUuid, request.controllerUuid);
+    const items =
+      request.protocol === 'ocpp1.6'
+        ? reported.sendLocalListMaxLength
+        : reported.itemsPerMessageSendLocalList;
+    return {
+      itemsPerMessage: items ?? this.tuning.localListItemsPerMessageDefault,
+      bytesPerMessage: request.protocol === 'ocpp1.6' ? null : reported.bytesPerMessageSendLocalList,
     };
   }
 }

@@ -8,6 +8,7 @@ import {
 } from '@cpc/contracts';
 import { ServiceClient } from '@cpc/nats';
 import {
+  localListParts,
   type LocalListUpdate,
   type LocalListUpdateType,
   parseCommandRequest,
@@ -30,7 +31,8 @@ export function sendLocalListParameters(request: OcppCallRequest): SendLocalList
 
 /**
  * The local list a send_local_list delivers, as assets-service prepares it for the command
- * (AuthorizationSubjects.localListPage): version, tokens and removals, read page by page.
+ * (AuthorizationSubjects.localListPage): version, tokens and removals, read page by page, and the parts (one
+ * SendLocalList each) the charge point takes them in.
  */
 @Injectable()
 export class LocalListSource {
@@ -39,30 +41,45 @@ export class LocalListSource {
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
   ) {}
 
-  /** Tells assets-service the charge point's answer (Accepted records the update as the controller's list). */
-  async answered(connection: ChargePointConnection, commandUuid: string, accepted: boolean): Promise<void> {
+  /**
+   * Tells assets-service how many parts of the update the charge point accepted (the list they leave becomes the
+   * controller's) and whether more will go out.
+   */
+  async answered(
+    connection: ChargePointConnection,
+    commandUuid: string,
+    acceptedParts: number,
+    final: boolean,
+  ): Promise<void> {
     await this.services.request<unknown, LocalListAnsweredRequest>(AuthorizationSubjects.localListAnswered, {
       tenantUuid: connection.tenantUuid,
       commandUuid,
-      accepted,
+      acceptedParts,
+      final,
     });
   }
 
-  /** @throws DomainError not_found when the tenant no longer has the controller; NATS errors as they come. */
+  /**
+   * The update as the SendLocalList messages that carry it, in order (localListParts).
+   *
+   * @throws DomainError not_found when the tenant no longer has the controller; NATS errors as they come.
+   */
   async prepare(
     connection: ChargePointConnection,
     commandUuid: string,
     parameters: SendLocalListParameters,
     updateType: LocalListUpdateType = parameters.update_type,
-  ): Promise<LocalListUpdate> {
+  ): Promise<LocalListUpdate[]> {
     const update: {
       listVersion: number;
       tokens: LocalListPage['tokens'];
       removals: LocalListPage['removals'];
+      partEnds: number[];
     } = {
       listVersion: 0,
       tokens: [],
       removals: [],
+      partEnds: [],
     };
     let offset: number | null = 0;
     while (offset !== null) {
@@ -82,13 +99,17 @@ export class LocalListSource {
       update.listVersion = page.listVersion;
       update.tokens.push(...page.tokens);
       update.removals.push(...page.removals);
+      update.partEnds = page.partEnds;
       offset = page.nextOffset;
     }
-    return {
+    const whole: LocalListUpdate = {
       listVersion: update.listVersion,
       updateType,
       tokens: update.tokens,
       removals: updateType === 'differential' ? update.removals : undefined,
     };
+    // An assets-service before parts sends no part ends: the update is one part.
+    const total = update.tokens.length + update.removals.length;
+    return localListParts(whole, update.partEnds?.length ? update.partEnds : [total]);
   }
 }

@@ -35,6 +35,7 @@ import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import { ChargePointCallSender, type SentCall } from './charge-point-call.sender.js';
 import { CommandDeliveryLedger, type DeliveryRecord } from './command-delivery.ledger.js';
+import { LocalListSender } from './local-list.sender.js';
 import { LocalListSource, sendLocalListParameters } from './local-list.source.js';
 import { NO_TURN } from './one-call-at-a-time.queue.js';
 
@@ -63,6 +64,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     private readonly sender: ChargePointCallSender,
     private readonly bus: JetStreamEventBus,
     private readonly localLists: LocalListSource,
+    private readonly localListSender: LocalListSender,
   ) {}
 
   beforeApplicationShutdown(): void {
@@ -163,7 +165,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
         description: 'the connection closed before the call went out',
       };
     }
-    let localList: LocalListUpdate | undefined;
+    let localList: LocalListUpdate[] | undefined;
     const listParameters = sendLocalListParameters(request);
     if (listParameters) {
       try {
@@ -219,10 +221,13 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     }
 
     let sentEventTimer: NodeJS.Timeout | undefined;
+    const onSent = (sentAt: string) => {
+      sentEventTimer = this.announceSent(connection, request.commandUuid, sentAt);
+    };
     const result = await connection.outgoingCalls.run(this.config.callTimeoutMs, () =>
-      this.sendAll(connection, request, calls, (sentAt) => {
-        sentEventTimer = this.announceSent(connection, request.commandUuid, sentAt);
-      }),
+      listParameters
+        ? this.localListSender.send(connection, request, calls, onSent)
+        : this.sendAll(connection, request, calls, onSent),
     );
     clearTimeout(sentEventTimer);
     if (result === NO_TURN || !result.sent) {
@@ -246,16 +251,6 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
             description: 'the connection closed before the call went out',
           };
     }
-    if (listParameters && result.reply.outcome === 'answered') {
-      // Before the reply: the controller's next command is prepared over the list this answer leaves.
-      await this.localLists
-        .answered(connection, request.commandUuid, result.reply.status === 'accepted')
-        .catch((error: unknown) => {
-          this.logger.warn(
-            `answer to ${request.commandUuid} left to the call-completed event: ${describeError(error)}`,
-          );
-        });
-    }
     this.settle(connection, request.commandUuid, record, result.sentAt, result.reply);
     return result.reply;
   }
@@ -263,7 +258,7 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
   /**
    * The command's calls one after the other, in one turn of the charge point: one call for most types; 1.6
    * change_configuration one ChangeConfiguration per key; a 2.0.1 SetVariables/GetVariables larger than the charge
-   * point takes, one call per part (splitVariableCall). A call that is not answered does not stop the others (but a
+   * point takes, one call per part (splitVariableCall); send_local_list goes by LocalListSender. A call that is not answered does not stop the others (but a
    * lost connection does: the calls after it are not sent); when none is answered, the first one's outcome is the
    * delivery's. Several answers become one reply (mergedReply).
    */
@@ -291,12 +286,8 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
       const reply = sent.reply ?? { outcome: 'connection_lost', action: call.action };
       if (reply.outcome === 'answered') {
         responses.push(reply.response);
-        if (calls.length === 1 && request.type !== 'change_configuration') {
-          const single = { sent: true, sentAt, reply } as const;
-          return request.type === 'send_local_list'
-            ? this.fullAfterVersionMismatch(connection, request, single, sentAt)
-            : single;
-        }
+        if (calls.length === 1 && request.type !== 'change_configuration')
+          return { sent: true, sentAt, reply };
         continue;
       }
       firstFailure ??= reply;
@@ -312,62 +303,25 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
     };
   }
 
-  /**
-   * send_local_list: a differential update answered VersionMismatch is followed, in the same turn, by the whole list
-   * as a full update when the command asks for it (`full_on_version_mismatch`). The reply is the full update's, with
-   * both answers as `response.responses`; without the follow-up (not asked, or the list could not be prepared) the
-   * VersionMismatch reply stands.
-   */
-  private async fullAfterVersionMismatch(
-    connection: ChargePointConnection,
-    request: OcppCallRequest,
-    first: Extract<SentCall, { sent: true }>,
-    sentAt: string,
-  ): Promise<SentCall> {
-    const parameters = sendLocalListParameters(request);
-    const reply = first.reply;
-    if (
-      reply?.outcome !== 'answered' ||
-      reply.resultStatus !== 'VersionMismatch' ||
-      parameters?.update_type !== 'differential' ||
-      parameters.full_on_version_mismatch !== true
-    )
-      return first;
-    let calls: OcppCall[];
-    try {
-      const full = await this.localLists.prepare(connection, request.commandUuid, parameters, 'full');
-      calls = this.build(connection, request, full);
-    } catch (error) {
-      this.logger.warn(`full local list after VersionMismatch not sent: ${describeError(error)}`);
-      return first;
-    }
-    const second = await this.sender.send(connection, calls[0]);
-    const secondReply = second.reply ?? {
-      outcome: 'connection_lost' as const,
-      action: calls[0].action,
-    };
-    if (secondReply.outcome !== 'answered') return { sent: true, sentAt, reply: secondReply };
-    return {
-      sent: true,
-      sentAt,
-      reply: { ...secondReply, response: { responses: [reply.response, secondReply.response] } },
-    };
-  }
-
+  /** The command's calls; a send_local_list's update one SendLocalList per part (`localList`). */
   private build(
     connection: ChargePointConnection,
     request: OcppCallRequest,
-    localList?: LocalListUpdate,
+    localList?: LocalListUpdate[],
   ): OcppCall[] {
-    if (!isCommandType(request.type))
-      throw new OcppCallBuildError('invalid_parameters', `unknown command type ${String(request.type)}`);
+    const type = request.type;
+    if (!isCommandType(type))
+      throw new OcppCallBuildError('invalid_parameters', `unknown command type ${String(type)}`);
     const createdAt = request.createdAt ? new Date(request.createdAt) : undefined;
-    const calls = buildOcppCalls(
-      connection.protocol,
-      { commandUuid: request.commandUuid, type: request.type, parameters: request.parameters },
-      targetFor(connection.protocol, request.target),
-      { now: createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined, localList },
-    );
+    const now = createdAt && !Number.isNaN(createdAt.getTime()) ? createdAt : undefined;
+    const buildWith = (part?: LocalListUpdate) =>
+      buildOcppCalls(
+        connection.protocol,
+        { commandUuid: request.commandUuid, type, parameters: request.parameters },
+        targetFor(connection.protocol, request.target),
+        { now, localList: part },
+      );
+    const calls = localList ? localList.flatMap(buildWith) : buildWith();
     return calls.flatMap((call) => splitVariableCall(call, messageLimitsFor(call, request.messageLimits)));
   }
 

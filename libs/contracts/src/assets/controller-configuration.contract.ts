@@ -69,8 +69,8 @@ export interface ControllerSettingLimitsPayload {
 }
 
 /**
- * How many settings one change may carry and how large one 2.0.1 message may be, as the charge point reported it
- * (null: not known).
+ * How many settings one change (or entries one SendLocalList) may carry and how large one 2.0.1 message may be, as
+ * the charge point reported it (null: not known).
  */
 export interface ControllerSettingLimits {
   /** 1.6 `GetConfigurationMaxKeys`. */
@@ -83,6 +83,12 @@ export interface ControllerSettingLimits {
   itemsPerMessageGetVariables: number | null;
   /** 2.0.1 `DeviceDataCtrlr.BytesPerMessage[GetVariables]` (BytesPerMessageGetVariables). */
   bytesPerMessageGetVariables: number | null;
+  /** 1.6 `SendLocalListMaxLength`: most entries one SendLocalList may carry. */
+  sendLocalListMaxLength: number | null;
+  /** 2.0.1 `LocalAuthListCtrlr.ItemsPerMessage` (ItemsPerMessageSendLocalList). */
+  itemsPerMessageSendLocalList: number | null;
+  /** 2.0.1 `LocalAuthListCtrlr.BytesPerMessage` (BytesPerMessageSendLocalList). */
+  bytesPerMessageSendLocalList: number | null;
 }
 
 /** The entry keys (ControllerConfigurationEntryView.key) the limits are read from. */
@@ -92,4 +98,7 @@ export const SETTING_LIMIT_KEYS = {
   bytesPerMessageSetVariables: 'DeviceDataCtrlr.BytesPerMessage[SetVariables]',
   itemsPerMessageGetVariables: 'DeviceDataCtrlr.ItemsPerMessage[GetVariables]',
   bytesPerMessageGetVariables: 'DeviceDataCtrlr.BytesPerMessage[GetVariables]',
+  sendLocalListMaxLength: 'SendLocalListMaxLength',
+  itemsPerMessageSendLocalList: 'LocalAuthListCtrlr.ItemsPerMessage',
+  bytesPerMessageSendLocalList: 'LocalAuthListCtrlr.BytesPerMessage',
 } as const satisfies Record<keyof ControllerSettingLimits, string>;

@@ -27,7 +27,10 @@ export interface LocalListPageRequest {
 }
 
 export interface LocalListPage {
-  /** The version the charge point holds once it accepts the update. */
+  /**
+   * The version the charge point holds once it accepts the update's first part; part k (from 0) installs
+   * `listVersion + k`, so the whole update leaves `listVersion + partEnds.length - 1`.
+   */
   listVersion: number;
   updateType: LocalListUpdateKind;
   /** Tokens plus removals of the whole update. */
@@ -37,13 +40,27 @@ export interface LocalListPage {
   removals: { idToken: string; type: IdTokenType }[];
   /** The offset of the next page; null: this was the last. */
   nextOffset: number | null;
+  /**
+   * Where each SendLocalList of the update ends, as a count of its items (tokens, then removals): the first part sent
+   * with the update's type, the others as Differential updates (`@cpc/ocpp-commands` localListParts). Cut by the
+   * charge point's reported limits (1.6 SendLocalListMaxLength, 2.0.1 LocalAuthListCtrlr.ItemsPerMessage and
+   * BytesPerMessage), or assets-service's default when it reported none. The same on every page.
+   */
+  partEnds: number[];
 }
 
+/**
+ * What the charge point accepted of a command's update. The list its first `acceptedParts` parts leave becomes the
+ * controller's list (with the last accepted part's version), unless the recorded list moved on meanwhile; a repeated
+ * or older report changes nothing.
+ */
 export interface LocalListAnsweredRequest {
   tenantUuid: string;
   commandUuid: string;
-  /** The charge point answered Accepted: the update becomes the controller's list. */
-  accepted: boolean;
+  /** How many parts, from the first, the charge point answered Accepted (each sent after the one before was). */
+  acceptedParts: number;
+  /** No further part of the update goes out (the last was accepted, or one was not): the update is done with. */
+  final: boolean;
 }
 
 export interface IdTokensExistPayload {

@@ -72,13 +72,19 @@ export type OcppCallReply =
       /**
        * The reply as received. Several calls: 1.6 change_configuration `{responses: [each reply in order, null for a
        * key not answered]}`; a 2.0.1 SetVariables/GetVariables sent in parts, one reply with the results of every
-       * answered part.
+       * answered part; a send_local_list in several SendLocalList messages (or followed by a full update after a
+       * VersionMismatch), `{responses: [each answer in order]}`.
        */
       response: unknown;
       status: 'accepted' | 'rejected';
       resultStatus: string;
       /** change_configuration: each setting sent with the charge point's answer about it, in order. */
       settings?: ConfigurationSettingResult[];
+      /**
+       * send_local_list: how many SendLocalList parts of the update sent last (the full update after a
+       * VersionMismatch) the charge point accepted, from the first (assets-service records the list they leave).
+       */
+      localListPartsAccepted?: number;
     }
   | { outcome: 'invalid_response'; action: string; description: string }
   | { outcome: 'call_error'; action: string; code: string; description: string; error: string }
