@@ -39,14 +39,14 @@ export const AuthorizationSubjects = {
    * when it delivers a send_local_list: the first page prepares the update (version, tokens, removals) and keeps it
    * with the command until the charge point's answer; the later pages read it.
    */
-  localListPage: 'assets.local-list.page.v1',
+  localListPage: 'assets.local-list.page.v2',
   /**
    * request/reply, not tenant-scoped by a principal: LocalListAnsweredRequest → {}. The ocpp-gateway reports the charge
    * point's answer to a send_local_list before it replies about the command, so the next command of the controller
    * is prepared over the recorded list; the call-completed event records it too (whichever comes second changes
    * nothing).
    */
-  localListAnswered: 'assets.local-list.answered.v1',
+  localListAnswered: 'assets.local-list.answered.v2',
   /**
    * broadcast (core NATS, no queue group: every gateway instance hears it): IdTokensChangedBroadcast, after each
    * committed change of a tenant's tokens.
