@@ -36,7 +36,7 @@ describe('loadWebhookServiceConfig', () => {
       eventRetryDelayMs: 1000,
       eventMaxAckPending: 1000,
       eventPullBatchSize: 256,
-      commandEventConcurrency: 8,
+      commandEventBatchSize: 200,
       wakeAfterFanOutMs: 5,
       claimBatchSize: 100,
       maxRequestsInFlight: 200,
