@@ -36,7 +36,7 @@ describe('loadWebhookServiceConfig', () => {
       eventRetryDelayMs: 1000,
       eventMaxAckPending: 1000,
       eventPullBatchSize: 256,
-      commandEventBatchSize: 200,
+      commandEventConcurrency: 8,
       wakeAfterFanOutMs: 5,
       claimBatchSize: 100,
       maxRequestsInFlight: 200,

@@ -25,10 +25,11 @@ export interface WebhookServiceTuning {
   /** Events one pull fetches and buffers, so a backlog is read in few round trips. */
   eventPullBatchSize: number;
   /**
-   * Command status events fanned out in one statement (and one commit) at most: the events delivered while the
-   * previous batch was written, so a batch grows with the rate and a lone event goes at once.
+   * Command status events fanned out at once: their order does not matter here (rows are ordered by stream sequence
+   * and claimed behind the ack floor), so handling overlaps its database round trips. Charge point events go one at a
+   * time: the once-a-minute limit of session updates and its reset at the session's end depend on their order.
    */
-  commandEventBatchSize: number;
+  commandEventConcurrency: number;
   /**
    * Pause between writing an event's rows and waking the delivery loop: the event is acknowledged when its handler
    * returns, and its rows become claimable once the consumer's ack floor has moved past it.
@@ -103,7 +104,7 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   parkedEventClaimBatchSize: 20,
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
-  commandEventBatchSize: 200,
+  commandEventConcurrency: 8,
   wakeAfterFanOutMs: 5,
   ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,
