@@ -697,12 +697,15 @@ describe('the index of enabled subscriptions', () => {
     const target = await receiver();
     const { subscription } = await subscribe(target.url, { enabled: false }, tenant);
     const pool = (replica.app.get(DataSource).driver as unknown as { master: Pool }).master;
-    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    const failing = jest.spyOn(pool, 'query').mockImplementation(((...args: unknown[]) => {
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    // The index's full reload fails; every other statement runs as usual.
+    const failIndexReads = (...args: unknown[]): Promise<unknown> => {
       const [statement] = args as [{ text?: string } | undefined];
       if (statement?.text === enabledSubscriptions.text) return Promise.reject(new Error('database away'));
       return query(...args);
-    }) as typeof pool.query);
+    };
+    // An own property over the prototype's method, deleted again below.
+    Object.assign(pool, { query: failIndexReads });
     try {
       await index().reload();
       expect(index().loaded).toBe(false);
@@ -716,7 +719,7 @@ describe('the index of enabled subscriptions', () => {
         (count) => count === 1,
       );
     } finally {
-      failing.mockRestore();
+      Reflect.deleteProperty(pool, 'query');
     }
     await eventually(
       () => index().loaded,
