@@ -9,6 +9,7 @@ import {
   CommandSubjects,
   type CreatedWebhookSubscription,
   ErrorCode,
+  EVENT_STREAM,
   type EventEnvelope,
   type PlugFilter,
   type WebhookDeliveryPage,
@@ -17,7 +18,11 @@ import {
   type WebhookSubscriptionPage,
   type WebhookSubscriptionView,
 } from '@cpc/contracts';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { type Pool } from 'pg';
 import { migrateServiceSchema } from '@cpc/database';
+import { type RunningService } from '@cpc/service-runtime';
+import { DataSource } from 'typeorm';
 import { DomainError } from '@cpc/errors';
 import {
   commandStatusChangedEvent,
@@ -28,12 +33,18 @@ import {
 } from '@cpc/testing';
 import pg from 'pg';
 import { createWebhooksDataSource } from './data-source.js';
+import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './events/consumer-names.js';
+import { enabledSubscriptions } from './repositories/subscriptions.repository.js';
+import { SubscriptionIndex } from './subscriptions/subscription-index.js';
+import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { startWebhookService } from './start-webhook-service.js';
 import { loadWebhookServiceConfig, WEBHOOK_SERVICE_TUNING } from './webhook-service.config.js';
 
 jest.setTimeout(60_000);
 
 let rig: ServiceTestRig;
+/** The replica the rig started. */
+let replica: RunningService;
 let database: pg.Client;
 const receivers: WebhookReceiver[] = [];
 const tenantA = randomUUID();
@@ -41,6 +52,8 @@ const tenantB = randomUUID();
 const locationOfController = new Map<string, string>();
 /** The plugs the stand-in assets-service knows: controller uuid → plugs. */
 const plugsOfController = new Map<string, { uuid: string; connector_id: number; evse_id: number }[]>();
+/** How often the stand-in assets-service was asked for a controller's plugs. */
+const plugLookups = new Map<string, number>();
 
 async function receiver(...args: Parameters<typeof WebhookReceiver.start>): Promise<WebhookReceiver> {
   const started = await WebhookReceiver.start(...args);
@@ -92,9 +105,24 @@ async function chargePointEvent(
   subject: string,
   data: Record<string, unknown>,
   occurredAt: string,
+  tenantUuid = tenantA,
 ): Promise<void> {
-  const event: EventEnvelope<unknown> = { eventId: randomUUID(), occurredAt, tenantUuid: tenantA, data };
+  const event: EventEnvelope<unknown> = { eventId: randomUUID(), occurredAt, tenantUuid, data };
   await rig.eventBus.publish(subject, event);
+}
+
+/** Resolves once both durable consumers have handled (and acknowledged) every event published so far. */
+async function allEventsHandled(): Promise<void> {
+  const manager = await jetstreamManager(rig.connection);
+  await eventually(
+    () =>
+      Promise.all(
+        [COMMAND_STATUS_CONSUMER, CHARGE_POINT_EVENTS_CONSUMER].map((name) =>
+          manager.consumers.info(EVENT_STREAM.name, name),
+        ),
+      ),
+    (infos) => infos.every((info) => info.num_pending === 0 && info.num_ack_pending === 0),
+  );
 }
 
 function deliveries(subscriptionUuid: string, tenantUuid = tenantA): Promise<WebhookDeliveryPage> {
@@ -134,6 +162,8 @@ beforeAll(async () => {
       });
       serveAsNestService<{ filter: PlugFilter }>(connection, AssetsSubjects.listPlugs, ({ payload }) => {
         const { filter } = payload;
+        const controller = filter.controller_uuid ?? '';
+        plugLookups.set(controller, (plugLookups.get(controller) ?? 0) + 1);
         const items = (plugsOfController.get(filter.controller_uuid ?? '') ?? []).filter(
           (plug) =>
             (filter.connector_id === undefined || plug.connector_id === filter.connector_id) &&
@@ -142,7 +172,8 @@ beforeAll(async () => {
         return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
       });
     },
-    start: ({ natsUrl, databaseUrl }) => startWebhookService(serviceConfig(natsUrl, databaseUrl)),
+    start: async ({ natsUrl, databaseUrl }) =>
+      (replica = await startWebhookService(serviceConfig(natsUrl, databaseUrl))),
   });
   database = new pg.Client({ connectionString: rig.database.url });
   await database.connect();
@@ -553,5 +584,165 @@ describe('several replicas', () => {
     } finally {
       await second.app.close();
     }
+  });
+});
+
+describe('the index of enabled subscriptions', () => {
+  const index = (service: RunningService = replica) => service.app.get(SubscriptionIndex);
+  const controllerFilter = (uuid: string) => ({ controllerUuid: uuid, ocppIdentity: 'CP-I' });
+
+  it('costs an event that no subscription wants nothing: no look-up, no throttle row, no row for a later one', async () => {
+    const tenant = randomUUID();
+    const controller = randomUUID();
+    plugsOfController.set(controller, [{ uuid: randomUUID(), connector_id: 1, evse_id: 1 }]);
+    const at = '2026-04-01T10:00:00.000Z';
+    const plugStatus = () =>
+      chargePointEvent(
+        ChargePointEventSubjects.connectorStatus,
+        {
+          ...controllerFilter(controller),
+          connectorId: 1,
+          evseId: null,
+          status: 'Available',
+          reportedAt: at,
+        },
+        at,
+        tenant,
+      );
+    // Another tenant's subscription wants all of these: only its own tenant counts.
+    const elsewhere = await receiver();
+    await subscribe(elsewhere.url, { event_types: ['plug.status_changed', 'charging_session.updated'] });
+    const before = randomUUID();
+    await commandStatus(before, 'pending', controller, tenant);
+    await plugStatus();
+    await chargePointEvent(
+      ChargePointEventSubjects.transactionUpdated,
+      { ...controllerFilter(controller), transactionId: '7', meterWh: 1, sampledAt: at },
+      at,
+      tenant,
+    );
+    await allEventsHandled();
+    expect(plugLookups.get(controller)).toBeUndefined();
+    const throttled = await database.query('SELECT 1 FROM webhooks.session_updates WHERE tenant_uuid = $1', [
+      tenant,
+    ]);
+    expect(throttled.rowCount).toBe(0);
+
+    const target = await receiver();
+    await subscribe(target.url, { event_types: ['command.status_changed', 'plug.status_changed'] }, tenant);
+    const after = randomUUID();
+    await commandStatus(after, 'pending', controller, tenant);
+    await plugStatus();
+    await eventually(
+      () => target.bodies(),
+      (bodies) => bodies.length === 2,
+    );
+    await allEventsHandled();
+    const bodies = target.bodies();
+    expect(bodies.map((body) => body.type).sort()).toEqual(['command.status_changed', 'plug.status_changed']);
+    expect(JSON.stringify(bodies)).not.toContain(before);
+    expect(plugLookups.get(controller)).toBe(1);
+  });
+
+  it('honours a subscription made through another replica once its notice arrived', async () => {
+    const second = await startWebhookService(serviceConfig(rig.nats.url, rig.database.url));
+    const tenant = randomUUID();
+    const target = await receiver();
+    try {
+      const created = await second.app
+        .get(SubscriptionsService)
+        .create(tenant, { url: target.url, event_types: ['command.status_changed'], enabled: false });
+      expect(index(second).couldMatch(tenant, 'command.status_changed', randomUUID())).toBe(false);
+      await second.app.get(SubscriptionsService).update(tenant, created.subscription.uuid, { enabled: true });
+      // On the replica that answered: before the answer.
+      expect(index(second).couldMatch(tenant, 'command.status_changed', randomUUID())).toBe(true);
+      // On the other one: by the notice (its full reload is 30 s away).
+      await eventually(
+        () => index().couldMatch(tenant, 'command.status_changed', randomUUID()),
+        (known) => known,
+        { timeoutMs: 5000, intervalMs: 10 },
+      );
+    } finally {
+      await second.app.close();
+    }
+    // Only the first replica consumes now.
+    await commandStatus(randomUUID(), 'pending', randomUUID(), tenant);
+    await eventually(
+      () => target.received.length,
+      (count) => count === 1,
+    );
+  });
+
+  it('forgets a subscription that a 410 disabled, and honours a filter by controller', async () => {
+    const tenant = randomUUID();
+    const [controller, other] = [randomUUID(), randomUUID()];
+    const target = await receiver(() => 410);
+    const { subscription } = await subscribe(target.url, { controller_uuid: controller }, tenant);
+    expect(index().couldMatch(tenant, 'command.status_changed', controller)).toBe(true);
+    expect(index().couldMatch(tenant, 'command.status_changed', other)).toBe(false);
+    expect(index().couldMatch(tenant, 'plug.status_changed', controller)).toBe(false);
+    await commandStatus(randomUUID(), 'pending', controller, tenant);
+    await eventually(
+      () => call<WebhookSubscriptionView>(WebhookSubjects.get, { uuid: subscription.uuid }, tenant),
+      (view) => !view.enabled,
+    );
+    await eventually(
+      () => index().couldMatch(tenant, 'command.status_changed', controller),
+      (known) => !known,
+    );
+  });
+
+  it('runs the fan-out for every event while the index cannot be read, and reads it again', async () => {
+    const tenant = randomUUID();
+    const target = await receiver();
+    const { subscription } = await subscribe(target.url, { enabled: false }, tenant);
+    const pool = (replica.app.get(DataSource).driver as unknown as { master: Pool }).master;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    // The index's full reload fails; every other statement runs as usual.
+    const failIndexReads = (...args: unknown[]): Promise<unknown> => {
+      const [statement] = args as [{ text?: string } | undefined];
+      if (statement?.text === enabledSubscriptions.text) return Promise.reject(new Error('database away'));
+      return query(...args);
+    };
+    // An own property over the prototype's method, deleted again below.
+    Object.assign(pool, { query: failIndexReads });
+    try {
+      await index().reload();
+      expect(index().loaded).toBe(false);
+      // Enabled behind the service's back: no notice, and the index cannot be read.
+      await database.query('UPDATE webhooks.subscriptions SET enabled = true WHERE uuid = $1', [
+        subscription.uuid,
+      ]);
+      await commandStatus(randomUUID(), 'pending', randomUUID(), tenant);
+      await eventually(
+        () => target.received.length,
+        (count) => count === 1,
+      );
+    } finally {
+      Reflect.deleteProperty(pool, 'query');
+    }
+    await eventually(
+      () => index().loaded,
+      (loaded) => loaded,
+    );
+    expect(index().couldMatch(tenant, 'command.status_changed', randomUUID())).toBe(true);
+  });
+
+  it('reads every subscription again when the NATS connection is back (notices may have been lost meanwhile)', async () => {
+    const tenant = randomUUID();
+    const target = await receiver();
+    const { subscription } = await subscribe(target.url, { enabled: false }, tenant);
+    // Enabled behind the service's back, as if its notice had been lost.
+    await database.query('UPDATE webhooks.subscriptions SET enabled = true WHERE uuid = $1', [
+      subscription.uuid,
+    ]);
+    expect(index().couldMatch(tenant, 'command.status_changed', randomUUID())).toBe(false);
+    await rig.nats.kill();
+    await rig.nats.restart();
+    // Its full reload is 30 s away.
+    await eventually(
+      () => index().couldMatch(tenant, 'command.status_changed', randomUUID()),
+      (known) => known,
+    );
   });
 });

@@ -58,6 +58,8 @@ describe('loadWebhookServiceConfig', () => {
       eventAttemptsBeforeParking: 5,
       parkedEventClaimBatchSize: 20,
       parkedEventPollIntervalMs: 5000,
+      subscriptionIndexReloadIntervalMs: 30_000,
+      subscriptionIndexRetryMs: 1000,
     });
   });
 });

@@ -86,6 +86,13 @@ export interface WebhookServiceTuning {
   controllerLocationCacheMs: number;
   /** Controllers whose location is remembered at most (the memory is emptied when it is full). */
   controllerLocationCacheSize: number;
+  /**
+   * How often each replica reads all enabled subscriptions again for its index (SubscriptionIndex), whatever notices
+   * it heard: the longest a change made through another replica can go unseen here when its notice was lost.
+   */
+  subscriptionIndexReloadIntervalMs: number;
+  /** Pause before the index is read again after a read failed (meanwhile every event runs its fan-out). */
+  subscriptionIndexRetryMs: number;
 }
 
 /** The tuning every instance runs with. */
@@ -116,6 +123,8 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   sessionUpdateIntervalMs: 60_000,
   controllerLocationCacheMs: 60_000,
   controllerLocationCacheSize: 10_000,
+  subscriptionIndexReloadIntervalMs: 30_000,
+  subscriptionIndexRetryMs: 1000,
 });
 
 export interface WebhookServiceConfig extends CommonServiceConfig {

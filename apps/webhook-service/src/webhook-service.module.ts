@@ -13,6 +13,7 @@ import { ControllerLocations } from './events/controller-locations.js';
 import { ParkedEventsRetrier } from './events/parked-events.retrier.js';
 import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
 import { SecretBox } from './signing/secret-box.js';
+import { SubscriptionIndex } from './subscriptions/subscription-index.js';
 import { SubscriptionsHandler } from './subscriptions/subscriptions.handler.js';
 import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { WEBHOOK_SERVICE_CONFIG } from './webhook-service-config.token.js';
@@ -65,6 +66,7 @@ export class WebhookServiceModule {
         DeliveryOutcomes,
         ControllerLocations,
         ConnectorPlugs,
+        SubscriptionIndex,
         SubscriptionsService,
         WebhookEventsConsumer,
         ParkedEventsRetrier,

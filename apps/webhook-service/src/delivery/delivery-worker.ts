@@ -18,6 +18,7 @@ import {
 } from '../repositories/deliveries.repository.js';
 import { SecretBox } from '../signing/secret-box.js';
 import { signWebhook } from '../signing/webhook-signature.js';
+import { SubscriptionIndex } from '../subscriptions/subscription-index.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from '../events/consumer-names.js';
 import { WebhookEventsConsumer } from '../events/webhook-events.consumer.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
@@ -62,6 +63,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly signal: DeliverySignal,
     private readonly eventBus: JetStreamEventBus,
     private readonly consumers: WebhookEventsConsumer,
+    private readonly subscriptions: SubscriptionIndex,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
 
@@ -185,6 +187,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         });
         await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
       });
+      await this.subscriptions.changed(delivery.subscription_uuid);
       return false;
     }
     const nextAttemptAt = new Date(Date.now() + retryDelayMs(delivery.attempts, this.config.tuning));
@@ -194,6 +197,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         subscriptionUuid: delivery.subscription_uuid,
         reason: `deliveries failing since ${failingSince.toISOString()}; last: ${error}`,
       });
+      await this.subscriptions.changed(delivery.subscription_uuid);
     }
     return false;
   }

@@ -8,6 +8,7 @@ import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { retryDelayMs } from '../delivery/retry-schedule.js';
 import { claimSessionUpdate, fanOutEvent, forgetSession } from '../repositories/deliveries.repository.js';
 import { parkEvent } from '../repositories/parked-events.repository.js';
+import { SubscriptionIndex } from '../subscriptions/subscription-index.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './consumer-names.js';
@@ -21,6 +22,8 @@ import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
  * event's stream sequence: the order of one controller's or one command's events, whichever replica wrote them (the
  * delivery worker waits for the consumer's ack floor, see claimDueDeliveries), so command events are handled several
  * at a time.
+ *
+ * An event that no enabled subscription can want (SubscriptionIndex) is acknowledged without a statement.
  *
  * An event whose fan-out fails eventAttemptsBeforeParking times (one that cannot be stored, or a dependency that stays
  * away) is parked: set aside in webhooks.parked_events and acknowledged, so the ack floor, and with it every other
@@ -39,6 +42,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     private readonly locations: ControllerLocations,
     private readonly plugs: ConnectorPlugs,
     private readonly signal: DeliverySignal,
+    private readonly subscriptions: SubscriptionIndex,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
 
@@ -108,6 +112,8 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
       return;
     }
     const { tenantUuid } = event;
+    // No enabled subscription can want it: no look-up, no statement (the session throttle's neither).
+    if (!this.subscriptions.couldMatch(tenantUuid, webhookEvent.type, webhookEvent.controllerUuid)) return;
     if (webhookEvent.plugOf) {
       webhookEvent.data.plug_uuid = await this.plugs.plugOf(
         tenantUuid,

@@ -135,3 +135,30 @@ export const rotateSubscriptionSecret = sqlStatement<
         WHERE tenant_uuid = :tenantUuid AND uuid = :uuid
         RETURNING ${COLUMNS}`,
 });
+
+/**
+ * What the subscription index keeps of an enabled subscription: what fanOutEvent's WHERE asks of it but the location
+ * (which only the statement, once it knows the controller's location, can judge).
+ */
+export interface IndexedSubscriptionRow {
+  uuid: string;
+  tenant_uuid: string;
+  event_types: string[];
+  controller_uuid: string | null;
+}
+
+const INDEXED_COLUMNS = 'uuid, tenant_uuid, event_types, controller_uuid';
+
+/** Every enabled subscription, of every tenant (the index's full reload). */
+export const enabledSubscriptions = sqlStatement<Record<never, never>, IndexedSubscriptionRow>({
+  name: 'subscriptions.list-enabled',
+  parameters: [],
+  sql: `SELECT ${INDEXED_COLUMNS} FROM webhooks.subscriptions WHERE enabled`,
+});
+
+/** One subscription if it exists and is enabled (the index reads it again after a change). */
+export const enabledSubscription = sqlStatement<{ uuid: string }, IndexedSubscriptionRow>({
+  name: 'subscriptions.get-enabled',
+  parameters: ['uuid'],
+  sql: `SELECT ${INDEXED_COLUMNS} FROM webhooks.subscriptions WHERE uuid = :uuid AND enabled`,
+});

@@ -40,6 +40,7 @@ import { newSigningSecret } from '../signing/webhook-signature.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { type CheckedFields, checkSubscriptionFields } from './subscription-fields.js';
+import { SubscriptionIndex } from './subscription-index.js';
 
 const SUBSCRIPTION = 'webhook subscription';
 
@@ -51,6 +52,7 @@ export class SubscriptionsService {
     private readonly secrets: SecretBox,
     private readonly guard: TargetGuard,
     private readonly signal: DeliverySignal,
+    private readonly index: SubscriptionIndex,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
 
@@ -68,6 +70,8 @@ export class SubscriptionsService {
       enabled: fields.enabled ?? true,
       secretCiphertext: this.secrets.seal(secret, uuid),
     });
+    // Before answering: an event handled here from now on sees it (the other replicas hear of it).
+    await this.index.changed(uuid);
     return { subscription: toView(row), secret };
   }
 
@@ -103,6 +107,7 @@ export class SubscriptionsService {
       enabled: fields.enabled ?? null,
     });
     if (!row) throw new NotFoundError(SUBSCRIPTION);
+    await this.index.changed(uuid);
     return toView(row);
   }
 
@@ -110,6 +115,7 @@ export class SubscriptionsService {
     requireUuid(uuid, SUBSCRIPTION);
     const deleted = await runStatement(this.dataSource, deleteSubscription, { tenantUuid, uuid });
     if (deleted.length === 0) throw new NotFoundError(SUBSCRIPTION);
+    await this.index.changed(uuid);
     return {};
   }
 

@@ -16,7 +16,7 @@ import {
 } from '../ocpp-gateway/charge-point-presence.contract.js';
 import { OcppCallEventSubjects } from '../ocpp-gateway/ocpp-call.contract.js';
 import { OcppGatewaySubjects } from '../ocpp-gateway/ocpp-gateway.subjects.js';
-import { WebhookSubjects } from '../webhooks/webhooks.contract.js';
+import { WebhookBroadcastSubjects, WebhookSubjects } from '../webhooks/webhooks.contract.js';
 
 /**
  * What each NATS user may do, as the broker enforces it (nats-server's `authorization` block is generated from this,
@@ -201,6 +201,9 @@ export const NATS_USERS = {
     answers: Object.values(WebhookSubjects),
     // The location of a controller (location filters); the plug of a connector (`plug_uuid` in webhooks).
     calls: [AssetsSubjects.getController, AssetsSubjects.listPlugs],
+    // Its replicas tell each other of subscription changes (their in-memory index of enabled subscriptions).
+    broadcasts: [WebhookBroadcastSubjects.subscriptionChanged],
+    listens: [WebhookBroadcastSubjects.subscriptionChanged],
     durableConsumers: [
       { name: 'webhook-service_charge-point-events', filterSubject: 'events.charge-point.>' },
       { name: 'webhook-service_command-status', filterSubject: CommandSubjects.statusChanged },

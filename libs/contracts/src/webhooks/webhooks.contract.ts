@@ -25,6 +25,22 @@ export const WebhookSubjects = {
   retryDelivery: 'webhooks.delivery.retry.v1',
 } as const;
 
+/**
+ * Core-NATS broadcasts among webhook-service's own replicas (only webhook-service may publish or hear them). Versioned:
+ * a breaking payload change gets a new subject.
+ */
+export const WebhookBroadcastSubjects = {
+  /**
+   * broadcast (no queue group): WebhookSubscriptionChangedNotice, after a subscription was created, changed, deleted
+   * or disabled; every replica reads it again for its index of enabled subscriptions.
+   */
+  subscriptionChanged: 'webhooks.subscription.changed.v1',
+} as const;
+
+export interface WebhookSubscriptionChangedNotice {
+  subscriptionUuid: string;
+}
+
 /** The event types a subscription can ask for (`ping` is only sent by `:test`). */
 export const WEBHOOK_EVENT_TYPES = [
   'command.status_changed',
