@@ -4,12 +4,14 @@ import { WEBHOOKS_SCHEMA } from './webhook-service.config.js';
 import { CreateWebhooksSchema1796000000000 } from './migrations/1796000000000-create-webhooks-schema.js';
 import { CreateParkedEvents1796100000000 } from './migrations/1796100000000-create-parked-events.js';
 import { IndexDueDeliveriesPerSubscription1796200000000 } from './migrations/1796200000000-index-due-deliveries-per-subscription.js';
+import { IndexDeliveryQueuesByKey1796300000000 } from './migrations/1796300000000-index-delivery-queues-by-key.js';
 
 /** Every migration of the webhooks schema, in order; listed explicitly, never globbed. */
 export const WEBHOOKS_MIGRATIONS = [
   CreateWebhooksSchema1796000000000,
   CreateParkedEvents1796100000000,
   IndexDueDeliveriesPerSubscription1796200000000,
+  IndexDeliveryQueuesByKey1796300000000,
 ];
 
 /** No entities: every statement is written out in src/repositories. */

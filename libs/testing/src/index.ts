@@ -22,3 +22,4 @@ export * from './authorization-token-builder.js';
 export * from './unset-fields.js';
 export * from './online-charge-point.js';
 export * from './cursor-walk.js';
+export * from './statement-plans.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandSubjects } from '@cpc/contracts';
 import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
-import { createTestDatabase, type TestDatabase } from '@cpc/testing';
+import { createTestDatabase, measureStatementPlan, type TestDatabase } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import { controlDataSourceOptions } from '../data-source.js';
 import {
@@ -80,67 +80,17 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-function rowsReadFromCommands(node: PlanNode): number {
-  const own =
-    node['Relation Name'] === 'commands'
-      ? (node['Actual Rows'] +
-          (node['Rows Removed by Filter'] ?? 0) +
-          (node['Rows Removed by Index Recheck'] ?? 0)) *
-        node['Actual Loops']
-      : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsReadFromCommands(child), 0);
-}
-
-/** A value as an SQL literal (arrays as array literals), for EXECUTE. */
-function literal(value: unknown): string {
-  const text = Array.isArray(value)
-    ? `{${value.map((element) => (element === null ? 'NULL' : `"${String(element).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`
-    : String(value);
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
-/**
- * Runs `sql` as a prepared statement (as the service does), with a generic or a custom plan, inside a transaction
- * that is rolled back; returns the rows it read from control.commands and the rows it returned.
- */
-async function measure(
-  sql: string,
-  values: unknown[],
+const measure = (
+  statement: { text: string; values: unknown[] },
   planCacheMode: 'force_generic_plan' | 'force_custom_plan',
-): Promise<{ read: number; returned: number }> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    await runner.startTransaction();
-    await runner.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
-    await runner.query(`PREPARE measured AS ${sql}`);
-    // EXPLAIN takes no bind parameters: the values go in as literals, coerced to the statement's parameter types.
-    const [{ 'QUERY PLAN': plans }] = (await runner.query(
-      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE measured(${values.map(literal).join(', ')})`,
-    )) as { 'QUERY PLAN': { Plan: PlanNode }[] }[];
-    return { read: rowsReadFromCommands(plans[0].Plan), returned: plans[0].Plan['Actual Rows'] };
-  } finally {
-    await runner.rollbackTransaction().catch(() => undefined);
-    await runner.query('DEALLOCATE ALL').catch(() => undefined);
-    await runner.release();
-  }
-}
+) => measureStatementPlan(dataSource, statement, 'commands', planCacheMode);
 
 describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
   'delivery statements over a backlog the statistics do not know (%s)',
   (planCacheMode) => {
     it('the claim reads per lane, not the backlog', async () => {
       const claim = claimDueCommands.query({ owner: 'this instance', leaseMs: 30_000, limit: 100 });
-      const { read, returned } = await measure(claim.text, claim.values, planCacheMode);
+      const { read, returned } = await measure(claim, planCacheMode);
       expect(returned).toBe(LANES / 2);
       expect(read).toBeLessThan(READ_LIMIT);
     });
@@ -158,7 +108,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
         endingEventIds: batch.map(() => randomUUID()),
         subject: CommandSubjects.statusChanged,
       });
-      const { read, returned } = await measure(transitions.text, transitions.values, planCacheMode);
+      const { read, returned } = await measure(transitions, planCacheMode);
       expect(returned).toBe(batch.length);
       expect(read).toBeLessThan(READ_LIMIT);
     });
@@ -205,7 +155,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
     it("waking lanes reads those lanes' waiting commands only", async () => {
       const lanes = controllers.slice(0, 10);
       const wake = wakeCommandLanes.query({ controllerUuids: lanes });
-      const { read } = await measure(wake.text, wake.values, planCacheMode);
+      const { read } = await measure(wake, planCacheMode);
       expect(read).toBeLessThan(READ_LIMIT);
     });
   },

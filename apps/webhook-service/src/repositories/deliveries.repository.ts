@@ -92,6 +92,15 @@ export const insertPing = sqlStatement<
        RETURNING ${COLUMNS}`,
 });
 
+/**
+ * A row's queue (its subscription and ordering key) as one value, the expression of deliveries_pending_queue_idx: the
+ * claims look up a queue's pending rows by it, which only that index answers (see the migration
+ * IndexDeliveryQueuesByKey1796300000000 for the plan it replaces).
+ */
+function queueKey(row: string): string {
+  return `(${row}.subscription_uuid::text || '/' || ${row}.ordering_key)`;
+}
+
 export interface ClaimedDelivery {
   id: string;
   subscription_uuid: string;
@@ -146,8 +155,8 @@ export const claimDueDeliveries = sqlStatement<
                                                                    THEN :commandAckFloor::bigint
                                                                    ELSE :chargePointAckFloor::bigint END)
                     AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
-                                     WHERE e.status = 'pending' AND e.subscription_uuid = d.subscription_uuid
-                                       AND e.ordering_key = d.ordering_key AND e.stream_seq < d.stream_seq)
+                                     WHERE e.status = 'pending' AND ${queueKey('e')} = ${queueKey('d')}
+                                       AND e.stream_seq < d.stream_seq)
                     AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
                                      WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
                                        AND p.stream_seq < d.stream_seq)
@@ -190,11 +199,10 @@ export const claimNextInQueue = sqlStatement<
                next_attempt_at = now() + :leaseMs * interval '1 millisecond'
           FROM webhooks.subscriptions s
          WHERE d.id = (SELECT e.id FROM webhooks.deliveries e
-                        WHERE e.status = 'pending' AND e.subscription_uuid = :subscriptionUuid
-                          AND e.ordering_key = :orderingKey
+                        WHERE e.status = 'pending' AND ${queueKey('e')} = :subscriptionUuid::uuid::text || '/' || :orderingKey::text
                           AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries f
-                                           WHERE f.status = 'pending' AND f.subscription_uuid = e.subscription_uuid
-                                             AND f.ordering_key = e.ordering_key AND f.stream_seq < e.stream_seq)
+                                           WHERE f.status = 'pending' AND ${queueKey('f')} = ${queueKey('e')}
+                                             AND f.stream_seq < e.stream_seq)
                         LIMIT 1
                         FOR UPDATE SKIP LOCKED)
            AND d.next_attempt_at <= now()
