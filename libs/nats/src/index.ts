@@ -11,3 +11,4 @@ export * from './nats-request.metrics.js';
 export * from './nats-handler-metrics.interceptor.js';
 export * from './plug-of-connector.js';
 export * from './nats-reconnects.js';
+export * from './json-broadcasts.js';

@@ -8,7 +8,7 @@ import {
   type RevocationPage,
 } from '@cpc/contracts';
 import { ServiceUnavailableError } from '@cpc/errors';
-import type { ServiceClient } from '@cpc/nats';
+import { listenForJsonBroadcasts, type ServiceClient } from '@cpc/nats';
 import { API_GATEWAY_TUNING } from '../api-gateway.config.js';
 import { UnauthorizedError } from './unauthorized.error.js';
 
@@ -76,16 +76,13 @@ export class RevocationList implements OnApplicationBootstrap, OnApplicationShut
    * listens: started beside auth-service, it would otherwise answer its first requests with 503.
    */
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = this.connection.subscribe(AuthSubjects.accountsRevoked, {
-      callback: (error, message) => {
-        if (error) return;
-        try {
-          this.apply(message.json<AccountsRevokedEvent>().revocations);
-        } catch {
-          this.logger.warn('ignoring a malformed revocation announcement');
-        }
-      },
-    });
+    this.subscription = listenForJsonBroadcasts<AccountsRevokedEvent>(
+      this.connection,
+      AuthSubjects.accountsRevoked,
+      'revocation announcement',
+      this.logger,
+      (event) => this.apply(event.revocations),
+    );
     this.timer = setInterval(() => void this.sync().catch(() => undefined), this.options.pollIntervalMs);
     this.timer.unref();
     const giveUpAt = Date.now() + this.firstSyncWaitMs;

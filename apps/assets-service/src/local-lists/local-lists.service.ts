@@ -74,7 +74,7 @@ export class LocalListsService {
       tokens: tokens.map(asToken),
       removals,
       nextOffset: next < total ? next : null,
-      partEnds: update.part_ends.length > 0 ? update.part_ends : [total],
+      partEnds: partEndsOf(update),
     };
   }
 
@@ -108,13 +108,14 @@ export class LocalListsService {
     await this.dataSource.transaction(async (manager) => {
       const [update] = await runStatement(manager, lockedLocalListUpdate, { tenantUuid, commandUuid });
       if (!update) return;
-      const total = update.tokens.length + update.removals.length;
-      const ends = update.part_ends.length > 0 ? update.part_ends : [total];
+      const ends = partEndsOf(update);
       const parts = Math.min(Math.max(0, Math.floor(acceptedParts) || 0), ends.length);
       if (parts > 0) {
         const end = ends[parts - 1];
         const entries =
-          end === total ? update.entries : listAfter(update.update_type, update.base_entries, update, end);
+          parts === ends.length
+            ? update.entries
+            : listAfter(update.update_type, update.base_entries, update, end);
         await runStatement(manager, recordLocalList, {
           tenantUuid,
           controllerUuid: update.controller_uuid,
@@ -217,4 +218,9 @@ function checkRequest(request: LocalListPageRequest): void {
       'tenantUuid, controllerUuid, commandUuid must be UUIDs, updateType full or differential, idTokenUuids UUIDs or null',
     );
   }
+}
+
+/** Where the update's parts end; an update prepared before updates went in parts has none recorded: one part. */
+function partEndsOf(update: Pick<LocalListUpdateRow, 'part_ends' | 'tokens' | 'removals'>): number[] {
+  return update.part_ends.length > 0 ? update.part_ends : [update.tokens.length + update.removals.length];
 }

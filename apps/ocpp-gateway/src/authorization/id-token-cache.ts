@@ -10,7 +10,7 @@ import {
   type IdTokensChangedBroadcast,
 } from '@cpc/contracts';
 import { describeError } from '@cpc/errors';
-import { NATS_CONNECTION, ServiceClient } from '@cpc/nats';
+import { listenForJsonBroadcasts, NATS_CONNECTION, ServiceClient } from '@cpc/nats';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 
@@ -101,16 +101,13 @@ export class IdTokenCache implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.nats.subscribe(AuthorizationSubjects.idTokensChanged, {
-      callback: (error, message) => {
-        if (error) return;
-        try {
-          this.heard(message.json<IdTokensChangedBroadcast>());
-        } catch (parseError) {
-          this.logger.warn(`ignoring a malformed id token change: ${describeError(parseError)}`);
-        }
-      },
-    });
+    listenForJsonBroadcasts<IdTokensChangedBroadcast>(
+      this.nats,
+      AuthorizationSubjects.idTokensChanged,
+      'id token change',
+      this.logger,
+      (change) => this.heard(change),
+    );
     this.syncTimer = setInterval(() => void this.sync(), this.config.tuning.idTokenSyncIntervalMs);
     this.syncTimer.unref();
   }

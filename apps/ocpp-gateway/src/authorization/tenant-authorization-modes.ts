@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AuthSubjects, type AuthorizationMode, type ResolveTenantResponse } from '@cpc/contracts';
-import { describeError } from '@cpc/errors';
-import { NATS_CONNECTION } from '@cpc/nats';
+import { listenForJsonBroadcasts, NATS_CONNECTION } from '@cpc/nats';
 
 /**
  * Each tenant's authorization mode as this instance last heard it: from every resolution of the tenant (each
@@ -18,16 +17,13 @@ export class TenantAuthorizationModes implements OnModuleInit {
   constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
 
   onModuleInit(): void {
-    this.nats.subscribe(AuthSubjects.tenantSettingsChanged, {
-      callback: (error, message) => {
-        if (error) return;
-        try {
-          this.heard(message.json<ResolveTenantResponse>());
-        } catch (parseError) {
-          this.logger.warn(`ignoring malformed tenant settings: ${describeError(parseError)}`);
-        }
-      },
-    });
+    listenForJsonBroadcasts<ResolveTenantResponse>(
+      this.nats,
+      AuthSubjects.tenantSettingsChanged,
+      'tenant settings change',
+      this.logger,
+      (tenant) => this.heard(tenant),
+    );
   }
 
   /** Also told to whoever caches resolved tenants (the slug resolver keeps the profile-0 switch with them). */

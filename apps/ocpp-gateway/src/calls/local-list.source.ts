@@ -108,8 +108,6 @@ export class LocalListSource {
       tokens: update.tokens,
       removals: updateType === 'differential' ? update.removals : undefined,
     };
-    // An assets-service before parts sends no part ends: the update is one part.
-    const total = update.tokens.length + update.removals.length;
-    return localListParts(whole, update.partEnds?.length ? update.partEnds : [total]);
+    return localListParts(whole, update.partEnds);
   }
 }

@@ -258,9 +258,9 @@ export class OcppCallResponder implements BeforeApplicationShutdown {
   /**
    * The command's calls one after the other, in one turn of the charge point: one call for most types; 1.6
    * change_configuration one ChangeConfiguration per key; a 2.0.1 SetVariables/GetVariables larger than the charge
-   * point takes, one call per part (splitVariableCall); send_local_list goes by LocalListSender. A call that is not answered does not stop the others (but a
-   * lost connection does: the calls after it are not sent); when none is answered, the first one's outcome is the
-   * delivery's. Several answers become one reply (mergedReply).
+   * point takes, one call per part (splitVariableCall); send_local_list goes by LocalListSender. A call that is not
+   * answered does not stop the others (but a lost connection does: the calls after it are not sent); when none is
+   * answered, the first one's outcome is the delivery's. Several answers become one reply (mergedReply).
    */
   private async sendAll(
     connection: ChargePointConnection,

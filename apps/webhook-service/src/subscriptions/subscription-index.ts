@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { WebhookBroadcastSubjects, type WebhookSubscriptionChangedNotice, isUuid } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { describeError } from '@cpc/errors';
-import { NATS_CONNECTION, onNatsReconnect } from '@cpc/nats';
+import { listenForJsonBroadcasts, NATS_CONNECTION, onNatsReconnect } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 import {
   enabledSubscription,
@@ -50,17 +50,15 @@ export class SubscriptionIndex implements OnModuleInit, OnApplicationShutdown {
 
   /** Listens for notices before the first load, so no change falls between the two. */
   async onModuleInit(): Promise<void> {
-    this.nats.subscribe(WebhookBroadcastSubjects.subscriptionChanged, {
-      callback: (error, message) => {
-        if (error) return;
-        try {
-          const notice = message.json<WebhookSubscriptionChangedNotice>();
-          if (isUuid(notice?.subscriptionUuid)) void this.readOne(notice.subscriptionUuid);
-        } catch (parseError) {
-          this.logger.warn(`ignoring a malformed subscription notice: ${describeError(parseError)}`);
-        }
+    listenForJsonBroadcasts<WebhookSubscriptionChangedNotice>(
+      this.nats,
+      WebhookBroadcastSubjects.subscriptionChanged,
+      'subscription notice',
+      this.logger,
+      (notice) => {
+        if (isUuid(notice?.subscriptionUuid)) void this.readOne(notice.subscriptionUuid);
       },
-    });
+    );
     onNatsReconnect(this.nats, () => void this.reload());
     this.reloadTimer = setInterval(
       () => void this.reload(),
