@@ -12,7 +12,6 @@ import { DataSource } from 'typeorm';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
-  claimNextInQueue,
   disableSubscription,
   recordGone,
 } from '../repositories/deliveries.repository.js';
@@ -143,16 +142,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       else this.inFlightPerSubscription.delete(subscription);
     };
     const attempt = this.attempt(delivery, releaseReceiverSlot)
-      .then(async (delivered) => {
-        if (!delivered || !this.running) return;
-        const [next] = await runStatement(this.dataSource, claimNextInQueue, {
-          subscriptionUuid: subscription,
-          orderingKey: delivery.ordering_key,
-          leaseMs: this.config.tuning.claimLeaseMs,
-          ...this.ackFloors,
-        });
-        if (next) this.start(next);
-      })
       .catch((error: unknown) => {
         // The outcome could not be recorded: the row comes back when its lease ends (same webhook-id).
         this.logger.warn(`delivery ${delivery.id}: recording the attempt failed: ${describeError(error)}`);
@@ -160,7 +149,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       .finally(() => {
         this.inFlight.delete(attempt);
         releaseReceiverSlot();
-        // The next event of the same queue may be due now.
+        // The next event of the same queue may be due now: the next claim round takes it (a claim of its own per
+        // delivery cost PostgreSQL more, planning included, than the rounds, which take many at once).
         this.signal.wake();
       });
     this.inFlight.add(attempt);
@@ -168,14 +158,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /**
    * One attempt and its outcome recorded (delivered and retried ones together with other deliveries' outcomes, see
-   * DeliveryOutcomes); true when it was delivered.
+   * DeliveryOutcomes).
    */
-  private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<boolean> {
+  private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
     const result = await this.send(delivery);
     answered();
     if (result.statusCode !== null && result.error === null) {
       await this.outcomes.delivered(delivery.id, result.statusCode);
-      return true;
+      return;
     }
     const error = result.error ?? 'failed';
     if (result.statusCode === HTTP_GONE) {
@@ -188,7 +178,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
       });
       await this.subscriptions.changed(delivery.subscription_uuid);
-      return false;
+      return;
     }
     const nextAttemptAt = new Date(Date.now() + retryDelayMs(delivery.attempts, this.config.tuning));
     const failingSince = await this.outcomes.failed(delivery.id, result.statusCode, error, nextAttemptAt);
@@ -199,7 +189,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
       await this.subscriptions.changed(delivery.subscription_uuid);
     }
-    return false;
   }
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {

@@ -7,6 +7,12 @@ import { pagedListStatements, sqlStatement } from '@cpc/database';
  * is claimable once its consumer's ack floor has reached it: then every earlier event of the stream has its rows
  * written, whichever replica handled it, or is parked (webhooks.parked_events), so no earlier row of its queue can
  * still appear but a parked event's: while one is pending, the later rows of its ordering key wait.
+ *
+ * The fan-out, run for every event, is prepared: planning it on each call cost PostgreSQL more than running it, and its
+ * plan reads subscriptions and the one unique index whatever the size of webhooks.deliveries. The claim and the
+ * outcomes are planned per call: a generic plan is made on a connection's sixth call and kept, and one made while the
+ * table was small (after a deploy, in the bench) walked a whole index, or the table, per call later on. Their custom
+ * plans read what they claim or write even when the statistics mislead (delivery-claims.plans.integration.spec.ts).
  */
 
 export interface DeliveryRow {
@@ -44,6 +50,7 @@ export const fanOutEvent = sqlStatement<
   { inserted: number; location_filtered: boolean }
 >({
   name: 'deliveries.fan-out',
+  prepared: true,
   parameters: [
     'tenantUuid',
     'eventId',
@@ -177,48 +184,6 @@ export const claimDueDeliveries = sqlStatement<
                     AS previous_secret_ciphertext`,
 });
 
-/**
- * Right after a delivery: the next row of the same queue, claimed as claimDueDeliveries would (the queue's head, due,
- * behind the ack floor, the subscription enabled), so a busy queue moves on without waiting for the next claim round.
- * A head locked by another claim is skipped, and then nothing is claimed: never the row behind it.
- */
-export const claimNextInQueue = sqlStatement<
-  {
-    subscriptionUuid: string;
-    orderingKey: string;
-    leaseMs: number;
-    commandAckFloor: number;
-    chargePointAckFloor: number;
-  },
-  ClaimedDelivery
->({
-  name: 'deliveries.claim-next-in-queue',
-  parameters: ['subscriptionUuid', 'orderingKey', 'leaseMs', 'commandAckFloor', 'chargePointAckFloor'],
-  sql: `UPDATE webhooks.deliveries d
-           SET attempts = d.attempts + 1, last_attempt_at = now(),
-               next_attempt_at = now() + :leaseMs * interval '1 millisecond'
-          FROM webhooks.subscriptions s
-         WHERE d.id = (SELECT e.id FROM webhooks.deliveries e
-                        WHERE e.status = 'pending' AND ${queueKey('e')} = :subscriptionUuid::uuid::text || '/' || :orderingKey::text
-                          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries f
-                                           WHERE f.status = 'pending' AND ${queueKey('f')} = ${queueKey('e')}
-                                             AND f.stream_seq < e.stream_seq)
-                        LIMIT 1
-                        FOR UPDATE SKIP LOCKED)
-           AND d.next_attempt_at <= now()
-           AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
-                                                          THEN :commandAckFloor::bigint
-                                                          ELSE :chargePointAckFloor::bigint END)
-           AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
-                            WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
-                              AND p.stream_seq < d.stream_seq)
-           AND s.uuid = d.subscription_uuid AND s.enabled
-        RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
-                  s.secret_ciphertext,
-                  CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END
-                    AS previous_secret_ciphertext`,
-});
-
 /** One attempt's outcome, as recordOutcomes takes it (an element of its JSON array). */
 export interface DeliveryOutcome {
   id: string;
@@ -247,7 +212,7 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
                      AS o(id uuid, delivered boolean, status_code int, error text, next_attempt_at timestamptz)),
         locked_deliveries AS MATERIALIZED (
           SELECT d.id FROM webhooks.deliveries d JOIN outcome o ON o.id = d.id
-           WHERE o.delivered OR d.status = 'pending'
+           WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND (o.delivered OR d.status = 'pending')
            ORDER BY d.id
              FOR UPDATE OF d),
         recorded AS (
@@ -256,8 +221,8 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
                  delivered_at = CASE WHEN o.delivered THEN now() ELSE d.delivered_at END,
                  next_attempt_at = CASE WHEN o.delivered THEN NULL ELSE o.next_attempt_at END,
                  last_response_code = o.status_code, last_error = left(o.error, 1000)
-            FROM locked_deliveries l JOIN outcome o ON o.id = l.id
-           WHERE d.id = l.id
+            FROM outcome o
+           WHERE d.id = ANY (ARRAY(SELECT id FROM locked_deliveries)) AND o.id = d.id
           RETURNING d.id, d.subscription_uuid, o.delivered),
         streak AS (
           SELECT subscription_uuid, bool_and(delivered) AS all_delivered, bool_or(delivered) AS any_delivered
