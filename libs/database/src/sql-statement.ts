@@ -12,8 +12,9 @@ export interface SqlStatement<TParams extends SqlParameters = SqlParameters, TRo
   /** Names the statement in snapshots and, when `prepared`, as PostgreSQL's prepared statement. */
   readonly name: string;
   /**
-   * Parsed and planned once per connection under its name (see poolQuery): only for statements whose best plan does
-   * not depend on the values.
+   * Parsed and planned once per connection under its name (see poolQuery): only for statements run often whose best
+   * plan depends neither on the values nor on the tables' sizes (the generic plan is made at a connection's sixth run
+   * and kept: made on a small table, it scans the table once it has grown).
    */
   readonly prepared: boolean;
   readonly parameters: readonly (keyof TParams & string)[];

@@ -74,7 +74,6 @@ export const claimDueCommands = sqlStatement<
   ClaimedCommand
 >({
   name: 'commands.claim-due',
-  prepared: true,
   parameters: ['owner', 'leaseMs', 'limit'],
   sql: `WITH RECURSIVE due_lanes AS (
        (SELECT controller_uuid FROM control.commands
@@ -137,7 +136,6 @@ export const releaseCommandClaim = sqlStatement<{
   unconfirmed: boolean;
 }>({
   name: 'commands.release',
-  prepared: true,
   parameters: ['owner', 'commandUuid', 'delayMs', 'unconfirmed'],
   sql: `UPDATE control.commands
           SET lease_owner = NULL, lease_until = NULL,
@@ -252,7 +250,6 @@ function wakeLanesSql(controllerUuids: string, except?: string): string {
 /** The lanes of commands that just ended move on now (wakeLanesSql). */
 export const wakeCommandLanes = sqlStatement<{ controllerUuids: string[] }>({
   name: 'commands.wake-lanes',
-  prepared: true,
   parameters: ['controllerUuids'],
   sql: wakeLanesSql('SELECT unnest(:controllerUuids::uuid[])'),
 });
@@ -319,7 +316,6 @@ export const applyCommandTransitions = sqlStatement<
   AppliedTransitionRow
 >({
   name: 'commands.apply-transitions',
-  prepared: true,
   parameters: [
     'uuids',
     'wantsSent',
@@ -505,7 +501,6 @@ export const createCommands = sqlStatement<
   StoredCommand
 >({
   name: 'commands.create-batch',
-  prepared: true,
   parameters: [...NEW_COMMAND_COLUMNS, 'leaseOwner', 'leaseMs', 'leaseLimit'],
   sql: insertCommandsSql(undefined),
 });
@@ -516,7 +511,6 @@ export const createCommandClaimingKey = sqlStatement<
   StoredCommand
 >({
   name: 'commands.create-with-key',
-  prepared: true,
   parameters: [...NEW_COMMAND_COLUMNS, 'idempotencyKey', 'fingerprint'],
   sql: insertCommandsSql(
     claimIdempotencyKeySql({
