@@ -254,6 +254,26 @@ describe('charge point authentication: bounded password checks', () => {
     );
     await expect(attempt(identities[0], PASSWORD)).resolves.toBe(ErrorCode.InvalidCredentials);
     await expect(attempt(identities[0], 'another-password-456')).resolves.toBe('ok');
+    // Such a reconnect takes no failure slot and gives none back: the address's failure before it stays counted.
+    await expect(attempt(identities[1], 'wrong-password-0000')).resolves.toBe(ErrorCode.InvalidCredentials);
+    const counters = new pg.Client({ connectionString: small.database.url });
+    await counters.connect();
+    const failures = async () =>
+      (
+        await counters.query<{ counter_key: string; failures: number }>(
+          `SELECT counter_key, failures FROM assets.charge_point_handshake_failures
+            WHERE counter_key LIKE $1 ORDER BY counter_key`,
+          ['%/cp-storm-1@%'],
+        )
+      ).rows;
+    try {
+      const before = await failures();
+      expect(before).toEqual([{ counter_key: `pair:${tenant}/cp-storm-1@127.0.0.9`, failures: 1 }]);
+      expect(tally(await Promise.all([1, 2, 3].map(() => attempt(identities[1], PASSWORD))))).toEqual({ ok: 3 });
+      expect(await failures()).toEqual(before);
+    } finally {
+      await counters.end();
+    }
   });
 
   it('refuses checks beyond the running and queued ones at once, unknown identities included, without counting them', async () => {
@@ -280,7 +300,8 @@ describe('charge point authentication: bounded password checks', () => {
     const client = new pg.Client({ connectionString: small.database.url });
     await client.connect();
     const { rows } = await client.query<{ total: number }>(
-      `SELECT sum(failures)::int AS total FROM assets.charge_point_handshake_failures WHERE counter_key LIKE 'pair:%'`,
+      `SELECT sum(failures)::int AS total FROM assets.charge_point_handshake_failures
+        WHERE counter_key LIKE 'pair:%/unknown-%'`,
     );
     await client.end();
     expect(rows[0].total).toBe(counts[ErrorCode.InvalidCredentials]);

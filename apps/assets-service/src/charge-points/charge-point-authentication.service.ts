@@ -40,8 +40,9 @@ function rateLimited(): DomainError {
 /**
  * Checks a charge point's credentials for the ocpp-gateway. An unknown identity, a missing password and a wrong one
  * all answer the same invalid_credentials after the same scrypt work, so a caller learns nothing about which
- * identities exist. Each attempt first takes a failure slot (HandshakeFailureCounters) and only then checks the
- * password, inside the bounded PasswordCheckCapacity.
+ * identities exist. Each attempt whose password is to be checked first takes a failure slot (HandshakeFailureCounters)
+ * and only then checks it, inside the bounded PasswordCheckCapacity; one with nothing to check (no password in its
+ * profile, or the one verified before) is answered from the controller alone.
  */
 @Injectable()
 export class ChargePointAuthenticationService {
@@ -59,13 +60,14 @@ export class ChargePointAuthenticationService {
     const attempt = this.attemptOf(request);
     if (!attempt) throw invalidCredentials();
     const password = typeof request.password === 'string' ? request.password : undefined;
-    // The slot comes first: it is one statement, and an attempt over the limit never waits for scrypt capacity.
+    const controller = await this.findController(attempt);
+    // Nothing to guess (a profile without a password, or the password this process verified against today's hash):
+    // accepted without a scrypt run or the failure counters, so a reconnect storm queues behind neither. Earlier
+    // failures of the address stay counted until their window ends.
+    if (controller !== null && !this.needsPasswordCheck(controller, password)) return this.acceptedAs(controller);
+    // The slot comes before the check: one statement, and an attempt over the limit never waits for scrypt capacity.
     if (!(await this.counters.take(attempt))) throw rateLimited();
     try {
-      const controller = await this.findController(attempt);
-      // A reconnect with the password verified before needs no scrypt run, so it does not queue behind those.
-      if (controller !== null && !this.needsPasswordCheck(controller, password))
-        return await this.accept(attempt, controller);
       return await this.capacity.run(() => this.checkPassword(attempt, controller, password));
     } catch (error) {
       // Only a wrong password is a failure; an attempt that could not be checked (no capacity, database trouble)
@@ -113,11 +115,16 @@ export class ChargePointAuthenticationService {
     return this.accept(attempt, controller);
   }
 
+  /** A checked password was right: the attempt was no failure, and the address's earlier ones are forgiven. */
   private async accept(
     attempt: HandshakeAttempt,
     controller: ControllerEntity,
   ): Promise<AuthenticateChargePointResponse> {
     await this.counters.forgive(attempt);
+    return this.acceptedAs(controller);
+  }
+
+  private acceptedAs(controller: ControllerEntity): AuthenticateChargePointResponse {
     return {
       controllerUuid: controller.uuid,
       ocppIdentity: controller.ocppIdentity,

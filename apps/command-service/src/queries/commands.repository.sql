@@ -175,7 +175,8 @@ UPDATE control.commands
 -- $1 controllerUuid
 UPDATE control.commands SET next_attempt_at = clock_timestamp()
         WHERE controller_uuid = $1 AND status IN ('pending', 'sent') AND next_attempt_at > clock_timestamp()
-          AND (lease_until IS NULL OR lease_until < clock_timestamp());
+          AND (lease_until IS NULL OR lease_until < clock_timestamp())
+        RETURNING uuid;
 
 -- commands.lock-idle-of-controller
 -- $1 tenantUuid, $2 controllerUuid

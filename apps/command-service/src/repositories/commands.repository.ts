@@ -194,13 +194,17 @@ export const deferOfflineLane = sqlStatement<{ controllerUuid: string; recheckMs
           WHERE controller_uuid = :controllerUuid AND ${OPEN}`,
 });
 
-/** Every open command of the lane is due now, except one being delivered (due at its lease's end). */
-export const wakeCommandLane = sqlStatement<{ controllerUuid: string }>({
+/**
+ * Every open command of the lane is due now, except one being delivered (due at its lease's end); returns those it
+ * made due.
+ */
+export const wakeCommandLane = sqlStatement<{ controllerUuid: string }, { uuid: string }>({
   name: 'commands.wake-lane',
   parameters: ['controllerUuid'],
   sql: `UPDATE control.commands SET next_attempt_at = clock_timestamp()
         WHERE controller_uuid = :controllerUuid AND ${OPEN} AND next_attempt_at > clock_timestamp()
-          AND (lease_until IS NULL OR lease_until < clock_timestamp())`,
+          AND (lease_until IS NULL OR lease_until < clock_timestamp())
+        RETURNING uuid`,
 });
 
 /** Locks a deleted controller's pending commands that nobody is delivering. */

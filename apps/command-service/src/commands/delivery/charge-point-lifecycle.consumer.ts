@@ -36,8 +36,8 @@ export class ChargePointLifecycleConsumer implements OnApplicationBootstrap {
   async connected(event: EventEnvelope<unknown>): Promise<void> {
     const controllerUuid = this.controllerOf(event);
     if (!controllerUuid) return;
-    await this.queue.wakeLane(controllerUuid);
-    this.signal.notify();
+    // A lane with nothing waiting needs no claim: in a reconnect storm every charge point connects, few have commands.
+    if (await this.queue.wakeLane(controllerUuid)) this.signal.notify();
   }
 
   async controllerDeleted(event: EventEnvelope<unknown>): Promise<void> {

@@ -20,7 +20,9 @@ import { DELIVERY_CONNECTION } from '../delivery-connection.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { ACCEPTED_RESET_REPLY, CommandServiceHarness } from '../testing/command-service-harness.js';
 import type { ClaimedCommand } from '../command-row.js';
+import { ChargePointLifecycleConsumer } from './charge-point-lifecycle.consumer.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import { DispatchSignal } from './dispatch-signal.js';
 
 const harness = new CommandServiceHarness();
 const tenant: string = randomUUID();
@@ -360,6 +362,38 @@ describe('offline charge points', () => {
     for (const uuid of created) expect((await ended(uuid)).status).toBe('accepted');
     expect(delivered).toEqual(created);
     expect(mostAtOnce).toBe(1);
+  });
+
+  it('wakes the dispatcher for a connected charge point only when a command of it was waiting', async () => {
+    const consumer = harness.provider(ChargePointLifecycleConsumer);
+    const notify = jest.spyOn(harness.provider(DispatchSignal), 'notify');
+    const connectedEvent = (controllerUuid: string) => ({
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      tenantUuid: tenant,
+      data: { controllerUuid },
+    });
+    try {
+      // Nothing waits: no claim (in a reconnect storm, nearly every charge point).
+      await consumer.connected(connectedEvent(harness.addController(tenant)));
+      expect(notify).not.toHaveBeenCalled();
+
+      const waiting = harness.addController(tenant);
+      const command = await resetOf(waiting, 600);
+      await eventually(
+        () =>
+          harness.sql<{ deferred: boolean }>(
+            `SELECT attempts > 0 AND lease_owner IS NULL AND next_attempt_at > clock_timestamp() AS deferred
+               FROM control.commands WHERE uuid = $1`,
+            [command.command_uuid],
+          ),
+        ([row]) => row.deferred,
+      );
+      await consumer.connected(connectedEvent(waiting));
+      expect(notify).toHaveBeenCalledTimes(1);
+    } finally {
+      notify.mockRestore();
+    }
   });
 });
 

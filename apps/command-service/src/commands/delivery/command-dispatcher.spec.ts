@@ -245,7 +245,7 @@ describe('CommandDispatcher after a reconnection or an outage', () => {
       },
       wakeLane: (controllerUuid) => {
         woken.push(controllerUuid);
-        return Promise.resolve();
+        return Promise.resolve(true);
       },
     };
     dispatcherOn(signal, queue, gateway, {

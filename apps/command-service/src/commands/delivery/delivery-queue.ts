@@ -107,10 +107,10 @@ export class DeliveryQueue {
 
   /**
    * The charge point connected (or its lane moved on): every open command of it is due now, except one being
-   * delivered, which stays due at its lease's end (as claims leave it).
+   * delivered, which stays due at its lease's end (as claims leave it). Answers whether it made any command due.
    */
-  async wakeLane(controllerUuid: string): Promise<void> {
-    await runStatement(this.dataSource, wakeCommandLane, { controllerUuid });
+  async wakeLane(controllerUuid: string): Promise<boolean> {
+    return (await runStatement(this.dataSource, wakeCommandLane, { controllerUuid })).length > 0;
   }
 
   /**
