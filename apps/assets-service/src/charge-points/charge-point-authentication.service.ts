@@ -64,7 +64,8 @@ export class ChargePointAuthenticationService {
     // Nothing to guess (a profile without a password, or the password this process verified against today's hash):
     // accepted without a scrypt run or the failure counters, so a reconnect storm queues behind neither. Earlier
     // failures of the address stay counted until their window ends.
-    if (controller !== null && !this.needsPasswordCheck(controller, password)) return this.acceptedAs(controller);
+    if (controller !== null && !this.needsPasswordCheck(controller, password))
+      return this.acceptedAs(controller);
     // The slot comes before the check: one statement, and an attempt over the limit never waits for scrypt capacity.
     if (!(await this.counters.take(attempt))) throw rateLimited();
     try {
