@@ -25,6 +25,8 @@ describe('ocpp-gateway tuning', () => {
       decisionBatchSize: 1000,
       decisionPublishesInFlight: 4,
       decisionRetryDelayMs: 1000,
+      announceRetryBaseMs: 250,
+      announceRetryMaxMs: 5000,
       listenBacklog: 4096,
     });
   });

@@ -64,6 +64,12 @@ export interface OcppGatewayTuning {
   /** After a failed publish of a decision event, how long until the queue is tried again. */
   decisionRetryDelayMs: number;
   /**
+   * A new socket's announcement (presence entry, connected event) that failed, e.g. a NATS timeout in a reconnect
+   * storm, is tried again after this long, doubled per failure up to announceRetryMaxMs, while the socket is open.
+   */
+  announceRetryBaseMs: number;
+  announceRetryMaxMs: number;
+  /**
    * Connections the kernel may hold for the OCPP port before the gateway accepts them (capped by net.core.somaxconn):
    * Node's 511 overflowed when a fleet reconnected at once, and the overflow's charge points waited seconds for the
    * kernel's SYN retransmissions or were reset.
@@ -89,6 +95,8 @@ export const OCPP_GATEWAY_TUNING: Readonly<OcppGatewayTuning> = Object.freeze({
   decisionBatchSize: 1000,
   decisionPublishesInFlight: 4,
   decisionRetryDelayMs: 1000,
+  announceRetryBaseMs: 250,
+  announceRetryMaxMs: 5000,
   listenBacklog: 4096,
 });
 

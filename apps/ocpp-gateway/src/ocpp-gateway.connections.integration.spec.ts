@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
@@ -8,6 +9,7 @@ import {
   type ControllerCredentialsChangedEvent,
 } from '@cpc/contracts';
 import { upgradeStatus } from '@cpc/testing';
+import { ChargePointPresenceRegistry } from './connections/charge-point-presence.registry.js';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   type ChargePoint,
@@ -267,5 +269,21 @@ describe('ocpp-gateway: connected charge points', () => {
         await client.close();
       },
     );
+  });
+
+  describe('announcing a connection', () => {
+    it('tries again when announcing fails (a NATS timeout in a storm): the connected event is published', async () => {
+      const presence = rig.gateway.app.get(ChargePointPresenceRegistry);
+      const announce = jest.spyOn(presence, 'announce').mockRejectedValueOnce(new Error('TIMEOUT'));
+      try {
+        const controller = newController();
+        const client = await connected(controller);
+        expect(announce).toHaveBeenCalledTimes(2);
+        expect(await presence.holder(controller.controllerUuid)).toBeDefined();
+        await client.close();
+      } finally {
+        announce.mockRestore();
+      }
+    });
   });
 });

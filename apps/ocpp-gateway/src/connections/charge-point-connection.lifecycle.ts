@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
@@ -108,30 +109,66 @@ export class ChargePointConnectionLifecycle {
     await this.announcePresence(connection);
   }
 
+  /**
+   * Makes the new socket known: its call subject served, the takeover notice, its presence entry and its connected
+   * event. A failure (a NATS timeout in a reconnect storm) is tried again with backoff for as long as the socket is
+   * open and not replaced: without the connected event the controller would stay shown offline, or online under its
+   * old connection, until it reconnects.
+   */
   private async announce(connection: ChargePointConnection): Promise<void> {
+    const { announceRetryBaseMs, announceRetryMaxMs } = this.config.tuning;
+    // One event id for all tries: a repeat after a lost ack is stored once.
+    const eventId = randomUUID();
     try {
-      // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
-      // served: the flush returns once the server has processed the subscriptions made in opened().
-      await this.nats.flush();
-      // Not once replaced meanwhile (by a newer socket here), or it would take the newer one's place there.
-      if (this.open.get(connection)) this.takeover.watch(connection);
-      this.takeover.announce(connection);
-      await this.announcePresence(connection);
-    } catch (error) {
-      this.logger.error(`announcing ${connection.controllerUuid} failed: ${describeError(error)}`);
+      for (let failures = 0; ; failures++) {
+        try {
+          await this.announceOnce(connection, eventId);
+          return;
+        } catch (error) {
+          if (!this.open.get(connection)) return;
+          const delayMs = Math.min(announceRetryMaxMs, announceRetryBaseMs * 2 ** failures);
+          this.logger.warn(
+            `announcing ${connection.controllerUuid} failed, trying again in ${delayMs} ms: ${describeError(error)}`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (!this.open.get(connection)) return;
+        }
+      }
     } finally {
       connection.announced();
     }
   }
 
-  private async announcePresence(connection: ChargePointConnection): Promise<void> {
+  private async announceOnce(connection: ChargePointConnection, eventId: string): Promise<void> {
+    // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
+    // served: the flush returns once the server has processed the subscriptions made in opened().
+    await this.nats.flush();
+    // Not once replaced meanwhile (by a newer socket here), or it would take the newer one's place there.
+    if (this.open.get(connection)) this.takeover.watch(connection);
+    this.takeover.announce(connection);
+    await this.announcePresence(connection, eventId);
+  }
+
+  /**
+   * A connection announced again (its presence was lost) gets a new event id: its first connected event may be within
+   * JetStream's duplicate window, and the disconnect announced meanwhile must not be the last word.
+   */
+  private async announcePresence(
+    connection: ChargePointConnection,
+    eventId: string = randomUUID(),
+  ): Promise<void> {
     await this.presence.announce(connection);
-    await this.events.publish<ChargePointConnectedEvent>(ChargePointEventSubjects.connected, connection, {
-      connectionId: connection.connectionId,
-      protocol: connection.protocol,
-      gatewayInstance: this.config.gatewayInstanceId,
-      connectedAt: connection.connectedAt,
-    });
+    await this.events.publish<ChargePointConnectedEvent>(
+      ChargePointEventSubjects.connected,
+      connection,
+      {
+        connectionId: connection.connectionId,
+        protocol: connection.protocol,
+        gatewayInstance: this.config.gatewayInstanceId,
+        connectedAt: connection.connectedAt,
+      },
+      { eventId },
+    );
   }
 
   private async closed(connection: ChargePointConnection, code: number, reason: string): Promise<void> {
