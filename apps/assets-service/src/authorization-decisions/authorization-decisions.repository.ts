@@ -1,5 +1,6 @@
 import type { AuthorizationDecisionView } from '@cpc/contracts';
 import { pagedListStatements, sqlStatement } from '@cpc/database';
+import { controllerOfRowExists } from '../controller-events/controller-events.repository.js';
 
 /** Stores decisions (a JSON array of rows); one already stored (a redelivered event) is left as it is. */
 export const insertAuthorizationDecisions = sqlStatement<{ decisions: string }>({
@@ -28,8 +29,8 @@ export const logAuthorizationRefusals = sqlStatement<{ decisions: string }>({
                                   'message_kind', x.message_kind)
           FROM jsonb_to_recordset(:decisions::jsonb) AS x(uuid uuid, tenant_uuid uuid, id_token text,
                controller_uuid uuid, result text, reason text, message_kind text, decided_at timestamptz)
+               ${controllerOfRowExists('x.controller_uuid', 'x.tenant_uuid')}
          WHERE x.result <> 'accepted'
-           AND EXISTS (SELECT FROM assets.controllers c WHERE c.uuid = x.controller_uuid AND c.tenant_uuid = x.tenant_uuid)
         ON CONFLICT (uuid) DO NOTHING`,
 });
 

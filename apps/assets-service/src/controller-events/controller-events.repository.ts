@@ -3,6 +3,16 @@ import { pagedListStatements, sqlStatement } from '@cpc/database';
 /** The statements of assets.controller_events. */
 
 /**
+ * Whether the controller of `row` (its uuid and tenant columns) exists, looked up per row: as a LATERAL subquery with
+ * LIMIT it cannot become a semi-join, which the planner hashed over every controller for a batch it took for 100 rows
+ * (jsonb_to_recordset's estimate; controller-events.plans.integration.spec.ts).
+ */
+export function controllerOfRowExists(controllerUuid: string, tenantUuid: string): string {
+  return `CROSS JOIN LATERAL (SELECT FROM assets.controllers c
+                               WHERE c.uuid = ${controllerUuid} AND c.tenant_uuid = ${tenantUuid} LIMIT 1) AS known`;
+}
+
+/**
  * Events of controllers the tenant has, given as a JSON array of LoggedEvent; an event of an unknown or deleted
  * controller, or a repeat (also within the array), adds nothing.
  */
@@ -13,7 +23,7 @@ export const recordControllerEvents = sqlStatement<{ events: string }>({
        SELECT DISTINCT ON (e.uuid) e.uuid, e."tenantUuid", e."controllerUuid", e.kind, e."occurredAt", e.details
          FROM jsonb_to_recordset(:events::jsonb)
               AS e(uuid uuid, "tenantUuid" uuid, "controllerUuid" uuid, kind text, "occurredAt" timestamptz, details jsonb)
-        WHERE EXISTS (SELECT FROM assets.controllers c WHERE c.uuid = e."controllerUuid" AND c.tenant_uuid = e."tenantUuid")
+              ${controllerOfRowExists('e."controllerUuid"', 'e."tenantUuid"')}
         ORDER BY e.uuid
        ON CONFLICT (uuid) DO NOTHING`,
 });
