@@ -269,7 +269,9 @@ describe('charge point authentication: bounded password checks', () => {
     try {
       const before = await failures();
       expect(before).toEqual([{ counter_key: `pair:${tenant}/cp-storm-1@127.0.0.9`, failures: 1 }]);
-      expect(tally(await Promise.all([1, 2, 3].map(() => attempt(identities[1], PASSWORD))))).toEqual({ ok: 3 });
+      expect(tally(await Promise.all([1, 2, 3].map(() => attempt(identities[1], PASSWORD))))).toEqual({
+        ok: 3,
+      });
       expect(await failures()).toEqual(before);
     } finally {
       await counters.end();
