@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { namedQuery } from './pool-query.js';
+import { testServerDataSource } from './testing/test-server.js';
 
 /** Real PostgreSQL: a table of its own in the maintenance database, dropped afterwards. */
 describe('namedQuery', () => {
@@ -21,12 +22,7 @@ describe('namedQuery', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = new DataSource({
-      type: 'postgres',
-      url: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-      poolSize: 2,
-    });
-    await dataSource.initialize();
+    dataSource = await testServerDataSource(2);
     await dataSource.query(`CREATE TABLE ${table} (value text PRIMARY KEY)`);
   });
 

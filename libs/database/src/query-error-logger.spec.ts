@@ -3,6 +3,7 @@ import { DomainErrorRpcFilter } from '@cpc/errors';
 import { createLogger, PinoNestLogger } from '@cpc/logging';
 import type { DataSource } from 'typeorm';
 import { createServiceDataSource } from './service-data-source.js';
+import { TEST_SERVER_URL } from './testing/test-server.js';
 
 /** Real PostgreSQL; the logs of a service (pino behind Nest's Logger) captured line by line. */
 describe('failed statements in the logs', () => {
@@ -15,7 +16,7 @@ describe('failed statements in the logs', () => {
       new PinoNestLogger(createLogger('spec', 'debug', false, { write: (line: string) => lines.push(line) })),
     );
     dataSource = createServiceDataSource({
-      url: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      url: TEST_SERVER_URL,
       schema: 'public',
       entities: [],
       migrations: [],

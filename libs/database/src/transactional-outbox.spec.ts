@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@cpc/contracts';
 import type { JetStreamEventBus } from '@cpc/nats';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { testServerDataSource } from './testing/test-server.js';
 import { TransactionalOutbox } from './transactional-outbox.js';
 
 /** What the outbox asks of the event bus; fails while `failing` is set, as a publish to a NATS that is away does. */
@@ -40,12 +41,7 @@ describe('TransactionalOutbox', () => {
     dataSource.transaction((manager) => outbox.add(manager, indexes.map(event)));
 
   beforeAll(async () => {
-    dataSource = new DataSource({
-      type: 'postgres',
-      url: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-      poolSize: 3,
-    });
-    await dataSource.initialize();
+    dataSource = await testServerDataSource(3);
     await dataSource.query(`CREATE TABLE ${table} (
       event_id uuid PRIMARY KEY, tenant_uuid uuid NOT NULL, subject varchar(200) NOT NULL, envelope jsonb NOT NULL,
       created_at timestamptz NOT NULL DEFAULT clock_timestamp())`);

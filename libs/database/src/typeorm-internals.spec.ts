@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { TEST_SERVER_URL } from './testing/test-server.js';
 
 const PINNED_VERSION = '1.1.1';
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -24,7 +25,7 @@ function broken(what: string, reliedOnBy: string): Error {
  * (docs/patched-libraries.md), checked on a real DataSource over real PostgreSQL.
  */
 describe(`typeorm internals libs/database relies on (pinned ${PINNED_VERSION})`, () => {
-  const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url = TEST_SERVER_URL;
   let dataSource: DataSource;
 
   // Real PostgreSQL, as the services have it; nothing is written.
