@@ -13,6 +13,7 @@ import { CreateLocalLists1795700400000 } from './migrations/1795700400000-create
 import { CreateNewestFirstAssetIndexes1795700600000 } from './migrations/1795700600000-create-newest-first-asset-indexes.js';
 import { UnloggedHandshakeFailures1795700800000 } from './migrations/1795700800000-unlogged-handshake-failures.js';
 import { LocalListUpdateParts1795701000000 } from './migrations/1795701000000-local-list-update-parts.js';
+import { RoomForLiveStateUpdates1795701200000 } from './migrations/1795701200000-room-for-live-state-updates.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -27,6 +28,7 @@ export const ASSETS_MIGRATIONS = [
   CreateNewestFirstAssetIndexes1795700600000,
   UnloggedHandshakeFailures1795700800000,
   LocalListUpdateParts1795701000000,
+  RoomForLiveStateUpdates1795701200000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

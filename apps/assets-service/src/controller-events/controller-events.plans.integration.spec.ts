@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { migrateServiceSchema } from '@cpc/database';
-import { createTestDatabase, measureStatementPlan, type TestDatabase } from '@cpc/testing';
+import { measureStatementPlan } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import { logAuthorizationRefusals } from '../authorization-decisions/authorization-decisions.repository.js';
-import { createAssetsDataSource } from '../data-source.js';
+import { type AssetsFleetDatabase, createAssetsFleetDatabase } from '../testing/assets-fleet-database.js';
 import { recordControllerEvents } from './controller-events.repository.js';
 
 /**
@@ -16,35 +15,18 @@ import { recordControllerEvents } from './controller-events.repository.js';
 const FLEET = 5_000;
 const BATCH = 20;
 
-let database: TestDatabase;
+let fleet: AssetsFleetDatabase;
 let dataSource: DataSource;
-const tenant = randomUUID();
+let tenant: string;
 let controllers: string[];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = createAssetsDataSource(database.url);
-  await migrateServiceSchema(dataSource);
-  await dataSource.initialize();
-  const location = randomUUID();
-  await dataSource.query(
-    `INSERT INTO assets.locations (uuid, tenant_uuid, name, status, modification_date)
-       VALUES ($1, $2, 'Depot', 'active', now())`,
-    [location, tenant],
-  );
-  const rows = await dataSource.query<{ uuid: string }[]>(
-    `INSERT INTO assets.controllers (uuid, tenant_uuid, location_uuid, name, ocpp_identity, security_profile)
-     SELECT gen_random_uuid(), $1, $2, 'CP ' || i, 'CP-' || i, 0 FROM generate_series(1, ${FLEET}) AS i
-     RETURNING uuid`,
-    [tenant, location],
-  );
-  controllers = rows.map((row) => row.uuid);
-  await dataSource.query('ANALYZE assets.controllers');
+  fleet = await createAssetsFleetDatabase(FLEET);
+  ({ dataSource, tenantUuid: tenant, controllers } = fleet);
 });
 
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await fleet?.drop();
 });
 
 const measure = (statement: { text: string; values: unknown[] }) =>
