@@ -8,14 +8,15 @@ import {
   ChargePointEventSubjects as Subjects,
   TelemetryEventSubjects,
 } from '@cpc/contracts';
-import { type EventRecorder, eventually } from '@cpc/testing';
+import { EventRecorder, eventually, startNatsTestServer } from '@cpc/testing';
 import type { RunningOcppGateway } from './start-ocpp-gateway.js';
 import {
   type ChargePoint,
   chargePoint,
   type FakeController,
-  type FakeTenantsAndControllers,
+  FakeTenantsAndControllers,
   type GatewayTestRig,
+  startGatewayForTest,
   startGatewayTestRig,
 } from './testing/ocpp-gateway-test-bed.js';
 
@@ -643,6 +644,101 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
     expect(
       rig.events.on(Subjects.disconnected, (data) => data.controllerUuid === controller.controllerUuid),
     ).toEqual([]);
+    await cp.close();
+  });
+});
+
+describe('ocpp-gateway: restarted under the same instance id', () => {
+  const instanceKey = (instanceId: string) => Buffer.from(instanceId).toString('base64url');
+  let nats: Awaited<ReturnType<typeof startNatsTestServer>>;
+  let services: FakeTenantsAndControllers;
+  let gateway: RunningOcppGateway | undefined;
+  let events: EventRecorder | undefined;
+  let client: NatsConnection;
+
+  beforeAll(async () => {
+    nats = await startNatsTestServer();
+    services = await FakeTenantsAndControllers.start(nats.url);
+    client = await connect({ servers: nats.url });
+  });
+
+  afterAll(async () => {
+    await events?.stop();
+    await gateway?.app.close();
+    await client?.close();
+    await services?.stop();
+    await nats?.stop();
+  });
+
+  it("leaves its earlier process's entries for a grace, so charge points back within it never show offline", async () => {
+    // What a crashed process left: its state and the entries of two connected charge points.
+    const kvm = new Kvm(client);
+    const presence = await kvm.create(CHARGE_POINT_PRESENCE_BUCKET, { history: 1 });
+    const instances = await kvm.create(GATEWAY_INSTANCES_BUCKET, { history: 1 });
+    const crashed = randomUUID();
+    await instances.put(
+      instanceKey('gw-restarted'),
+      JSON.stringify({ incarnation: crashed, refreshedAt: new Date().toISOString() }),
+    );
+    const leftBehind = (controller: FakeController) => ({
+      controllerUuid: controller.controllerUuid,
+      tenantUuid: controller.tenantUuid,
+      ocppIdentity: controller.identity,
+      protocol: 'ocpp2.0.1',
+      securityProfile: 1,
+      gatewayInstance: 'gw-restarted',
+      incarnation: crashed,
+      connectionId: randomUUID(),
+      connectedAt: new Date().toISOString(),
+    });
+    const returning = services.addController({
+      tenantSlug: 'acme',
+      identity: 'CP-RETURNS',
+      password: 'a-very-secret-password-1',
+    });
+    const gone = services.addController({
+      tenantSlug: 'acme',
+      identity: 'CP-GONE',
+      password: 'a-very-secret-password-1',
+    });
+    const returningBefore = leftBehind(returning);
+    const goneBefore = leftBehind(gone);
+    await presence.put(returning.controllerUuid, JSON.stringify(returningBefore));
+    await presence.put(gone.controllerUuid, JSON.stringify(goneBefore));
+
+    gateway = await startGatewayForTest(nats.url, {
+      OCPP_GATEWAY_INSTANCE_ID: 'gw-restarted',
+      OCPP_PRESENCE_TTL_MS: '6000',
+    });
+    events = await EventRecorder.start(nats.url);
+    // The first upkeep round (a third of the TTL) has run: it confirmed the new process, and swept nothing yet.
+    const started = (await instances.get(instanceKey('gw-restarted')))?.revision ?? 0;
+    await eventually(
+      async () => (await instances.get(instanceKey('gw-restarted')))?.revision ?? 0,
+      (revision) => revision > started,
+    );
+    const cp = chargePoint({ port: gateway.ocppPort, controller: returning, protocols: ['ocpp2.0.1'] });
+    await cp.connect();
+    await events.waitFor(Subjects.connected, (data) => data.controllerUuid === returning.controllerUuid);
+
+    // Once the grace is over, the one that did not come back is announced offline, with its old connection.
+    const goneOffline = await events.waitFor(
+      Subjects.disconnected,
+      (data) => data.controllerUuid === gone.controllerUuid,
+      { timeoutMs: 20_000 },
+    );
+    expect(goneOffline.data).toMatchObject({
+      connectionId: goneBefore.connectionId,
+      gatewayInstance: 'gw-restarted',
+      reason: 'gateway_instance_lost',
+    });
+    expect(
+      events.on(Subjects.disconnected, (data) => data.controllerUuid === returning.controllerUuid),
+    ).toEqual([]);
+    expect((await presence.get(returning.controllerUuid))?.json()).toMatchObject({
+      gatewayInstance: 'gw-restarted',
+      connectionId: expect.not.stringMatching(returningBefore.connectionId),
+    });
     await cp.close();
   });
 });

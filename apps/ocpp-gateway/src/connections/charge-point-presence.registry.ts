@@ -46,8 +46,11 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   private instances: KV | undefined;
   private readonly incarnation = randomUUID();
   private ownRevision = 0;
-  /** A state of an earlier process under this instance id was found at start: its entries are to be swept. */
-  private earlierIncarnationFound = false;
+  /**
+   * When a state of an earlier process under this instance id was found at start: its entries are swept once
+   * OCPP_PRESENCE_TTL_MS has passed since then, the grace any dead instance gets.
+   */
+  private earlierIncarnationFoundAt: number | undefined;
   /** Connections whose entry could not be deleted on close (NATS away): retried each upkeep round. */
   private readonly unwithdrawn = new Map<string, ChargePointConnection>();
 
@@ -61,7 +64,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
     this.entries = await kvm.create(CHARGE_POINT_PRESENCE_BUCKET, { history: 1 });
     this.instances = await kvm.create(GATEWAY_INSTANCES_BUCKET, { history: 1 });
     const earlier = await this.instances.get(instanceKey(this.config.gatewayInstanceId));
-    this.earlierIncarnationFound = earlier?.operation === 'PUT';
+    if (earlier?.operation === 'PUT') this.earlierIncarnationFoundAt = Date.now();
     await this.rejoin();
   }
 
@@ -166,18 +169,27 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
       .catch(() => undefined);
   }
 
-  /** Whether there is anything to sweep without reading every entry: an earlier process of this instance id. */
+  /**
+   * Whether there is anything to sweep without reading every entry: an earlier process of this instance id, once its
+   * grace is over. Its charge points that reconnect within OCPP_PRESENCE_TTL_MS (after a crash, all of them at once)
+   * replace their entries and are never announced offline: no offline-online flap for the integrators, and no
+   * disconnect to publish, write and deliver for each of them in the middle of the reconnect storm.
+   */
   get sweepOwnEarlierIncarnation(): boolean {
-    return this.earlierIncarnationFound;
+    return (
+      this.earlierIncarnationFoundAt !== undefined &&
+      Date.now() - this.earlierIncarnationFoundAt >= this.config.presenceTtlMs
+    );
   }
 
   /**
-   * Entries of the given dead instances, of earlier incarnations of this one, and of instances without any state:
-   * reads the whole registry, so it runs only when there is something to sweep.
+   * Entries of the given dead instances, of earlier incarnations of this one (once their grace is over), and of
+   * instances without any state: reads the whole registry, so it runs only when there is something to sweep.
    */
   async entriesToSweep(deadInstanceIds: ReadonlySet<string>): Promise<StalePresence[]> {
     const entries = this.requireEntries();
     const known = new Set((await this.keysOf(this.requireInstances())).map(instanceIdOf));
+    const sweepOwnEarlier = this.sweepOwnEarlierIncarnation;
     const stale: StalePresence[] = [];
     for (const key of await this.keysOf(entries)) {
       const found = await this.entry(key);
@@ -185,10 +197,12 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
       const { gatewayInstance, incarnation } = found.presence;
       const ownEarlier =
         gatewayInstance === this.config.gatewayInstanceId && incarnation !== this.incarnation;
-      if (deadInstanceIds.has(gatewayInstance) || ownEarlier || !known.has(gatewayInstance))
-        stale.push(found);
+      const isStale = ownEarlier
+        ? sweepOwnEarlier
+        : deadInstanceIds.has(gatewayInstance) || !known.has(gatewayInstance);
+      if (isStale) stale.push(found);
     }
-    this.earlierIncarnationFound = false;
+    if (sweepOwnEarlier) this.earlierIncarnationFoundAt = undefined;
     return stale;
   }
 
