@@ -20,6 +20,13 @@ import {
 
 /** How often the storm's progress (the fleet's count and the controllers shown online) is read. */
 const READING_MS = 250;
+/**
+ * While charge points are still being accepted, the controllers shown online are counted only every this often: the
+ * count reads every controller of the fleet, and at every reading it took a tenth of PostgreSQL's time in the storm.
+ * The figure that matters, all accepted and shown online, comes after the last one is accepted, and from then on the
+ * count is read every READING_MS.
+ */
+const ONLINE_READING_WHILE_ACCEPTING_MS = 1000;
 /** The storm ends early when nothing moved for this long: no charge point accepted, shown online, connected or refused. */
 const STALL_MS = 60_000;
 /** How long a command may wait for its charge point to come back (valid_for_seconds of each). */
@@ -51,6 +58,7 @@ export interface StormResult {
   gatewayRestartSeconds: number;
   /** From the reconnect order on. */
   allAcceptedSeconds: number | null;
+  /** Within ONLINE_READING_WHILE_ACCEPTING_MS when it comes before all are accepted, else within READING_MS. */
   allOnlineSeconds: number | null;
   /** Both: the figure "all online in N s". */
   allAcceptedAndOnlineSeconds: number | null;
@@ -78,7 +86,10 @@ export interface StormResult {
     /** Status of the created commands at the end. */
     byStatus: Record<string, number>;
   };
-  /** The counts over time, every READING_MS (seconds since the reconnect order). */
+  /**
+   * The counts over time, every READING_MS (seconds since the reconnect order); `online` as last read (every
+   * ONLINE_READING_WHILE_ACCEPTING_MS until all are accepted).
+   */
   timeline: StormReading[];
 }
 
@@ -189,13 +200,22 @@ export async function runReconnectStormPhase(
     const deadline = performance.now() + options.timeoutSeconds * 1000;
     let moved = performance.now();
     let lastActivity = '';
+    let online = 0;
+    let onlineReadAt = -Infinity;
     for (;;) {
       await sleep(READING_MS);
       const totals = fleet.totals();
+      if (
+        totals.stormReady >= attempted ||
+        performance.now() - onlineReadAt >= ONLINE_READING_WHILE_ACCEPTING_MS
+      ) {
+        onlineReadAt = performance.now();
+        online = await onlineCount(database, tenant, locationUuid, killedAt);
+      }
       const reading: StormReading = {
         seconds: Math.round((epochNow() - orderedAt) / 10) / 100,
         accepted: totals.stormReady,
-        online: await onlineCount(database, tenant, locationUuid, killedAt),
+        online,
       };
       timeline.push(reading);
       // Refusals and sockets opening count as movement too: a busy gateway may accept none for a while.
