@@ -21,6 +21,8 @@ describe('command-service tuning', () => {
       recentlyEndedCapacity: 50_000,
       reconnectSettleMs: 5000,
       gatewayCallEventsConcurrency: 200,
+      connectedEventsBatchSize: 256,
+      chargingSessionEventsBatchSize: 256,
       maxStoredResponseBytes: 65_536,
       controllerLookupsInFlight: 2,
       controllerLookupBatchSize: 500,

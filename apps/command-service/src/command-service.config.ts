@@ -51,6 +51,10 @@ export interface CommandServiceTuning {
   recentlyEndedCapacity: number;
   /** Gateway call events handled at once; their transitions are written together (see CommandTransitions). */
   gatewayCallEventsConcurrency: number;
+  /** Most connected events whose lanes one statement wakes, so a reconnect storm costs a statement per pull. */
+  connectedEventsBatchSize: number;
+  /** Most charge-point events one open-session check covers, so a storm's boots and statuses cost one per pull. */
+  chargingSessionEventsBatchSize: number;
   /**
    * The largest answer of a charge point (as JSON, in bytes) kept with its command as `result.response`; a larger one
    * is dropped and only its size kept (the gateway already refuses messages over OCPP_MAX_MESSAGE_BYTES).
@@ -95,6 +99,8 @@ export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.fre
   creationMaxLeasesPerBatch: 64,
   recentlyEndedCapacity: 50_000,
   gatewayCallEventsConcurrency: 200,
+  connectedEventsBatchSize: 256,
+  chargingSessionEventsBatchSize: 256,
   maxStoredResponseBytes: 65_536,
   controllerLookupsInFlight: 2,
   controllerLookupBatchSize: 500,

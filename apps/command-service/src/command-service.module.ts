@@ -7,6 +7,7 @@ import { ChargingSessionPlugResolver } from './charging-sessions/charging-sessio
 import { ChargingSessionsHandler } from './charging-sessions/charging-sessions.handler.js';
 import { ChargingSessionsService } from './charging-sessions/charging-sessions.service.js';
 import { CommandsModule } from './commands/commands.module.js';
+import { COMMAND_SERVICE_CONFIG } from './command-service-config.token.js';
 import { COMMAND_SERVICE_NAME, type CommandServiceConfig } from './command-service.config.js';
 import { controlDataSourceOptions } from './data-source.js';
 import { MeterValuesModule } from './meter-values/meter-values.module.js';
@@ -37,7 +38,12 @@ export class CommandServiceModule {
         ReservationsModule,
       ],
       controllers: [ChargingSessionsHandler],
-      providers: [ChargingSessionsService, ChargingSessionPlugResolver, ChargingSessionEventsConsumer],
+      providers: [
+        { provide: COMMAND_SERVICE_CONFIG, useValue: config },
+        ChargingSessionsService,
+        ChargingSessionPlugResolver,
+        ChargingSessionEventsConsumer,
+      ],
     };
   }
 }

@@ -171,6 +171,35 @@ describe('JetStreamEventBus.consumeBatches (real nats-server)', () => {
     expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(400);
   });
 
+  it('redelivers only the events a batch outcome names, and acknowledges the rest', async () => {
+    const name = 'outcome';
+    await publish(name, 0, 4);
+    const calls: { indexes: number[]; deliveries: number[] }[] = [];
+    await bus.consumeBatches(
+      {
+        durableName: `test_${name}`,
+        filterSubject: `events.test.${name}.>`,
+        maxBatchSize: 10,
+        retryDelayMs: 100,
+      },
+      (batch) => {
+        calls.push({ indexes: indexes(batch), deliveries: batch.map((d) => d.position.deliveryCount) });
+        // Event 2 fails on its first delivery (its index in that batch), the others never.
+        const failing = batch.findIndex(
+          (d) => (d.event.data as { index: number }).index === 2 && d.position.deliveryCount === 1,
+        );
+        return Promise.resolve({ redeliver: new Set(failing === -1 ? [] : [failing]) });
+      },
+    );
+    await until(
+      () => calls.flatMap((call) => call.indexes).length,
+      (count) => count >= 5,
+    );
+    await until(() => outstanding(`test_${name}`), allAcknowledged);
+    expect(calls[0]).toMatchObject({ indexes: [0, 1, 2, 3], deliveries: [1, 1, 1, 1] });
+    expect(calls.slice(1)).toEqual([{ indexes: [2], deliveries: [2] }]);
+  });
+
   describe('with tracing on', () => {
     const exporter = new InMemorySpanExporter();
 

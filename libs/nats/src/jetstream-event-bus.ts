@@ -60,8 +60,19 @@ export interface DeliveredEvent {
   position: EventPosition;
 }
 
-/** Handles the events of a batch, in stream order; they are all acknowledged or all redelivered by its outcome. */
-export type EventBatchHandler = (batch: readonly DeliveredEvent[]) => Promise<void>;
+/**
+ * What a batch handler that handles its events one by one may answer: the events (indexes in the batch) that failed
+ * and are to be delivered again; the others are acknowledged.
+ */
+export interface BatchOutcome {
+  redeliver: ReadonlySet<number>;
+}
+
+/**
+ * Handles the events of a batch, in stream order. When it throws, all are redelivered; otherwise all are acknowledged
+ * except those its outcome names (one poison event then holds back only itself, not its batch).
+ */
+export type EventBatchHandler = (batch: readonly DeliveredEvent[]) => Promise<void | BatchOutcome>;
 
 /**
  * Publishes and consumes the platform's durable events (JetStream, stream EVENT_STREAM). Publishing waits for the
@@ -168,9 +179,10 @@ export class JetStreamEventBus implements OnApplicationShutdown {
    * Starts a durable consumer that hands `handler` the events delivered so far, up to `maxBatchSize` at a time, in
    * stream order, until shutdown: it never waits for a batch to fill, so a lone event goes on at once, and events that
    * arrive while a batch is handled make up the next one. One batch at a time: the next starts once the previous one
-   * is acknowledged. All of a batch's events are acknowledged once the handler succeeded, and all are redelivered
-   * (after `retryDelayMs`) when it failed, so the handler must apply a batch whole or not at all (one transaction);
-   * an event that is not JSON is dropped on its own. The handler runs under the first event's id as request id, and
+   * is acknowledged. All of a batch's events are acknowledged once the handler succeeded (but those its outcome
+   * names, redelivered), and all are redelivered (after `retryDelayMs`) when it threw, so the handler must apply a
+   * batch whole or not at all (one transaction), or handle its events one by one and name those that failed; an
+   * event that is not JSON is dropped on its own. The handler runs under the first event's id as request id, and
    * in the trace of the first event that carries one (tracing on).
    */
   async consumeBatches(options: BatchConsumerOptions, handler: EventBatchHandler): Promise<void> {
@@ -190,14 +202,20 @@ export class JetStreamEventBus implements OnApplicationShutdown {
       const [first] = accepted;
       const traced = accepted.find(({ message }) => message.headers?.has(TRACEPARENT_HEADER)) ?? first;
       try {
+        let outcome: BatchOutcome | undefined;
         await this.runTraced(
           options.durableName,
           traced.message,
           first.delivered.event.eventId,
-          () => handler(accepted.map((a) => a.delivered)),
+          async () => {
+            outcome = (await handler(accepted.map((a) => a.delivered))) ?? undefined;
+          },
           accepted.length,
         );
-        for (const { message } of accepted) message.ack();
+        for (const [index, { message }] of accepted.entries()) {
+          if (outcome?.redeliver.has(index)) message.nak(retryDelayMs);
+          else message.ack();
+        }
       } catch (error) {
         const sequences = accepted.map(({ message }) => message.seq);
         this.logger.error(

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   ChargePointEventSubjects,
   type EventEnvelope,
@@ -7,10 +7,17 @@ import {
   type TransactionUpdatedEvent,
   isUuid,
 } from '@cpc/contracts';
-import { JetStreamEventBus } from '@cpc/nats';
+import { describeError } from '@cpc/errors';
+import { type BatchOutcome, type DeliveredEvent, JetStreamEventBus } from '@cpc/nats';
+import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
+import type { CommandServiceConfig } from '../command-service.config.js';
 import { ChargingSessionPlugResolver } from './charging-session-plug.resolver.js';
 import { type SessionPlugState } from '../repositories/charging-sessions.repository.js';
-import { ChargingSessionsService } from './charging-sessions.service.js';
+import {
+  type SessionController,
+  sessionControllerKey,
+  ChargingSessionsService,
+} from './charging-sessions.service.js';
 import { ReservationsService } from '../reservations/reservations.service.js';
 
 /** Durable names cannot hold dots. */
@@ -34,8 +41,60 @@ const TRANSACTION_SUBJECTS: readonly string[] = [
   ChargePointEventSubjects.transactionEnded,
 ];
 
+/**
+ * The events after which their controller may have an open session for the rest of their batch: transactions (a
+ * start, or any message of a transaction not heard of yet, opens one) and, to be safe, reservation status updates.
+ */
+const SESSION_SUBJECTS: readonly string[] = [
+  ...TRANSACTION_SUBJECTS,
+  ChargePointEventSubjects.reservationStatus,
+];
+
 const hasLocation = (data: TransactionUpdatedEvent['data'] | TransactionEndedEvent['data']) =>
   typeof data.evseId === 'number' || typeof data.connectorId === 'number';
+
+/** What ends sessions a reboot interrupted: the boot, then a connector reporting Available. */
+type RebootSignal = SessionController &
+  ({ kind: 'boot'; bootedAt: string } | { kind: 'available'; connectorId: number; evseId: number | null });
+
+/** The boot or Available status `event` reports; undefined for any other event, and for a malformed one. */
+function rebootSignalOf(subject: string, event: EventEnvelope<unknown>): RebootSignal | undefined {
+  const { tenantUuid } = event;
+  if (subject === ChargePointEventSubjects.booted) {
+    const { controllerUuid } = (event.data ?? {}) as { controllerUuid?: unknown };
+    if (!isUuid(tenantUuid) || !isUuid(controllerUuid) || typeof event.occurredAt !== 'string')
+      return undefined;
+    return { kind: 'boot', tenantUuid, controllerUuid, bootedAt: event.occurredAt };
+  }
+  if (subject !== ChargePointEventSubjects.connectorStatus) return undefined;
+  const { controllerUuid, connectorId, evseId, status } = (event.data ?? {}) as ConnectorStatusData;
+  if (
+    status !== 'Available' ||
+    !isUuid(tenantUuid) ||
+    !isUuid(controllerUuid) ||
+    !Number.isInteger(connectorId) ||
+    (connectorId as number) <= 0 ||
+    !(evseId === null || evseId === undefined || Number.isInteger(evseId))
+  ) {
+    return undefined;
+  }
+  return {
+    kind: 'available',
+    tenantUuid,
+    controllerUuid,
+    connectorId: connectorId as number,
+    evseId: (evseId as number | null | undefined) ?? null,
+  };
+}
+
+/** The controller an event that may open a session names (SESSION_SUBJECTS); undefined for others. */
+function sessionControllerOf(subject: string, event: EventEnvelope<unknown>): SessionController | undefined {
+  if (!SESSION_SUBJECTS.includes(subject)) return undefined;
+  const { controllerUuid } = (event.data ?? {}) as { controllerUuid?: unknown };
+  return isUuid(event.tenantUuid) && isUuid(controllerUuid)
+    ? { tenantUuid: event.tenantUuid, controllerUuid }
+    : undefined;
+}
 
 /**
  * Turns the gateway's transaction events into charging sessions, and keeps them true to what the charge point does:
@@ -44,6 +103,13 @@ const hasLocation = (data: TransactionUpdatedEvent['data'] | TransactionEndedEve
  * and a 2.0.1 ReservationStatusUpdate ends one (ReservationsService). One durable consumer over all charge-point events
  * (NATS 2.9 allows one filter subject per consumer, and one consumer keeps boots, statuses and transactions in stream
  * order); the other subjects are acknowledged and skipped.
+ *
+ * Events come in batches (handleBatch), so that a reconnect storm's boots and connector statuses, nearly all of
+ * controllers without an open session, cost one statement a batch instead of one each. A batch is not one
+ * transaction (a plug is looked up in assets-service midway): an event that fails is redelivered on its own while
+ * the rest of its batch is acknowledged, as when events were consumed one by one, and the whole batch when the
+ * open-session check fails. Every write here is idempotent (an upsert that keeps what is known, or an UPDATE guarded
+ * by the state it leaves), so an event handled again changes nothing it wrote the first time.
  */
 @Injectable()
 export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
@@ -54,18 +120,56 @@ export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
     private readonly sessions: ChargingSessionsService,
     private readonly plugs: ChargingSessionPlugResolver,
     private readonly reservations: ReservationsService,
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.consume(
-      { durableName: CHARGING_SESSIONS_CONSUMER, filterSubject: 'events.charge-point.>' },
-      (subject, event) => this.handle(subject, event),
+    await this.bus.consumeBatches(
+      {
+        durableName: CHARGING_SESSIONS_CONSUMER,
+        filterSubject: 'events.charge-point.>',
+        maxBatchSize: this.config.tuning.chargingSessionEventsBatchSize,
+      },
+      (batch) => this.handleBatch(batch),
     );
   }
 
-  async handle(subject: string, event: EventEnvelope<unknown>): Promise<void> {
-    if (subject === ChargePointEventSubjects.booted) return this.handleBoot(event);
-    if (subject === ChargePointEventSubjects.connectorStatus) return this.handleConnectorStatus(event);
+  /**
+   * The batch's events in stream order, each on its own, except that a boot or an Available status is skipped when its
+   * controller can have no open session, as nothing would change: one statement asks which of the batch's
+   * controllers had one at its start, and a controller counts as having one from its first transaction or reservation
+   * event in the batch on (that event may have opened one).
+   */
+  async handleBatch(batch: readonly DeliveredEvent[]): Promise<BatchOutcome> {
+    const signals = batch.map(({ subject, event }) => rebootSignalOf(subject, event));
+    const mayHaveOpenSession = await this.sessions.controllersWithOpenSessions(
+      signals.filter((signal) => signal !== undefined),
+    );
+    const redeliver = new Set<number>();
+    for (const [index, { subject, event }] of batch.entries()) {
+      try {
+        const signal = signals[index];
+        if (signal) {
+          if (mayHaveOpenSession.has(sessionControllerKey(signal))) await this.applyRebootSignal(signal);
+          continue;
+        }
+        const controller = sessionControllerOf(subject, event);
+        if (controller) mayHaveOpenSession.add(sessionControllerKey(controller));
+        await this.handle(subject, event);
+      } catch (error) {
+        // Only this event comes again, as it did when events were consumed one by one: one that always fails must
+        // not hold back the rest of its batch.
+        this.logger.error(
+          `handling ${subject} (event ${String(event.eventId)}) failed, redelivering: ${describeError(error)}`,
+        );
+        redeliver.add(index);
+      }
+    }
+    return { redeliver };
+  }
+
+  /** A transaction or reservation event (other subjects are skipped). */
+  private async handle(subject: string, event: EventEnvelope<unknown>): Promise<void> {
     if (subject === ChargePointEventSubjects.reservationStatus)
       return this.reservations.recordStatusUpdate(event);
     if (!TRANSACTION_SUBJECTS.includes(subject)) return;
@@ -106,34 +210,21 @@ export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
     }
   }
 
-  private async handleBoot(event: EventEnvelope<unknown>): Promise<void> {
-    const data = (event.data ?? {}) as { controllerUuid?: unknown };
-    if (!isUuid(event.tenantUuid) || !isUuid(data.controllerUuid) || typeof event.occurredAt !== 'string')
-      return;
-    await this.sessions.markRebooted(event.tenantUuid, data.controllerUuid, event.occurredAt);
-  }
-
-  private async handleConnectorStatus(event: EventEnvelope<unknown>): Promise<void> {
-    const data = (event.data ?? {}) as ConnectorStatusData;
-    if (
-      data.status !== 'Available' ||
-      !isUuid(event.tenantUuid) ||
-      !isUuid(data.controllerUuid) ||
-      !Number.isInteger(data.connectorId) ||
-      (data.connectorId as number) <= 0 ||
-      !(data.evseId === null || data.evseId === undefined || Number.isInteger(data.evseId))
-    ) {
+  private async applyRebootSignal(signal: RebootSignal): Promise<void> {
+    const { tenantUuid, controllerUuid } = signal;
+    if (signal.kind === 'boot') {
+      await this.sessions.markRebooted(tenantUuid, controllerUuid, signal.bootedAt);
       return;
     }
     const ended = await this.sessions.endRebootedOnConnector(
-      event.tenantUuid,
-      data.controllerUuid,
-      data.connectorId as number,
-      (data.evseId as number | null | undefined) ?? null,
+      tenantUuid,
+      controllerUuid,
+      signal.connectorId,
+      signal.evseId,
     );
     if (ended > 0) {
       this.logger.log(
-        `${ended} session(s) on connector ${String(data.connectorId)} of controller ${data.controllerUuid} ended: ` +
+        `${ended} session(s) on connector ${signal.connectorId} of controller ${controllerUuid} ended: ` +
           'the charge point rebooted and reports the connector Available',
       );
     }

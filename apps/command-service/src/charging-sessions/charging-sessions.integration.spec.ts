@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import {
   AssetsSubjects,
@@ -14,12 +15,19 @@ import {
 } from '@cpc/contracts';
 import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
+import type { DeliveredEvent } from '@cpc/nats';
+import type { RunningService } from '@cpc/service-runtime';
 import { eventually, serveAsNestService, ServiceTestRig } from '@cpc/testing';
 import { loadCommandServiceConfig } from '../command-service.config.js';
 import { createControlDataSource } from '../data-source.js';
 import { startCommandService } from '../start-command-service.js';
+import { ChargingSessionEventsConsumer } from './charging-session-events.consumer.js';
+import { ChargingSessionsService } from './charging-sessions.service.js';
+import { DeliveredChargePointEvents } from './testing/delivered-charge-point-events.js';
 
 let rig: ServiceTestRig;
+/** The instance the rig runs, to hand its consumer a batch of events directly. */
+let service: RunningService;
 
 const tenantA: string = randomUUID();
 const tenantB: string = randomUUID();
@@ -77,15 +85,15 @@ beforeAll(async () => {
         return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
       });
     },
-    start: ({ natsUrl, databaseUrl }) =>
-      startCommandService(
+    start: async ({ natsUrl, databaseUrl }) =>
+      (service = await startCommandService(
         loadCommandServiceConfig({
           NATS_URL: natsUrl,
           DATABASE_URL: databaseUrl,
           HEALTH_PORT: '0',
           LOG_LEVEL: 'warn',
         }),
-      ),
+      )),
   });
 });
 
@@ -401,6 +409,66 @@ describe('sessions that match what the charge point does', () => {
     expect(sessions.interrupted.stop_reason).toBe('charge_point_rebooted');
     expect(sessions.survived.status).toBe('active');
     expect(sessions['after-boot'].status).toBe('active');
+  });
+});
+
+describe('a batch of charge-point events', () => {
+  const events = new DeliveredChargePointEvents(tenantA);
+  const handleBatch = (batch: DeliveredEvent[]) =>
+    service.app.get(ChargingSessionEventsConsumer, { strict: false }).handleBatch(batch);
+
+  it('ends the sessions a boot interrupted, and runs no session statement for a controller without one', async () => {
+    const [withSession, without] = [randomUUID(), randomUUID()];
+    plugs.set(withSession, []);
+    const { subject, event } = events.transactionStarted(withSession, 'open', 1);
+    await rig.eventBus.publish(subject, event);
+    await eventually(
+      () => list({ controller_uuid: withSession }),
+      (page) => page.items.length === 1,
+    );
+    const sessions = service.app.get(ChargingSessionsService, { strict: false });
+    const markRebooted = jest.spyOn(sessions, 'markRebooted');
+    const endRebooted = jest.spyOn(sessions, 'endRebootedOnConnector');
+    try {
+      await handleBatch([
+        events.boot(without),
+        events.boot(withSession),
+        events.connectorStatus(without, 1),
+        events.connectorStatus(withSession, 1),
+        events.connectorStatus(without, 2),
+      ]);
+      // Of these two controllers (the stream's consumer may still be busy with earlier tests' events).
+      const ofBatch = (calls: unknown[][]) =>
+        calls
+          .map(([, controllerUuid]) => controllerUuid)
+          .filter((uuid) => uuid === withSession || uuid === without);
+      expect(ofBatch(markRebooted.mock.calls)).toEqual([withSession]);
+      expect(ofBatch(endRebooted.mock.calls)).toEqual([withSession]);
+    } finally {
+      markRebooted.mockRestore();
+      endRebooted.mockRestore();
+    }
+    const [session] = (await list({ controller_uuid: withSession })).items;
+    expect(session).toMatchObject({ status: 'completed', stop_reason: 'charge_point_rebooted' });
+    expect((await list({ controller_uuid: without })).items).toEqual([]);
+  });
+
+  it('marks and ends a session that a transaction earlier in the same batch opened', async () => {
+    const controllerUuid = randomUUID();
+    plugs.set(controllerUuid, []);
+    await handleBatch([
+      // Before the transaction, the controller has no session: nothing to end.
+      events.connectorStatus(controllerUuid, 1),
+      events.transactionStarted(controllerUuid, 'in-batch', 1),
+      events.boot(controllerUuid),
+      events.connectorStatus(controllerUuid, 1),
+    ]);
+    const [session] = (await list({ controller_uuid: controllerUuid })).items;
+    expect(session).toMatchObject({
+      ocpp_transaction_id: 'in-batch',
+      status: 'completed',
+      stop_reason: 'charge_point_rebooted',
+    });
   });
 });
 

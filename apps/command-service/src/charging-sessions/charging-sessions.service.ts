@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import {
   chargingSessionsList,
   endSessionsRebootedOnConnector,
+  findControllersWithOpenSessions,
   markSessionsRebooted,
   recordChargingSessionEnd,
   recordChargingSessionLocation,
@@ -32,6 +33,17 @@ import { ChargingSessionEntity } from './charging-session.entity.js';
 /** 0 means "the whole charge point" (1.6) or "not known yet" (2.0.1 before a cable is in): no connector. */
 function connectorOrNull(value: number | null): number | null {
   return value === null || value === 0 ? null : value;
+}
+
+/** A controller as sessions belong to it. */
+export interface SessionController {
+  tenantUuid: string;
+  controllerUuid: string;
+}
+
+/** The controller's key in sets of controllers (uuids in any case name the same controller). */
+export function sessionControllerKey({ tenantUuid, controllerUuid }: SessionController): string {
+  return `${tenantUuid}/${controllerUuid}`.toLowerCase();
 }
 
 /**
@@ -117,6 +129,19 @@ export class ChargingSessionsService {
       await runStatement(manager, setChargingSessionPlug, { uuid: sessionUuid, plugUuid });
       return ended.length;
     });
+  }
+
+  /** The keys (sessionControllerKey) of those of the controllers that have an open session. */
+  async controllersWithOpenSessions(controllers: readonly SessionController[]): Promise<Set<string>> {
+    const asked = [
+      ...new Map(controllers.map((controller) => [sessionControllerKey(controller), controller])).values(),
+    ];
+    if (asked.length === 0) return new Set();
+    const open = await runStatement(this.dataSource, findControllersWithOpenSessions, {
+      tenantUuids: asked.map((controller) => controller.tenantUuid),
+      controllerUuids: asked.map((controller) => controller.controllerUuid),
+    });
+    return new Set(open.map(sessionControllerKey));
   }
 
   async markRebooted(tenantUuid: string, controllerUuid: string, bootedAt: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
   applyCommandTransitions,
   claimDueCommands,
   wakeCommandLanes,
+  wakeConnectedLanes,
 } from '../repositories/commands.repository.js';
 
 /**
@@ -156,6 +157,15 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
       const lanes = controllers.slice(0, 10);
       const wake = wakeCommandLanes.query({ controllerUuids: lanes });
       const { read } = await measure(wake, planCacheMode);
+      expect(read).toBeLessThan(READ_LIMIT);
+    });
+
+    it("waking the lanes of a batch of connected charge points reads those lanes' waiting commands only", async () => {
+      // A reconnect storm's batch: a few charge points with commands among many without.
+      const lanes = [...controllers.slice(0, 4), ...Array.from({ length: 250 }, () => randomUUID())];
+      const wake = wakeConnectedLanes.query({ controllerUuids: lanes });
+      const { read, returned } = await measure(wake, planCacheMode);
+      expect(returned).toBe(4 * (OPEN_PER_LANE / 2));
       expect(read).toBeLessThan(READ_LIMIT);
     });
   },

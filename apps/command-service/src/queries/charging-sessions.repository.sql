@@ -52,6 +52,16 @@ WITH target AS (
         WHERE s.uuid IN (SELECT uuid FROM rivals) AND s.uuid <> latest.uuid
        RETURNING s.uuid;
 
+-- charging-sessions.controllers-with-open-sessions
+-- $1 tenantUuids, $2 controllerUuids
+SELECT asked.tenant_uuid AS "tenantUuid", asked.controller_uuid AS "controllerUuid"
+         FROM (SELECT DISTINCT tenant_uuid, controller_uuid
+                 FROM unnest($1::uuid[], $2::uuid[]) AS x(tenant_uuid, controller_uuid)) AS asked
+        CROSS JOIN LATERAL (
+          SELECT FROM control.charging_sessions s
+           WHERE s.tenant_uuid = asked.tenant_uuid AND s.controller_uuid = asked.controller_uuid AND s.stopped_at IS NULL
+           LIMIT 1) AS open;
+
 -- charging-sessions.mark-rebooted
 -- $1 tenantUuid, $2 controllerUuid, $3 bootedAt
 UPDATE control.charging_sessions SET rebooted_at = $3, updated_at = now()

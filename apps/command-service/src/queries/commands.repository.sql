@@ -171,12 +171,23 @@ UPDATE control.commands
                 lease_until = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_until END
           WHERE controller_uuid = $1 AND status IN ('pending', 'sent');
 
--- commands.wake-lane
--- $1 controllerUuid
-UPDATE control.commands SET next_attempt_at = clock_timestamp()
-        WHERE controller_uuid = $1 AND status IN ('pending', 'sent') AND next_attempt_at > clock_timestamp()
-          AND (lease_until IS NULL OR lease_until < clock_timestamp())
-        RETURNING uuid;
+-- commands.wake-connected-lanes
+-- $1 controllerUuids
+WITH waiting AS (
+         SELECT waiting.uuid
+           FROM (SELECT DISTINCT lane_uuid FROM unnest($1::uuid[]) AS lanes(lane_uuid)) AS lane
+           CROSS JOIN LATERAL (
+             SELECT uuid FROM control.commands
+              WHERE controller_uuid = lane.lane_uuid AND status IN ('pending', 'sent') AND next_attempt_at > now() AND (lease_until IS NULL OR lease_until < clock_timestamp())
+             OFFSET 0) AS waiting
+       ), locked AS (
+         SELECT uuid FROM control.commands
+          WHERE uuid IN (SELECT uuid FROM waiting) AND completed_at IS NULL AND next_attempt_at > now() AND (lease_until IS NULL OR lease_until < clock_timestamp())
+          ORDER BY uuid FOR UPDATE
+       )
+       UPDATE control.commands SET next_attempt_at = clock_timestamp()
+        WHERE uuid IN (SELECT uuid FROM locked)
+       RETURNING uuid;
 
 -- commands.lock-idle-of-controller
 -- $1 tenantUuid, $2 controllerUuid

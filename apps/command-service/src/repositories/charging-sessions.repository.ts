@@ -192,6 +192,27 @@ export const supersedeOlderSessions = sqlStatement<
        RETURNING s.uuid`,
 });
 
+/**
+ * Which of these controllers (:tenantUuids[i], :controllerUuids[i]) have an open session: only those have sessions a
+ * boot or a connector status can change, and in a reconnect storm nearly none has one. Each controller is one probe
+ * of charging_sessions_tenant_active_idx, whatever the planner believes of the number of controllers or of open
+ * sessions (a lateral subquery with LIMIT runs once per controller).
+ */
+export const findControllersWithOpenSessions = sqlStatement<
+  { tenantUuids: string[]; controllerUuids: string[] },
+  { tenantUuid: string; controllerUuid: string }
+>({
+  name: 'charging-sessions.controllers-with-open-sessions',
+  parameters: ['tenantUuids', 'controllerUuids'],
+  sql: `SELECT asked.tenant_uuid AS "tenantUuid", asked.controller_uuid AS "controllerUuid"
+         FROM (SELECT DISTINCT tenant_uuid, controller_uuid
+                 FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[]) AS x(tenant_uuid, controller_uuid)) AS asked
+        CROSS JOIN LATERAL (
+          SELECT FROM control.charging_sessions s
+           WHERE s.tenant_uuid = asked.tenant_uuid AND s.controller_uuid = asked.controller_uuid AND s.stopped_at IS NULL
+           LIMIT 1) AS open`,
+});
+
 /** A boot: every session the controller had open may have died with it (confirmed by an Available, undone by a message of the session). */
 export const markSessionsRebooted = sqlStatement<{
   tenantUuid: string;
@@ -398,6 +419,7 @@ export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionStart,
   recordChargingSessionLocation,
   supersedeOlderSessions,
+  findControllersWithOpenSessions,
   markSessionsRebooted,
   endSessionsRebootedOnConnector,
   recordChargingSessionMeterValue,

@@ -194,17 +194,42 @@ export const deferOfflineLane = sqlStatement<{ controllerUuid: string; recheckMs
           WHERE controller_uuid = :controllerUuid AND ${OPEN}`,
 });
 
+/** Waits for a later time and is not being delivered (no lease, or a lapsed one). */
+const WAITING_UNLEASED = `next_attempt_at > now() AND (lease_until IS NULL OR lease_until < clock_timestamp())`;
+
 /**
- * Every open command of the lane is due now, except one being delivered (due at its lease's end); returns those it
- * made due.
+ * The charge points :controllerUuids connected (again): every open command of their lanes that waits for a later time
+ * is due now, except one being delivered (its lease still running: it stays due at the lease's end, as claims leave
+ * it); returns those it made due. One statement for a batch of connected events: a reconnect storm connects every
+ * charge point at once, and one statement per event spent 15 times longer being planned than running.
+ *
+ * Each lane is searched on its own, with its controller as index key, whatever the planner believes of the number of
+ * lanes or of open commands (see wakeLanesSql; OFFSET 0 keeps the lateral subquery from being merged into a join,
+ * which scanned the waiting commands of every lane). The rows found are then locked through the primary key in uuid
+ * order, as the transitions' batches and renewals lock them, so those never wait for each other in a circle. A row
+ * another transaction holds is waited for, not skipped (unlike wakeLanesSql): it may be an attempt deferring the lane
+ * because it found the charge point offline a moment ago, and the connection must win over that deferral rather than
+ * leave the lane to its recheck. The lock reads the row again once it is free, so a command claimed meanwhile keeps
+ * its lease.
  */
-export const wakeCommandLane = sqlStatement<{ controllerUuid: string }, { uuid: string }>({
-  name: 'commands.wake-lane',
-  parameters: ['controllerUuid'],
-  sql: `UPDATE control.commands SET next_attempt_at = clock_timestamp()
-        WHERE controller_uuid = :controllerUuid AND ${OPEN} AND next_attempt_at > clock_timestamp()
-          AND (lease_until IS NULL OR lease_until < clock_timestamp())
-        RETURNING uuid`,
+export const wakeConnectedLanes = sqlStatement<{ controllerUuids: string[] }, { uuid: string }>({
+  name: 'commands.wake-connected-lanes',
+  parameters: ['controllerUuids'],
+  sql: `WITH waiting AS (
+         SELECT waiting.uuid
+           FROM (SELECT DISTINCT lane_uuid FROM unnest(:controllerUuids::uuid[]) AS lanes(lane_uuid)) AS lane
+           CROSS JOIN LATERAL (
+             SELECT uuid FROM control.commands
+              WHERE controller_uuid = lane.lane_uuid AND ${OPEN} AND ${WAITING_UNLEASED}
+             OFFSET 0) AS waiting
+       ), locked AS (
+         SELECT uuid FROM control.commands
+          WHERE uuid IN (SELECT uuid FROM waiting) AND ${OPEN_BY_UUID} AND ${WAITING_UNLEASED}
+          ORDER BY uuid FOR UPDATE
+       )
+       UPDATE control.commands SET next_attempt_at = clock_timestamp()
+        WHERE uuid IN (SELECT uuid FROM locked)
+       RETURNING uuid`,
 });
 
 /** Locks a deleted controller's pending commands that nobody is delivering. */
@@ -660,7 +685,7 @@ export const COMMANDS_STATEMENTS = [
   releaseHostCommandClaims,
   lockEndingOfflineCommands,
   deferOfflineLane,
-  wakeCommandLane,
+  wakeConnectedLanes,
   lockIdleCommandsOfController,
   markCommandTargetDeleted,
   wakeCommandLanes,

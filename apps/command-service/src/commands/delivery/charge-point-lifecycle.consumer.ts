@@ -1,6 +1,8 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AssetsSubjects, ChargePointEventSubjects, type EventEnvelope, UUID_PATTERN } from '@cpc/contracts';
 import { JetStreamEventBus } from '@cpc/nats';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DispatchSignal } from './dispatch-signal.js';
 
@@ -11,6 +13,9 @@ export const CONTROLLER_DELETIONS_CONSUMER = 'command-service_controller-deletio
 /**
  * What happens to charge points that matters for delivery: a connected charge point's waiting commands become due at
  * once (in creation order, by the queue's rule); a deleted controller's pending commands fail `target_deleted`.
+ * Connected events come in batches (a reconnect storm connects every charge point at once), each woken by one
+ * statement; the durable keeps its configuration (consumeBatches creates it as consume does), so an existing one
+ * goes on where it was.
  */
 @Injectable()
 export class ChargePointLifecycleConsumer implements OnApplicationBootstrap {
@@ -20,12 +25,17 @@ export class ChargePointLifecycleConsumer implements OnApplicationBootstrap {
     private readonly bus: JetStreamEventBus,
     private readonly queue: DeliveryQueue,
     private readonly signal: DispatchSignal,
+    @Inject(COMMAND_SERVICE_CONFIG) private readonly config: CommandServiceConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.consume(
-      { durableName: CHARGE_POINT_CONNECTIONS_CONSUMER, filterSubject: ChargePointEventSubjects.connected },
-      (_subject, event) => this.connected(event),
+    await this.bus.consumeBatches(
+      {
+        durableName: CHARGE_POINT_CONNECTIONS_CONSUMER,
+        filterSubject: ChargePointEventSubjects.connected,
+        maxBatchSize: this.config.tuning.connectedEventsBatchSize,
+      },
+      (batch) => this.connected(batch.map(({ event }) => event)),
     );
     await this.bus.consume(
       { durableName: CONTROLLER_DELETIONS_CONSUMER, filterSubject: AssetsSubjects.controllerDeleted },
@@ -33,11 +43,16 @@ export class ChargePointLifecycleConsumer implements OnApplicationBootstrap {
     );
   }
 
-  async connected(event: EventEnvelope<unknown>): Promise<void> {
-    const controllerUuid = this.controllerOf(event);
-    if (!controllerUuid) return;
-    // A lane with nothing waiting needs no claim: in a reconnect storm every charge point connects, few have commands.
-    if (await this.queue.wakeLane(controllerUuid)) this.signal.notify();
+  /** Wakes the lanes of the charge points these events say connected; a malformed event is skipped. */
+  async connected(events: readonly EventEnvelope<unknown>[]): Promise<void> {
+    const controllerUuids = new Set<string>();
+    for (const event of events) {
+      const controllerUuid = this.controllerOf(event);
+      if (controllerUuid) controllerUuids.add(controllerUuid);
+    }
+    // Only lanes with something waiting need a claim: in a reconnect storm every charge point connects, few have
+    // commands.
+    if (await this.queue.wakeLanes([...controllerUuids])) this.signal.notify();
   }
 
   async controllerDeleted(event: EventEnvelope<unknown>): Promise<void> {

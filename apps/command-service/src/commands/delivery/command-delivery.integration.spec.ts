@@ -187,7 +187,7 @@ describe('delivering commands to the gateway', () => {
       const queue = harness.provider(DeliveryQueue);
       await queue.renew(claimed.owner, [request.commandUuid], 600_000);
       // What a connected event does: the lane's waiting commands become due, the one being delivered does not.
-      await queue.wakeLane(controllerUuid);
+      await queue.wakeLanes([controllerUuid]);
       seen.push(claimed, await leaseOf(request.commandUuid));
       return accepted;
     });
@@ -364,36 +364,91 @@ describe('offline charge points', () => {
     expect(mostAtOnce).toBe(1);
   });
 
-  it('wakes the dispatcher for a connected charge point only when a command of it was waiting', async () => {
+  it('wakes the waiting commands of a batch of connected charge points in one statement, but not one being delivered', async () => {
     const consumer = harness.provider(ChargePointLifecycleConsumer);
-    const notify = jest.spyOn(harness.provider(DispatchSignal), 'notify');
-    const connectedEvent = (controllerUuid: string) => ({
+    const connectedEvent = (data: Record<string, unknown>) => ({
       eventId: randomUUID(),
       occurredAt: new Date().toISOString(),
       tenantUuid: tenant,
-      data: { controllerUuid },
+      data,
     });
+    const [first, second, delivering, idle] = Array.from({ length: 4 }, () => harness.addController(tenant));
+    const lanes = [first, second, delivering];
+    const created: Record<string, string[]> = { [first]: [], [second]: [], [delivering]: [] };
+    for (const controllerUuid of [first, first, second, delivering, delivering]) {
+      created[controllerUuid].push((await resetOf(controllerUuid, 600)).command_uuid);
+    }
+    // No claim takes these lanes while the test looks at them; the attempts running now end (offline, deferred).
+    const locks = await Promise.all(lanes.map((controllerUuid) => harness.holdLaneLock(controllerUuid)));
+    const gateways: { unsubscribe(): void }[] = [];
     try {
-      // Nothing waits: no claim (in a reconnect storm, nearly every charge point).
-      await consumer.connected(connectedEvent(harness.addController(tenant)));
-      expect(notify).not.toHaveBeenCalled();
-
-      const waiting = harness.addController(tenant);
-      const command = await resetOf(waiting, 600);
       await eventually(
         () =>
-          harness.sql<{ deferred: boolean }>(
-            `SELECT attempts > 0 AND lease_owner IS NULL AND next_attempt_at > clock_timestamp() AS deferred
-               FROM control.commands WHERE uuid = $1`,
-            [command.command_uuid],
+          harness.sql<{ leased: string }>(
+            `SELECT count(*) AS leased FROM control.commands WHERE controller_uuid = ANY($1) AND lease_owner IS NOT NULL`,
+            [lanes],
           ),
-        ([row]) => row.deferred,
+        ([row]) => row.leased === '0',
       );
-      await consumer.connected(connectedEvent(waiting));
-      expect(notify).toHaveBeenCalledTimes(1);
+      // Every lane waits for a later time; the head of one is being delivered (as a claim leaves it).
+      await harness.sql(
+        `UPDATE control.commands SET next_attempt_at = now() + interval '1 hour' WHERE controller_uuid = ANY($1)`,
+        [lanes],
+      );
+      const [deliveringHead] = created[delivering];
+      await harness.sql(
+        `UPDATE control.commands
+            SET lease_owner = 'another instance', lease_until = now() + interval '1 minute',
+                next_attempt_at = now() + interval '1 minute'
+          WHERE uuid = $1`,
+        [deliveringHead],
+      );
+
+      const wakeLanes = jest.spyOn(harness.provider(DeliveryQueue), 'wakeLanes');
+      const notify = jest.spyOn(harness.provider(DispatchSignal), 'notify');
+      try {
+        await consumer.connected([
+          connectedEvent({ controllerUuid: first }),
+          connectedEvent({ controllerUuid: idle }),
+          connectedEvent({ controllerUuid: 'not-a-uuid' }),
+          connectedEvent({}),
+          connectedEvent({ controllerUuid: second }),
+          connectedEvent({ controllerUuid: first }),
+          connectedEvent({ controllerUuid: delivering }),
+        ]);
+        expect(wakeLanes).toHaveBeenCalledTimes(1);
+        expect(wakeLanes).toHaveBeenCalledWith([first, idle, second, delivering]);
+        expect(notify).toHaveBeenCalledTimes(1);
+        const due = await harness.sql<{ uuid: string; due: boolean }>(
+          `SELECT uuid, next_attempt_at <= clock_timestamp() AS due FROM control.commands WHERE controller_uuid = ANY($1)`,
+          [lanes],
+        );
+        expect(Object.fromEntries(due.map((row) => [row.uuid, row.due]))).toEqual({
+          ...Object.fromEntries(Object.values(created).flatMap((uuids) => uuids.map((uuid) => [uuid, true]))),
+          [deliveringHead]: false,
+        });
+
+        // Nothing waits: no claim (in a reconnect storm, nearly every charge point).
+        await consumer.connected([connectedEvent({ controllerUuid: idle })]);
+        expect(notify).toHaveBeenCalledTimes(1);
+      } finally {
+        wakeLanes.mockRestore();
+        notify.mockRestore();
+      }
+
+      // The lanes are delivered after all, so nothing is left waiting for the next tests.
+      await harness.sql(
+        `UPDATE control.commands SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now() WHERE uuid = $1`,
+        [deliveringHead],
+      );
+      for (const controllerUuid of lanes) gateways.push(harness.serveCalls(controllerUuid, () => accepted));
     } finally {
-      notify.mockRestore();
+      for (const lock of locks) await lock.release();
     }
+    for (const uuid of Object.values(created).flat()) {
+      expect(await ended(uuid)).toMatchObject({ status: 'accepted' });
+    }
+    for (const gateway of gateways) gateway.unsubscribe();
   });
 });
 

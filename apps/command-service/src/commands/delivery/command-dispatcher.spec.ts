@@ -243,8 +243,8 @@ describe('CommandDispatcher after a reconnection or an outage', () => {
         awaited.push({ uuid: head.uuid, recheckMs });
         return Promise.resolve();
       },
-      wakeLane: (controllerUuid) => {
-        woken.push(controllerUuid);
+      wakeLanes: (controllerUuids) => {
+        woken.push(...controllerUuids);
         return Promise.resolve(true);
       },
     };

@@ -269,7 +269,7 @@ export class CommandDispatcher
    */
   private async afterReconnect(running: RunningAttempt): Promise<void> {
     if (!running.reconnected || this.stopped) return;
-    await this.queue.wakeLane(running.controllerUuid).catch((error: unknown) => {
+    await this.queue.wakeLanes([running.controllerUuid]).catch((error: unknown) => {
       this.logger.warn(
         `lane of ${running.controllerUuid} not woken, its recheck takes it up: ${describeError(error)}`,
       );

@@ -12,7 +12,7 @@ import {
   releaseCommandClaims,
   releaseHostCommandClaims,
   renewCommandLeases,
-  wakeCommandLane,
+  wakeConnectedLanes,
 } from '../../repositories/commands.repository.js';
 import type { ClaimedCommand } from '../command-row.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
@@ -106,11 +106,15 @@ export class DeliveryQueue {
   }
 
   /**
-   * The charge point connected (or its lane moved on): every open command of it is due now, except one being
-   * delivered, which stays due at its lease's end (as claims leave it). Answers whether it made any command due.
+   * These charge points connected (wakeConnectedLanes): their waiting commands are due now, except one being
+   * delivered. Answers whether it made any command due.
    */
-  async wakeLane(controllerUuid: string): Promise<boolean> {
-    return (await runStatement(this.dataSource, wakeCommandLane, { controllerUuid })).length > 0;
+  async wakeLanes(controllerUuids: readonly string[]): Promise<boolean> {
+    if (controllerUuids.length === 0) return false;
+    const woken = await runStatement(this.dataSource, wakeConnectedLanes, {
+      controllerUuids: [...controllerUuids],
+    });
+    return woken.length > 0;
   }
 
   /**
