@@ -6,10 +6,14 @@ import {
   PASSWORD_SECURITY_PROFILES,
   UUID_PATTERN,
 } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { ASSETS_SCHEMA } from '../assets-service.config.js';
-import { ControllerEntity } from '../entities/index.js';
+import {
+  findHandshakeController,
+  type HandshakeController,
+} from './charge-point-authentication.repository.js';
 import { type HandshakeAttempt, HandshakeFailureCounters } from './handshake-failure.counters.js';
 import { OcppPasswordHasher } from './ocpp-password-hasher.js';
 import { PasswordCheckCapacity } from './password-check.capacity.js';
@@ -84,17 +88,16 @@ export class ChargePointAuthenticationService {
     }
   }
 
-  private findController(attempt: HandshakeAttempt): Promise<ControllerEntity | null> {
-    return this.dataSource
-      .getRepository(ControllerEntity)
-      .createQueryBuilder('controller')
-      .where('controller.tenantUuid = :tenantUuid', { tenantUuid: attempt.tenantUuid })
-      .andWhere('lower(controller.ocppIdentity) = lower(:identity)', { identity: attempt.identity })
-      .getOne();
+  private async findController(attempt: HandshakeAttempt): Promise<HandshakeController | null> {
+    const [controller] = await runStatement(this.dataSource, findHandshakeController, {
+      tenantUuid: attempt.tenantUuid,
+      identity: attempt.identity,
+    });
+    return controller ?? null;
   }
 
   /** false for profiles without a password, and for a password this process verified against today's hash. */
-  private needsPasswordCheck(controller: ControllerEntity, password: string | undefined): boolean {
+  private needsPasswordCheck(controller: HandshakeController, password: string | undefined): boolean {
     if (!PASSWORD_SECURITY_PROFILES.includes(controller.securityProfile)) return false;
     return !(
       controller.ocppPasswordHash &&
@@ -105,7 +108,7 @@ export class ChargePointAuthenticationService {
 
   private async checkPassword(
     attempt: HandshakeAttempt,
-    controller: ControllerEntity | null,
+    controller: HandshakeController | null,
     password: string | undefined,
   ): Promise<AuthenticateChargePointResponse> {
     const storedHash = controller?.ocppPasswordHash ?? (await this.hasher.decoyHash());
@@ -119,13 +122,13 @@ export class ChargePointAuthenticationService {
   /** A checked password was right: the attempt was no failure, and the address's earlier ones are forgiven. */
   private async accept(
     attempt: HandshakeAttempt,
-    controller: ControllerEntity,
+    controller: HandshakeController,
   ): Promise<AuthenticateChargePointResponse> {
     await this.counters.forgive(attempt);
     return this.acceptedAs(controller);
   }
 
-  private acceptedAs(controller: ControllerEntity): AuthenticateChargePointResponse {
+  private acceptedAs(controller: HandshakeController): AuthenticateChargePointResponse {
     return {
       controllerUuid: controller.uuid,
       ocppIdentity: controller.ocppIdentity,
