@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import playwright, { type Browser, type Page } from 'playwright-core';
+import playwright, { type Browser, type Locator, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import {
   ApiTestClient,
@@ -53,6 +53,16 @@ const VIEWER_PERMISSIONS = [
 
 /** A control's label as Mantine writes it: the text, then ` *` (hidden from screen readers) on a required field. */
 const label = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`);
+
+/**
+ * Chooses a role in a form's Role field. The field is a text input until the role list has loaded and a select
+ * after, so the choice waits for the role's option.
+ */
+async function selectRole(form: Locator, role: string): Promise<void> {
+  const field = form.getByLabel(label('Role'));
+  await field.locator('option', { hasText: role }).first().waitFor({ state: 'attached' });
+  await field.selectOption(role);
+}
 
 interface AxeViolation {
   id: string;
@@ -434,7 +444,7 @@ interface AxeViolation {
         const userForm = page.getByRole('form', { name: 'New user' });
         await userForm.getByLabel(label('E-mail')).fill('dispatcher@acme.test');
         await userForm.getByLabel(label('Password')).fill(USER_PASSWORD);
-        await userForm.getByLabel(label('Role')).selectOption('dispatcher');
+        await selectRole(userForm, 'dispatcher');
         await expectNoSeriousAxeViolations('new user form');
         await userForm.getByRole('button', { name: 'Create user' }).click();
         await visible(page.getByRole('cell', { name: 'dispatcher@acme.test', exact: true }));
@@ -463,7 +473,7 @@ interface AxeViolation {
         await page.getByRole('button', { name: 'New API key' }).click();
         const keyForm = page.getByRole('form', { name: 'New API key' });
         await keyForm.getByLabel(label('Name')).fill('billing export');
-        await keyForm.getByLabel(label('Role')).selectOption('dispatcher');
+        await selectRole(keyForm, 'dispatcher');
         await keyForm.getByRole('button', { name: 'Create API key' }).click();
 
         const secretDialog = page.getByRole('dialog', { name: "The new API key's secret" });
