@@ -51,7 +51,7 @@ describe('AccountRevocationsService', () => {
     await app.get(SigningKeysService).ensureActiveKey();
     await app.get(TenantsService).create({ slug: 'acme' });
     await app.get(RolesService).create('acme', 'operator', ['asset']);
-    for (const email of ['ops@acme.test', 'enabled@acme.test']) {
+    for (const email of ['ops@acme.test', 'enabled@acme.test', 'twice@acme.test']) {
       await users.create({ tenantSlug: 'acme', email, password: PASSWORD, roleName: 'operator' });
     }
   });
@@ -83,6 +83,21 @@ describe('AccountRevocationsService', () => {
     expect(
       await grants.refreshGrant({ refreshToken: after.refresh_token, clientAddress: CLIENT_ADDRESS }),
     ).toMatchObject({ token_type: 'Bearer' });
+  });
+
+  it('a token issued between two changes of one second is refused by the second', async () => {
+    // Start early in a second, so that both changes and the log-in between them fall in it.
+    while (Date.now() % 1000 > 200) await new Promise((resolve) => setTimeout(resolve, 10));
+    const user = await users.update('acme', 'twice@acme.test', { password: 'battery-staple-10' });
+    const firstNotBefore = await revocations.notBeforeOf(user.uuid);
+    const between = await logIn('twice@acme.test', 'battery-staple-10');
+    await users.update('acme', 'twice@acme.test', { password: 'battery-staple-11' });
+
+    const notBefore = await revocations.notBeforeOf(user.uuid);
+    expect(notBefore).toBeGreaterThan(firstNotBefore);
+    expect((jwt.decode(between.access_token) as jwt.JwtPayload).iat).toBeLessThan(notBefore);
+    const after = await logIn('twice@acme.test', 'battery-staple-11');
+    expect((jwt.decode(after.access_token) as jwt.JwtPayload).iat).toBeGreaterThanOrEqual(notBefore);
   });
 
   it('an enable revokes nothing, and the refresh token of before the disable stays refused', async () => {

@@ -104,7 +104,8 @@ export class AccountRevocationsService {
   /**
    * Tokens issued up to the current second are refused (not_before is the next second): `iat` counts whole seconds,
    * and auth-service gives tokens issued later an `iat` of at least not_before. clock_timestamp(), not the
-   * transaction's start, so that tokens issued while the change ran are refused too.
+   * transaction's start, so that tokens issued while the change ran are refused too. A revocation already in force at
+   * or past that second moves one second on: tokens issued since the previous change carry its not_before as `iat`.
    */
   private async revoke(
     manager: EntityManager,
@@ -121,7 +122,7 @@ export class AccountRevocationsService {
        SELECT account_uuid, $2, floor(extract(epoch FROM clock_timestamp()))::bigint + 1
        FROM unnest($1::uuid[]) AS account_uuid
        ON CONFLICT (account_uuid) DO UPDATE SET
-         not_before = GREATEST(revocation.not_before, EXCLUDED.not_before),
+         not_before = GREATEST(revocation.not_before + 1, EXCLUDED.not_before),
          sequence = nextval('auth.account_revocation_sequence'),
          changed_at = now()
        RETURNING account_uuid, not_before`,
