@@ -7,7 +7,10 @@ export const DEFAULT_WEBHOOK_HEALTH_PORT = 3105;
 
 /** The numbers webhook-service runs with: fixed, not read from the environment. */
 export interface WebhookServiceTuning {
-  /** Connections of the service's pool: the delivery workers' claims and updates, the consumers and the API. */
+  /**
+   * Connections of the service's pool: the delivery workers' claims and updates, the consumers and the API; more than
+   * commandEventConcurrency, so the fan-outs never hold every connection while a claim waits.
+   */
   databasePoolSize: number;
   /** Redelivery delay of an event whose fan-out failed (the database was away, say). */
   eventRetryDelayMs: number;
@@ -26,8 +29,9 @@ export interface WebhookServiceTuning {
   eventPullBatchSize: number;
   /**
    * Command status events fanned out at once: their order does not matter here (rows are ordered by stream sequence
-   * and claimed behind the ack floor), so handling overlaps its database round trips. Charge point events go one at a
-   * time: the once-a-minute limit of session updates and its reset at the session's end depend on their order.
+   * and claimed behind the ack floor), so handling overlaps its database round trips (at 8, the fan-outs fell behind
+   * 1,000 events/s in the bench). Charge point events go one at a time: the once-a-minute limit of session updates and
+   * its reset at the session's end depend on their order.
    */
   commandEventConcurrency: number;
   /**
@@ -36,9 +40,9 @@ export interface WebhookServiceTuning {
    */
   wakeAfterFanOutMs: number;
   /**
-   * How old a reading of the consumers' ack floors may be and still serve a claim: a claim follows every finished
-   * delivery, and two JetStream API requests for each would cost more than the delivery; an older reading only holds
-   * the newest rows back a little.
+   * Age past which a claim starts a new reading of the consumers' ack floors (two JetStream API requests), in the
+   * background: the claim takes the last reading, which only holds the newest rows back a little, and the loop claims
+   * again when the new one lets more through.
    */
   ackFloorMaxAgeMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
@@ -47,7 +51,8 @@ export interface WebhookServiceTuning {
   maxRequestsInFlight: number;
   /**
    * Requests in flight to one subscription's receiver at once in one replica (from the request until its answer), so
-   * a slow one cannot take them all; a claim takes no more of a subscription's rows than its free share.
+   * a slow one cannot take them all; a claim takes no more of a subscription's rows than its free share. At 20 a claim
+   * round that waits for a busy database left a healthy receiver's share idle (the bench: 1,000 events/s to one).
    */
   maxRequestsInFlightPerSubscription: number;
   /** How long a claimed row stays invisible to other replicas: longer than one attempt can take. */
@@ -97,24 +102,24 @@ export interface WebhookServiceTuning {
 
 /** The tuning every instance runs with. */
 export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.freeze({
-  databasePoolSize: 10,
+  databasePoolSize: 16,
   eventRetryDelayMs: 1000,
   eventAttemptsBeforeParking: 5,
   parkedEventPollIntervalMs: 5000,
   parkedEventClaimBatchSize: 20,
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
-  commandEventConcurrency: 8,
+  commandEventConcurrency: 16,
   wakeAfterFanOutMs: 5,
   ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,
   maxRequestsInFlight: 200,
-  maxRequestsInFlightPerSubscription: 20,
+  maxRequestsInFlightPerSubscription: 60,
   claimLeaseMs: 60_000,
   idlePollIntervalMs: 100,
   responseBodyLimitBytes: 4096,
   idleReceiverConnectionMs: 4000,
-  maxIdleConnectionsPerReceiver: 20,
+  maxIdleConnectionsPerReceiver: 60,
   outcomeWritesInFlight: 2,
   outcomeBatchSize: 200,
   firstRetryDelayMs: 5000,

@@ -22,6 +22,7 @@ import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from '../events
 import { WebhookEventsConsumer } from '../events/webhook-events.consumer.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
+import { AckFloors } from './ack-floors.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { DeliverySignal } from './delivery-signal.js';
 import { retryDelayMs } from './retry-schedule.js';
@@ -48,10 +49,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inFlightPerSubscription = new Map<string, number>();
   private running = false;
-  /** The consumers' ack floors as last read (they only grow, so an older reading only holds rows back). */
-  private ackFloors = { commandAckFloor: 0, chargePointAckFloor: 0 };
-  /** The latest read of the ack floors, shared by the claims that follow it within ackFloorMaxAgeMs. */
-  private ackFloorRead: { at: number; done: Promise<void> } | undefined;
+  private readonly ackFloors: AckFloors;
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -64,7 +62,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly consumers: WebhookEventsConsumer,
     private readonly subscriptions: SubscriptionIndex,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
-  ) {}
+  ) {
+    this.ackFloors = new AckFloors({
+      read: async () => {
+        const [commandAckFloor, chargePointAckFloor] = await Promise.all([
+          this.eventBus.ackFloor(COMMAND_STATUS_CONSUMER),
+          this.eventBus.ackFloor(CHARGE_POINT_EVENTS_CONSUMER),
+        ]);
+        return { commandAckFloor, chargePointAckFloor };
+      },
+      maxAgeMs: config.tuning.ackFloorMaxAgeMs,
+      onAdvance: () => this.signal.wake(),
+      onFailing: (error) =>
+        this.logger.warn(
+          `cannot read the event consumers' ack floors, claiming with the last: ${describeError(error)}`,
+        ),
+      onRecovered: () => this.logger.log("the event consumers' ack floors are read again"),
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.running = true;
@@ -90,9 +105,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
       let claimed: ClaimedDelivery[];
       try {
-        await this.readAckFloors();
         claimed = await runStatement(this.dataSource, claimDueDeliveries, {
-          ...this.ackFloors,
+          ...(await this.ackFloors.current()),
           limit: Math.min(free, tuning.claimBatchSize),
           leaseMs: tuning.claimLeaseMs,
           perSubscriptionLimit: tuning.maxRequestsInFlightPerSubscription,
@@ -106,24 +120,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       for (const delivery of claimed) this.start(delivery);
       if (claimed.length === 0 && this.running) await this.signal.wait(tuning.idlePollIntervalMs);
     }
-  }
-
-  /**
-   * The ack floors, read again unless a read younger than ackFloorMaxAgeMs is at hand (a claim follows every finished
-   * delivery: two JetStream API requests each would cost more than the deliveries).
-   */
-  private async readAckFloors(): Promise<void> {
-    const read = this.ackFloorRead;
-    if (read && Date.now() - read.at < this.config.tuning.ackFloorMaxAgeMs) return read.done;
-    const done = Promise.all([
-      this.eventBus.ackFloor(COMMAND_STATUS_CONSUMER),
-      this.eventBus.ackFloor(CHARGE_POINT_EVENTS_CONSUMER),
-    ]).then(([commandAckFloor, chargePointAckFloor]) => {
-      this.ackFloors = { commandAckFloor, chargePointAckFloor };
-    });
-    this.ackFloorRead = { at: Date.now(), done };
-    done.catch(() => (this.ackFloorRead = undefined));
-    return done;
   }
 
   /**
