@@ -35,6 +35,7 @@ import pg from 'pg';
 import { createWebhooksDataSource } from './data-source.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './events/consumer-names.js';
 import { enabledSubscriptions } from './repositories/subscriptions.repository.js';
+import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
 import { SubscriptionIndex } from './subscriptions/subscription-index.js';
 import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { startWebhookService } from './start-webhook-service.js';
@@ -584,6 +585,120 @@ describe('several replicas', () => {
     } finally {
       await second.app.close();
     }
+  });
+});
+
+describe('command events in batches', () => {
+  it('writes a batch in one go, once however often it comes, in stream order per command', async () => {
+    const tenant = randomUUID();
+    const target = await receiver();
+    const { subscription } = await subscribe(target.url, {}, tenant);
+    const commands = [randomUUID(), randomUUID(), randomUUID()];
+    const statuses = ['pending', 'sent', 'accepted', 'succeeded'];
+    // Published at once: the consumer takes them in batches of whatever has arrived.
+    await Promise.all(
+      statuses.flatMap((status, index) =>
+        commands.map(async (command) => {
+          await new Promise((resolve) => setTimeout(resolve, index * 5));
+          await commandStatus(command, status, randomUUID(), tenant);
+        }),
+      ),
+    );
+    await eventually(
+      () => target.received.length,
+      (count) => count === commands.length * statuses.length,
+    );
+    for (const command of commands) {
+      const sent = target
+        .bodies()
+        .filter((body) => (body.data.command as { command_uuid: string }).command_uuid === command)
+        .map((body) => (body.data.command as { status: string }).status);
+      expect(sent).toEqual(statuses);
+    }
+    // The same batch again (a redelivery): no row twice.
+    const consumer = replica.app.get(WebhookEventsConsumer);
+    const again = commands.map((command, index) => ({
+      subject: CommandSubjects.statusChanged,
+      event: commandStatusChangedEvent({
+        tenantUuid: tenant,
+        commandUuid: command,
+        status: 'failed',
+        controllerUuid: randomUUID(),
+      }),
+      position: { streamSequence: 1_000_000_000 + index, deliveryCount: 1 },
+    }));
+    await consumer.handleBatch(again);
+    await consumer.handleBatch(again);
+    const rows = await database.query(
+      'SELECT event_id, count(*)::int AS n FROM webhooks.deliveries WHERE subscription_uuid = $1 GROUP BY event_id',
+      [subscription.uuid],
+    );
+    expect(rows.rows).toHaveLength(commands.length * (statuses.length + 1));
+    expect(rows.rows.every((row: { n: number }) => row.n === 1)).toBe(true);
+  });
+
+  it("sends a location-filtered subscription the commands of its location's controllers only", async () => {
+    const tenant = randomUUID();
+    const [inside, outside, location] = [randomUUID(), randomUUID(), randomUUID()];
+    locationOfController.set(inside, location);
+    locationOfController.set(outside, randomUUID());
+    const target = await receiver();
+    await subscribe(target.url, { location_uuid: location }, tenant);
+    const [mine, theirs] = [randomUUID(), randomUUID()];
+    await Promise.all([
+      commandStatus(theirs, 'pending', outside, tenant),
+      commandStatus(mine, 'pending', inside, tenant),
+    ]);
+    await commandStatus(mine, 'sent', inside, tenant);
+    await eventually(
+      () => target.received.length,
+      (count) => count === 2,
+    );
+    await allEventsHandled();
+    expect(
+      target.bodies().map((body) => (body.data.command as { command_uuid: string }).command_uuid),
+    ).toEqual([mine, mine]);
+  });
+
+  it('parks the one event of a batch that cannot be stored, and writes the others', async () => {
+    const tenant = randomUUID();
+    const target = await receiver();
+    const { subscription } = await subscribe(target.url, {}, tenant);
+    const consumer = replica.app.get(WebhookEventsConsumer);
+    const event = (eventId: string = randomUUID()) => ({
+      ...commandStatusChangedEvent({
+        tenantUuid: tenant,
+        commandUuid: randomUUID(),
+        status: 'pending',
+        controllerUuid: randomUUID(),
+      }),
+      eventId,
+    });
+    // An event id longer than the column: its rows can never be written.
+    const batch = [event(), event('x'.repeat(150)), event()].map((built, index) => ({
+      subject: CommandSubjects.statusChanged,
+      event: built,
+      position: { streamSequence: 2_000_000_000 + index, deliveryCount: 1 },
+    }));
+    // Before its last attempt the batch fails as a whole (redelivered)…
+    await expect(consumer.handleBatch(batch)).rejects.toThrow(/too long/);
+    // …at its last attempt the one is parked and the others go on.
+    const last = WEBHOOK_SERVICE_TUNING.eventAttemptsBeforeParking;
+    await consumer.handleBatch(
+      batch.map((one) => ({ ...one, position: { ...one.position, deliveryCount: last } })),
+    );
+    const rows = await database.query(
+      'SELECT event_id FROM webhooks.deliveries WHERE subscription_uuid = $1',
+      [subscription.uuid],
+    );
+    expect(rows.rows.map((row: { event_id: string }) => row.event_id).sort()).toEqual(
+      [batch[0].event.eventId, batch[2].event.eventId].sort(),
+    );
+    const parked = await database.query(
+      'SELECT status FROM webhooks.parked_events WHERE stream_seq = $1',
+      [2_000_000_001],
+    );
+    expect(parked.rows).toEqual([{ status: 'pending' }]);
   });
 });
 

@@ -32,11 +32,11 @@ describe('loadWebhookServiceConfig', () => {
 
   it('pins the tuning', () => {
     expect(WEBHOOK_SERVICE_TUNING).toEqual({
-      databasePoolSize: 16,
+      databasePoolSize: 10,
       eventRetryDelayMs: 1000,
       eventMaxAckPending: 1000,
       eventPullBatchSize: 256,
-      commandEventConcurrency: 16,
+      commandEventBatchSize: 200,
       wakeAfterFanOutMs: 5,
       claimBatchSize: 100,
       maxRequestsInFlight: 200,

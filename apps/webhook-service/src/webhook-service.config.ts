@@ -7,10 +7,7 @@ export const DEFAULT_WEBHOOK_HEALTH_PORT = 3105;
 
 /** The numbers webhook-service runs with: fixed, not read from the environment. */
 export interface WebhookServiceTuning {
-  /**
-   * Connections of the service's pool: the delivery workers' claims and updates, the consumers and the API; more than
-   * commandEventConcurrency, so the fan-outs never hold every connection while a claim waits.
-   */
+  /** Connections of the service's pool: the delivery workers' claims and updates, the consumers and the API. */
   databasePoolSize: number;
   /** Redelivery delay of an event whose fan-out failed (the database was away, say). */
   eventRetryDelayMs: number;
@@ -28,12 +25,10 @@ export interface WebhookServiceTuning {
   /** Events one pull fetches and buffers, so a backlog is read in few round trips. */
   eventPullBatchSize: number;
   /**
-   * Command status events fanned out at once: their order does not matter here (rows are ordered by stream sequence
-   * and claimed behind the ack floor), so handling overlaps its database round trips (at 8, the fan-outs fell behind
-   * 1,000 events/s in the bench). Charge point events go one at a time: the once-a-minute limit of session updates and
-   * its reset at the session's end depend on their order.
+   * Command status events fanned out in one statement (and one commit) at most: the events delivered while the
+   * previous batch was written, so a batch grows with the rate and a lone event goes at once.
    */
-  commandEventConcurrency: number;
+  commandEventBatchSize: number;
   /**
    * Pause between writing an event's rows and waking the delivery loop: the event is acknowledged when its handler
    * returns, and its rows become claimable once the consumer's ack floor has moved past it.
@@ -102,14 +97,14 @@ export interface WebhookServiceTuning {
 
 /** The tuning every instance runs with. */
 export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.freeze({
-  databasePoolSize: 16,
+  databasePoolSize: 10,
   eventRetryDelayMs: 1000,
   eventAttemptsBeforeParking: 5,
   parkedEventPollIntervalMs: 5000,
   parkedEventClaimBatchSize: 20,
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
-  commandEventConcurrency: 16,
+  commandEventBatchSize: 200,
   wakeAfterFanOutMs: 5,
   ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,

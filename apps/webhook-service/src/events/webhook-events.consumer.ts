@@ -2,11 +2,17 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { describeError } from '@cpc/errors';
 import { CommandSubjects, type EventEnvelope, isUuid } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
-import { type EventPosition, JetStreamEventBus } from '@cpc/nats';
+import { type DeliveredEvent, type EventPosition, JetStreamEventBus } from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { retryDelayMs } from '../delivery/retry-schedule.js';
-import { claimSessionUpdate, fanOutEvent, forgetSession } from '../repositories/deliveries.repository.js';
+import {
+  claimSessionUpdate,
+  fanOutEvent,
+  fanOutEvents,
+  type FannedOutEvent,
+  forgetSession,
+} from '../repositories/deliveries.repository.js';
 import { parkEvent } from '../repositories/parked-events.repository.js';
 import { SubscriptionIndex } from '../subscriptions/subscription-index.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
@@ -14,14 +20,16 @@ import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from './consumer-names.js';
 import { ConnectorPlugs } from './connector-plugs.js';
 import { ControllerLocations } from './controller-locations.js';
-import { toWebhookEvent, webhookBody } from './webhook-event-mapping.js';
+import { toWebhookEvent, type WebhookEvent, webhookBody } from './webhook-event-mapping.js';
 
 /**
  * Turns platform events into delivery rows: one per matching subscription, written before the event is acknowledged
  * (a crash in between redelivers it, and the unique (event, subscription) keeps it at one row). Each row keeps its
  * event's stream sequence: the order of one controller's or one command's events, whichever replica wrote them (the
- * delivery worker waits for the consumer's ack floor, see claimDueDeliveries), so command events are handled several
- * at a time.
+ * delivery worker waits for the consumer's ack floor, see claimDueDeliveries), so command events, whose order does
+ * not matter here, are written a batch at a time: one statement and one commit for the rows of many events. Charge
+ * point events go one at a time: the once-a-minute limit of session updates and its reset at the session's end depend
+ * on their order.
  *
  * An event that no enabled subscription can want (SubscriptionIndex) is acknowledged without a statement.
  *
@@ -53,22 +61,76 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
       maxAckPending: tuning.eventMaxAckPending,
       pullBatchSize: tuning.eventPullBatchSize,
     };
-    const handler = (subject: string, event: EventEnvelope<unknown>, position: EventPosition) =>
-      this.handleOrPark(subject, event, position);
     await this.eventBus.consume(
       { ...common, durableName: CHARGE_POINT_EVENTS_CONSUMER, filterSubject: 'events.charge-point.>' },
-      handler,
+      (subject, event, position) => this.handleOrPark(subject, event, position),
     );
-    await this.eventBus.consume(
+    await this.eventBus.consumeBatches(
       {
         ...common,
         durableName: COMMAND_STATUS_CONSUMER,
         filterSubject: CommandSubjects.statusChanged,
-        concurrency: tuning.commandEventConcurrency,
+        maxBatchSize: tuning.commandEventBatchSize,
       },
-      handler,
+      (batch) => this.handleBatch(batch),
     );
     this.markStarted();
+  }
+
+  /**
+   * Writes the rows of a batch of events (command status events: no plug look-up, no session throttle) in one
+   * statement and one commit. When that fails, each event goes on its own as handleOrPark takes it, so one that cannot
+   * be stored is parked after its last allowed attempt instead of holding the batch back forever (the others' rows,
+   * written again, are there once).
+   */
+  async handleBatch(batch: readonly DeliveredEvent[]): Promise<void> {
+    const events: FannedOutEvent[] = [];
+    for (const { subject, event, position } of batch) {
+      const webhookEvent = this.wanted(subject, event);
+      if (!webhookEvent || webhookEvent.plugOf || webhookEvent.session) {
+        // Not a command event after all: the one-by-one path knows what it needs.
+        if (webhookEvent) await this.handleOrPark(subject, event, position);
+        continue;
+      }
+      events.push({
+        tenant_uuid: event.tenantUuid,
+        event_id: event.eventId,
+        event_type: webhookEvent.type,
+        ordering_key: webhookEvent.orderingKey,
+        stream_seq: position.streamSequence,
+        body: webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data),
+        controller_uuid: webhookEvent.controllerUuid,
+        location_uuid: null,
+      });
+    }
+    if (events.length === 0) return;
+    let inserted: number;
+    try {
+      inserted = await this.fanOutMany(events);
+    } catch (error) {
+      this.logger.warn(
+        `fanning out ${events.length} events at once failed, one by one now: ${describeError(error)}`,
+      );
+      for (const { subject, event, position } of batch) await this.handleOrPark(subject, event, position);
+      return;
+    }
+    if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
+  }
+
+  /** fanOutEvents, then again with their controllers' locations for the events a location filter could want. */
+  private async fanOutMany(events: FannedOutEvent[]): Promise<number> {
+    const [first] = await runStatement(this.dataSource, fanOutEvents, { events: JSON.stringify(events) });
+    if (first.location_filtered.length === 0) return first.inserted;
+    const filtered = new Set(first.location_filtered.map(Number));
+    const located: FannedOutEvent[] = [];
+    for (const event of events) {
+      if (!filtered.has(event.stream_seq)) continue;
+      const locationUuid = await this.locations.locationOf(event.tenant_uuid, event.controller_uuid!);
+      if (locationUuid !== null) located.push({ ...event, location_uuid: locationUuid });
+    }
+    if (located.length === 0) return first.inserted;
+    const [second] = await runStatement(this.dataSource, fanOutEvents, { events: JSON.stringify(located) });
+    return first.inserted + second.inserted;
   }
 
   /** Handles a delivered event; after its last allowed attempt fails, parks it instead (then it is acknowledged). */
@@ -99,21 +161,35 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     }
   }
 
-  /** Writes an event's delivery rows (idempotent); `streamSeq` is its place in the stream. */
-  async handle(subject: string, event: EventEnvelope<unknown>, streamSeq: number): Promise<void> {
+  /**
+   * The webhook event a platform event stands for, when an enabled subscription of its tenant could want it; null for
+   * one that webhooks have nothing for, that is malformed, or that no subscription wants (SubscriptionIndex).
+   */
+  private wanted(
+    subject: string,
+    event: EventEnvelope<unknown>,
+  ): (WebhookEvent & { tenantUuid: string }) | null {
     const webhookEvent = toWebhookEvent(subject, event);
-    if (webhookEvent === null) return;
+    if (webhookEvent === null) return null;
     if (
       !isUuid(event.tenantUuid) ||
       typeof event.eventId !== 'string' ||
       typeof event.occurredAt !== 'string'
     ) {
       this.logger.warn(`ignoring malformed event ${String(event.eventId)} on ${subject}`);
-      return;
+      return null;
     }
-    const { tenantUuid } = event;
     // No enabled subscription can want it: no look-up, no statement (the session throttle's neither).
-    if (!this.subscriptions.couldMatch(tenantUuid, webhookEvent.type, webhookEvent.controllerUuid)) return;
+    if (!this.subscriptions.couldMatch(event.tenantUuid, webhookEvent.type, webhookEvent.controllerUuid))
+      return null;
+    return { ...webhookEvent, tenantUuid: event.tenantUuid };
+  }
+
+  /** Writes an event's delivery rows (idempotent); `streamSeq` is its place in the stream. */
+  async handle(subject: string, event: EventEnvelope<unknown>, streamSeq: number): Promise<void> {
+    const webhookEvent = this.wanted(subject, event);
+    if (webhookEvent === null) return;
+    const { tenantUuid } = webhookEvent;
     if (webhookEvent.plugOf) {
       webhookEvent.data.plug_uuid = await this.plugs.plugOf(
         tenantUuid,

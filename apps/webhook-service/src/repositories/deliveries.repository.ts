@@ -79,6 +79,54 @@ export const fanOutEvent = sqlStatement<
                           AND :eventType::varchar = ANY (event_types)) AS location_filtered`,
 });
 
+/** One event of fanOutEvents (an element of its JSON array). */
+export interface FannedOutEvent {
+  tenant_uuid: string;
+  event_id: string;
+  event_type: string;
+  ordering_key: string;
+  stream_seq: number;
+  body: string;
+  controller_uuid: string | null;
+  /** Null matches no location filter (see fanOutEvent). */
+  location_uuid: string | null;
+}
+
+/**
+ * fanOutEvent for many events (a JSON array of FannedOutEvent) in one statement: the rows of all of them, none twice.
+ * Answers the stream sequences of the events that a location-filtered subscription of their type could want: those
+ * are fanned out again with their controller's location.
+ */
+export const fanOutEvents = sqlStatement<
+  { events: string },
+  { inserted: number; location_filtered: string[] }
+>({
+  name: 'deliveries.fan-out-many',
+  parameters: ['events'],
+  sql: `WITH event AS (
+          SELECT * FROM jsonb_to_recordset(:events::jsonb)
+                     AS e(tenant_uuid uuid, event_id varchar, event_type varchar, ordering_key varchar,
+                          stream_seq bigint, body text, controller_uuid uuid, location_uuid uuid)),
+        inserted AS (
+          INSERT INTO webhooks.deliveries
+                 (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
+                  next_attempt_at)
+          SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, e.event_id, e.event_type, e.ordering_key, e.stream_seq,
+                 e.body, now()
+            FROM event e
+            JOIN webhooks.subscriptions s
+              ON s.tenant_uuid = e.tenant_uuid AND s.enabled AND e.event_type = ANY (s.event_types)
+             AND (s.controller_uuid IS NULL OR s.controller_uuid = e.controller_uuid)
+             AND (s.location_uuid IS NULL OR s.location_uuid = e.location_uuid)
+          ON CONFLICT (event_id, subscription_uuid) DO NOTHING
+          RETURNING id)
+        SELECT (SELECT count(*) FROM inserted)::int AS inserted,
+               ARRAY(SELECT e.stream_seq FROM event e
+                      WHERE EXISTS (SELECT 1 FROM webhooks.subscriptions s
+                                     WHERE s.tenant_uuid = e.tenant_uuid AND s.enabled AND s.location_uuid IS NOT NULL
+                                       AND e.event_type = ANY (s.event_types))) AS location_filtered`,
+});
+
 /** A ping for one subscription (`:test`), in a queue of its own. */
 export const insertPing = sqlStatement<
   {
