@@ -123,8 +123,15 @@ export interface OcppGatewayConfig extends CommonServiceConfig {
   tenantCacheTtlMs: number;
   /** Upgrades from one client address whose credentials are being checked at once; more are answered 429 at once. */
   maxConcurrentHandshakesPerAddress: number;
-  /** Upgrades being checked at once in this instance; more are answered 503 at once, so a flood queues nothing. */
+  /** Upgrades being checked at once in this instance; more wait their turn (below). */
   maxConcurrentHandshakes: number;
+  /**
+   * Upgrades that may wait for a place among those being checked: a gateway's whole fleet reconnecting at once after a
+   * restart. Each holds its socket and request (a few kilobytes) while it waits; beyond this, 503 at once.
+   */
+  maxWaitingHandshakes: number;
+  /** How long an upgrade waits for a place before it is answered 503; within a charge point's connect timeout. */
+  handshakeWaitMs: number;
   /**
    * Incoming calls each charge point may send at once (token-bucket capacity). A compliant charge point sends one
    * call at a time; its largest bursts (after a boot: BootNotification, a StatusNotification per connector, the first
@@ -229,6 +236,12 @@ export function loadOcppGatewayConfig(env: NodeJS.ProcessEnv = process.env): Ocp
           min: 1,
           max: 1000000,
         }),
+        maxWaitingHandshakes: reader.int('OCPP_MAX_WAITING_HANDSHAKES', {
+          default: 20000,
+          min: 0,
+          max: 1000000,
+        }),
+        handshakeWaitMs: reader.int('OCPP_HANDSHAKE_WAIT_MS', { default: 30000, min: 1, max: 600000 }),
         incomingCallBurst: reader.int('OCPP_INCOMING_CALL_BURST', { default: 60, min: 1, max: 100000 }),
         incomingCallsPerSecond: reader.int('OCPP_INCOMING_CALLS_PER_SECOND', {
           default: 10,

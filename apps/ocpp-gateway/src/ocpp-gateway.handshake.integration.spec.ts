@@ -177,6 +177,7 @@ describe('ocpp-gateway: limits of the handshake', () => {
     rig = await startGatewayTestRig({
       OCPP_MAX_CONCURRENT_HANDSHAKES_PER_ADDRESS: '3',
       OCPP_MAX_CONCURRENT_HANDSHAKES: '5',
+      OCPP_MAX_WAITING_HANDSHAKES: '1',
       NATS_REQUEST_TIMEOUT_MS: '2000',
     });
     ({ gateway, services } = rig);
@@ -205,7 +206,7 @@ describe('ocpp-gateway: limits of the handshake', () => {
     await expect(attempt('127.0.0.2', 'CP-LIMITED')).resolves.toMatchObject({ status: 101 });
   });
 
-  it('refuses at once beyond the concurrent handshakes per address (429) and in total (503)', async () => {
+  it('refuses beyond the handshakes per address (429) at once; beyond the total, waits, then 503', async () => {
     const limiter = gateway.app.get(ConcurrentHandshakesLimiter);
     services.answering = false;
     const held = [attempt('127.0.0.2'), attempt('127.0.0.2'), attempt('127.0.0.2')];
@@ -213,13 +214,18 @@ describe('ocpp-gateway: limits of the handshake', () => {
     await expect(attempt('127.0.0.2')).resolves.toMatchObject({ status: 429 });
     held.push(attempt('127.0.0.3'), attempt('127.0.0.3'));
     await eventually(() => limiter.inProgress === 5, Boolean, { timeoutMs: 5000, intervalMs: 20 });
-    await expect(attempt('127.0.0.4')).resolves.toMatchObject({ status: 503 });
-    // The held ones end when their question to assets-service times out, and give their places back.
-    expect((await Promise.all(held)).map((outcome) => outcome.status)).toEqual([503, 503, 503, 503, 503]);
+    // The sixth waits for a place; the seventh finds the queue (one place here) full.
+    const waiting = attempt('127.0.0.4');
+    await eventually(() => limiter.waiting === 1, Boolean, { timeoutMs: 5000, intervalMs: 20 });
+    await expect(attempt('127.0.0.5')).resolves.toMatchObject({ status: 503 });
+    // The held ones end when their question to assets-service times out and give their places back: the waiting
+    // one is checked then, and assets-service answers it.
     services.answering = true;
+    expect((await Promise.all(held)).map((outcome) => outcome.status)).toEqual([503, 503, 503, 503, 503]);
+    await expect(waiting).resolves.toMatchObject({ status: 101 });
     expect(limiter.inProgress).toBe(0);
+    expect(limiter.waiting).toBe(0);
     await expect(attempt('127.0.0.2')).resolves.toMatchObject({ status: 101 });
-    await expect(attempt('127.0.0.4')).resolves.toMatchObject({ status: 101 });
   });
 
   it('announces no Server header (no library or version) on an accepted or a refused upgrade', async () => {

@@ -18,7 +18,10 @@ import {
   ChargePointHandshakeAuthenticator,
   SUPPORTED_PROTOCOLS,
 } from '../handshake/charge-point-handshake.authenticator.js';
-import { ConcurrentHandshakesLimiter } from '../handshake/concurrent-handshakes.limiter.js';
+import {
+  ConcurrentHandshakesLimiter,
+  type HandshakeRelease,
+} from '../handshake/concurrent-handshakes.limiter.js';
 import { HandshakeRefusedError } from '../handshake/handshake-refused.error.js';
 import { parseOcppConnectionPath } from '../handshake/ocpp-connection-path.js';
 import { clientAddressOf } from '../handshake/transport-security.js';
@@ -117,6 +120,7 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.accepting = false;
+    this.handshakes.refuseWaiting();
     const listenerClosed = new Promise<void>((resolve) => this.httpServer.close(() => resolve()));
     const open = this.connections.all();
     this.logger.log(`shutting down: closing ${open.length} charge point socket(s)`);
@@ -177,6 +181,31 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
     if (!parseOcppConnectionPath(request.url)) return refuseUpgrade(socket, 404);
     const admitted = this.handshakes.admit(clientAddressOf(request, this.config));
     if (typeof admitted === 'number') return refuseUpgrade(socket, admitted);
+    if (typeof admitted === 'function') return this.check(request, socket, head, before, admitted);
+    // Waits for a place. The socket is not read meanwhile (a client sends nothing before the answer), so a client that
+    // leaves is mostly noticed only when its turn comes and the answer cannot be written.
+    const abandon = () => admitted.abandon();
+    socket.once('close', abandon);
+    void admitted.admitted.then((release) => {
+      socket.off('close', abandon);
+      if (release === 503) return refuseUpgrade(socket, 503);
+      if (socket.destroyed) return release();
+      if (!this.accepting) {
+        release();
+        return refuseUpgrade(socket, 503);
+      }
+      this.check(request, socket, head, before, release);
+    });
+  }
+
+  /** Hands an admitted upgrade to ocpp-rpc; its place is given back once the upgrade is accepted or refused. */
+  private check(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    before: UpgradeListeners,
+    release: HandshakeRelease,
+  ): void {
     const upgraded = (this.rpcServer.handleUpgrade as HandleUpgrade)(request, socket, head);
     // ocpp-rpc adds its listeners before it awaits the auth callback, so they are all there by now.
     this.upgradeListeners.set(socket, addedSince(before, listenersOf(socket)));
@@ -189,7 +218,7 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
         socket.destroy();
       } finally {
         this.authentications.delete(request);
-        admitted();
+        release();
       }
     })();
   }
