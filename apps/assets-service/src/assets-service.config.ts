@@ -45,6 +45,13 @@ export interface AssetsServiceTuning {
    * made the write-ahead log's flushes the wait of a reconnect storm); one pull's worth.
    */
   controllerEventLogBatchSize: number;
+  /**
+   * Controller look-ups of handshakes running as statements at once; handshakes arriving meanwhile share the next one
+   * (a reconnect storm's twenty thousand become a few hundred statements). Two of the pool's ten connections.
+   */
+  handshakeLookupsInFlight: number;
+  /** Most handshakes one look-up statement answers, so its parameters stay small. */
+  handshakeLookupBatchSize: number;
   /** Handshake checks between two sweeps of expired failure counters, so the table holds only live windows. */
   handshakeFailureSweepEveryAttempts: number;
   /**
@@ -90,6 +97,8 @@ export const ASSETS_SERVICE_TUNING: Readonly<AssetsServiceTuning> = Object.freez
   chargePointStatePullBatchSize: 256,
   chargePointStateBatchSize: 256,
   controllerEventLogBatchSize: 256,
+  handshakeLookupsInFlight: 2,
+  handshakeLookupBatchSize: 200,
   handshakeFailureSweepEveryAttempts: 1000,
   incompleteReportTtlMs: 3600_000,
   idTokenImportPartMaxAgeMs: 60 * 60_000,

@@ -11,6 +11,7 @@ import {
 import { CHARGE_POINT_AUTHENTICATION_CONFIG } from './charge-points/charge-point-authentication.config.js';
 import { ChargePointAuthenticationHandler } from './charge-points/charge-point-authentication.handler.js';
 import { ChargePointAuthenticationService } from './charge-points/charge-point-authentication.service.js';
+import { HandshakeControllerLookup } from './charge-points/handshake-controller.lookup.js';
 import { HandshakeFailureCounters } from './charge-points/handshake-failure.counters.js';
 import { OcppPasswordHasher } from './charge-points/ocpp-password-hasher.js';
 import { PasswordCheckCapacity } from './charge-points/password-check.capacity.js';
@@ -80,6 +81,7 @@ export class AssetsServiceModule {
         PasswordCheckCapacity,
         VerifiedPasswordCache,
         HandshakeFailureCounters,
+        HandshakeControllerLookup,
         ChargePointAuthenticationService,
         {
           provide: TransactionalOutbox,

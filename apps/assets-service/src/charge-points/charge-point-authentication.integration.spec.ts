@@ -5,6 +5,7 @@ import pg from 'pg';
 import {
   AssetsSubjects,
   type AuthenticateChargePointRequest,
+  type AuthenticateChargePointResponse,
   type ControllerView,
   ErrorCode,
   type LocationView,
@@ -307,5 +308,34 @@ describe('charge point authentication: bounded password checks', () => {
     );
     await client.end();
     expect(rows[0].total).toBe(counts[ErrorCode.InvalidCredentials]);
+  });
+});
+
+describe('charge point authentication: controller look-ups of handshakes arriving together', () => {
+  it('answers each of many parallel handshakes with its own controller, or none', async () => {
+    const controllers = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => createController(`CP-TOGETHER-${index}`)),
+    );
+    const ask = (identity: string) =>
+      rig.client
+        .request<AuthenticateChargePointResponse, AuthenticateChargePointRequest>(
+          AssetsSubjects.authenticateChargePoint,
+          { tenantUuid: tenant, ocppIdentity: identity, password: PASSWORD, remoteAddress: '10.8.0.1' },
+        )
+        .then(
+          (answer) => answer.controllerUuid,
+          (error: unknown) => (error instanceof DomainError ? error.code : 'failed'),
+        );
+    // Known identities in other cases, unknown ones and one PostgreSQL's text cannot hold, all at once.
+    const identities = controllers.flatMap((controller, index) => [
+      index % 2 === 0 ? controller.ocpp_identity.toLowerCase() : controller.ocpp_identity,
+      `CP-NOBODY-${index}`,
+    ]);
+    identities.push('CP-TOGETHER-\u00001');
+    const answers = await Promise.all(identities.map(ask));
+    expect(answers).toEqual([
+      ...controllers.flatMap((controller) => [controller.uuid, ErrorCode.InvalidCredentials]),
+      ErrorCode.InvalidCredentials,
+    ]);
   });
 });

@@ -28,3 +28,21 @@ export const findHandshakeController = sqlStatement<
           FROM assets.controllers
          WHERE tenant_uuid = :tenantUuid AND lower(ocpp_identity) = lower(:identity)`,
 });
+
+/**
+ * The controllers of many handshakes in one statement (HandshakeControllerLookup): each found one with the position
+ * (from 1) of the look-up it answers, so a look-up is matched to its row without comparing identities outside SQL.
+ */
+export const findHandshakeControllers = sqlStatement<
+  { tenantUuids: string[]; identities: string[] },
+  HandshakeController & { position: string }
+>({
+  name: 'charge-point-authentication.find-controllers',
+  parameters: ['tenantUuids', 'identities'],
+  sql: `SELECT wanted.position, controller.uuid, controller.ocpp_identity AS "ocppIdentity",
+               controller.security_profile AS "securityProfile", controller.credentials_version AS "credentialsVersion",
+               controller.location_uuid AS "locationUuid", controller.ocpp_password_hash AS "ocppPasswordHash"
+          FROM unnest(:tenantUuids::uuid[], :identities::text[]) WITH ORDINALITY AS wanted(tenant_uuid, identity, position)
+          JOIN assets.controllers controller
+            ON controller.tenant_uuid = wanted.tenant_uuid AND lower(controller.ocpp_identity) = lower(wanted.identity)`,
+});

@@ -6,14 +6,11 @@ import {
   PASSWORD_SECURITY_PROFILES,
   UUID_PATTERN,
 } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { ASSETS_SCHEMA } from '../assets-service.config.js';
-import {
-  findHandshakeController,
-  type HandshakeController,
-} from './charge-point-authentication.repository.js';
+import type { HandshakeController } from './charge-point-authentication.repository.js';
+import { HandshakeControllerLookup } from './handshake-controller.lookup.js';
 import { type HandshakeAttempt, HandshakeFailureCounters } from './handshake-failure.counters.js';
 import { OcppPasswordHasher } from './ocpp-password-hasher.js';
 import { PasswordCheckCapacity } from './password-check.capacity.js';
@@ -58,13 +55,14 @@ export class ChargePointAuthenticationService {
     private readonly hasher: OcppPasswordHasher,
     private readonly capacity: PasswordCheckCapacity,
     private readonly verifiedPasswords: VerifiedPasswordCache,
+    private readonly controllers: HandshakeControllerLookup,
   ) {}
 
   async authenticate(request: AuthenticateChargePointRequest): Promise<AuthenticateChargePointResponse> {
     const attempt = this.attemptOf(request);
     if (!attempt) throw invalidCredentials();
     const password = typeof request.password === 'string' ? request.password : undefined;
-    const controller = await this.findController(attempt);
+    const controller = await this.controllers.find(attempt);
     // Nothing to guess (a profile without a password, or the password this process verified against today's hash):
     // accepted without a scrypt run or the failure counters, so a reconnect storm queues behind neither. Earlier
     // failures of the address stay counted until their window ends.
@@ -86,14 +84,6 @@ export class ChargePointAuthenticationService {
       }
       throw error;
     }
-  }
-
-  private async findController(attempt: HandshakeAttempt): Promise<HandshakeController | null> {
-    const [controller] = await runStatement(this.dataSource, findHandshakeController, {
-      tenantUuid: attempt.tenantUuid,
-      identity: attempt.identity,
-    });
-    return controller ?? null;
   }
 
   /** false for profiles without a password, and for a password this process verified against today's hash. */
@@ -144,6 +134,8 @@ export class ChargePointAuthenticationService {
     if (typeof tenantUuid !== 'string' || !UUID_PATTERN.test(tenantUuid)) return undefined;
     if (typeof identity !== 'string' || identity.length === 0 || identity.length > MAX_FIELD_LENGTH)
       return undefined;
+    // PostgreSQL's text cannot hold NUL: no controller has such an identity, and no counter can be kept for it.
+    if (identity.includes('\u0000')) return undefined;
     const address =
       typeof request?.remoteAddress === 'string' && request.remoteAddress.length <= MAX_FIELD_LENGTH
         ? request.remoteAddress

@@ -99,14 +99,21 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
     return (await this.entry(controllerUuid))?.presence.connectionId;
   }
 
-  /** The controller's entry, unless there is none or its instance is not alive. */
-  async current(controllerUuid: string): Promise<ChargePointPresence | undefined> {
+  /**
+   * The security profile of the controller's entry when it is higher than `securityProfile` and its instance is alive;
+   * else undefined. An entry of no higher profile is answered without reading its instance's state: there is nothing
+   * to outrank, alive or not (a reconnect storm of profile-0 charge points reads one key per handshake, not two).
+   */
+  async profileAbove(controllerUuid: string, securityProfile: number): Promise<number | undefined> {
     const found = await this.entry(controllerUuid);
-    if (!found) return undefined;
+    const held = found?.presence.securityProfile;
+    if (!found || held === undefined || held <= securityProfile) return undefined;
     const state = await this.stateOf(found.presence.gatewayInstance);
-    return state && this.isAlive(state.state) && state.state.incarnation === found.presence.incarnation
-      ? found.presence
-      : undefined;
+    const alive =
+      state !== undefined &&
+      this.isAlive(state.state) &&
+      state.state.incarnation === found.presence.incarnation;
+    return alive ? held : undefined;
   }
 
   /** Deletes the entry only while it still names this connection: a newer socket elsewhere may own it already. */

@@ -21,8 +21,7 @@ export class SecurityProfileTakeoverGuard {
     if (securityProfile !== 0) return undefined;
     const local = this.outrankingHere(controllerUuid, securityProfile);
     if (local !== undefined || this.connections.get(controllerUuid)) return local;
-    const held = (await this.presence.current(controllerUuid))?.securityProfile;
-    return securityProfile === 0 && held !== undefined && held > 0 ? held : undefined;
+    return this.presence.profileAbove(controllerUuid, securityProfile);
   }
 
   /** The same for a socket held by this instance only; synchronous, for the moment the socket opens. */
