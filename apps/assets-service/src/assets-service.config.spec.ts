@@ -18,6 +18,8 @@ describe('assets-service tuning', () => {
       chargePointStatePullBatchSize: 256,
       chargePointStateBatchSize: 256,
       controllerEventLogBatchSize: 256,
+      handshakeLookupsInFlight: 2,
+      handshakeLookupBatchSize: 200,
       handshakeFailureSweepEveryAttempts: 1000,
       incompleteReportTtlMs: 3600_000,
       idTokenImportPartMaxAgeMs: 3_600_000,
