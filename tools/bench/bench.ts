@@ -9,6 +9,7 @@ import { startBenchPlatform } from './bench-platform.js';
 import { apiCall, type BenchTarget, type BenchTenant, createBenchTenant } from './bench-setup.js';
 import { repositoryRoot } from './bench-platform.js';
 import { runAuthorizePhase } from './authorize-phase.js';
+import { highestRateHeld } from './command-step-verdict.js';
 import { CommandsBench } from './commands-phase.js';
 import { seedCommands } from './commands-seed.js';
 import { httpLoad } from './http-load.js';
@@ -202,7 +203,7 @@ async function runPhase(
         for (const rate of options.commandRates) {
           steps.push(await bench.step(rate, options.commandSeconds, progress));
         }
-        return { chargePoints: options.commandChargePoints, steps };
+        return { chargePoints: options.commandChargePoints, steps, highestRateHeld: highestRateHeld(steps) };
       } finally {
         await bench.stop();
       }

@@ -4,6 +4,7 @@ import ocppRpc from 'ocpp-rpc';
 import pg from 'pg';
 import { CommandSubjects, type CommandStatusChangedEvent } from '@cpc/contracts';
 import type { BenchTarget, BenchTenant } from './bench-setup.js';
+import { verdictOf } from './command-step-verdict.js';
 import { apiCall, natsLogin } from './bench-setup.js';
 import { JsonPoster } from './json-poster.js';
 import { LatencyRecorder, type LatencySummary, summarizeLoopDelay } from './latency-recorder.js';
@@ -32,6 +33,11 @@ export interface CommandStepResult {
   skipped: number;
   terminal: number;
   byStatus: Record<string, number>;
+  /** Calls that reached their charge point. */
+  received: number;
+  /** Whether the step held its rate (command-step-verdict.ts), and why not. */
+  held: boolean;
+  shortfalls: string[];
   /** Commands created per second while sending. */
   createdPerSecond: number;
   /** Terminal commands per second, from the first POST to the last terminal status. */
@@ -243,19 +249,24 @@ export class CommandsBench {
       if (arrived !== undefined) postToReceived.record(arrived - begin);
     }
     const terminal = postToTerminal.count;
-    return {
+    const figures = {
       targetPerSecond: perSecond,
-      seconds,
       created: startedAt.size,
       refused,
-      refusedBy,
       skipped,
       terminal,
       byStatus,
+      received: postToReceived.count,
+      postToReceivedMs: postToReceived.summary(),
+    };
+    return {
+      ...figures,
+      ...verdictOf(figures),
+      seconds,
+      refusedBy,
       createdPerSecond: Math.round(startedAt.size / sendSeconds),
       endToEndPerSecond: Math.round(terminal / ((lastEnded - sendStart) / 1000)),
       postMs: post.summary(),
-      postToReceivedMs: postToReceived.summary(),
       postToTerminalMs: postToTerminal.summary(),
       loadGeneratorDelayMs: summarizeLoopDelay(loopDelay, LOOP_DELAY_RESOLUTION_MS),
     };

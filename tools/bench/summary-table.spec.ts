@@ -23,14 +23,23 @@ describe('the summary table', () => {
               postToReceivedMs: latency,
               postToTerminalMs: latency,
               loadGeneratorDelayMs: latency,
+              held: false,
+              shortfalls: ['2 POSTs refused'],
             },
           ],
+          highestRateHeld: null,
         },
         usage,
       },
     ]);
     expect(rows[0]).toEqual(['phase', 'figure', 'value']);
     expect(rows).toContainEqual(['commands @100/s', 'POST → received p50/p95/p99', '4/8/12 ms']);
+    expect(rows).toContainEqual([
+      'commands @100/s',
+      'held (p99 POST → received < 1000 ms, nothing lost)',
+      'no: 2 POSTs refused',
+    ]);
+    expect(rows).toContainEqual(['commands', 'highest rate held', 'none']);
     expect(rows.at(-1)).toEqual([
       'commands',
       'ocpp-gateway CPU / max RSS',

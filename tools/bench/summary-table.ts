@@ -1,3 +1,4 @@
+import { HELD_P99_MS } from './command-step-verdict.js';
 import type { ListDepthResult } from './list-depth.js';
 import type { UsageSummary } from './process-usage.js';
 import type { StormResult } from './storm-phase.js';
@@ -115,7 +116,14 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
         rows.push([label, 'POST → received p50/p95/p99', ms('postToReceivedMs')]);
         rows.push([label, 'POST → terminal p50/p95/p99', ms('postToTerminalMs')]);
         rows.push([label, 'load generator event-loop delay p50/p95/p99', ms('loadGeneratorDelayMs')]);
+        rows.push([
+          label,
+          `held (p99 POST → received < ${HELD_P99_MS} ms, nothing lost)`,
+          step.held === true ? 'yes' : `no: ${(step.shortfalls as string[] | undefined)?.join('; ') ?? '?'}`,
+        ]);
       }
+      const highest = r.highestRateHeld as number | null | undefined;
+      rows.push([phase, 'highest rate held', highest == null ? 'none' : `${highest}/s`]);
     } else {
       genericRows(phase, r, rows);
     }
