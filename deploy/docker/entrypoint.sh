@@ -7,7 +7,11 @@
 set -eu
 cd "$(dirname "$0")/../.."
 case "${1:-}" in
-  api-gateway | auth-service | assets-service | command-service | webhook-service | ocpp-gateway)
+  # V8 flags per service: SERVICE_V8_FLAGS in libs/platform-launcher/src/platform-services.ts.
+  ocpp-gateway)
+    exec node --enable-source-maps --max-semi-space-size=64 "dist/apps/$1/src/main.js"
+    ;;
+  api-gateway | auth-service | assets-service | command-service | webhook-service)
     exec node --enable-source-maps "dist/apps/$1/src/main.js"
     ;;
   migrate)

@@ -35,6 +35,21 @@ export const DEFAULT_HEALTH_PORTS: Readonly<Record<ServiceName, number>> = {
   'api-gateway': 3100,
 };
 
+/**
+ * V8 flags a service runs with, here and in the container image (deploy/docker/entrypoint.sh says the same). The
+ * gateway's young generation may grow to 64 MB a semi-space: under a telemetry flood or a reconnect storm the objects
+ * of the messages in flight outlived V8's default one and were promoted, and collecting them was a fifth of its time
+ * (docs/performance.md).
+ */
+export const SERVICE_V8_FLAGS: Readonly<Record<ServiceName, readonly string[]>> = {
+  'auth-service': [],
+  'assets-service': [],
+  'command-service': [],
+  'webhook-service': [],
+  'ocpp-gateway': ['--max-semi-space-size=64'],
+  'api-gateway': [],
+};
+
 export type ServiceEntry = 'main' | 'migrate';
 
 /** Compiled entry of a service (`npm run build` writes `dist/`). */
@@ -101,6 +116,7 @@ export class ServiceProcess {
       command: process.execPath,
       args: [
         '--enable-source-maps',
+        ...SERVICE_V8_FLAGS[options.service],
         ...cpuProfileArguments(),
         serviceEntryPath(options.rootDir, options.service, 'main'),
       ],
