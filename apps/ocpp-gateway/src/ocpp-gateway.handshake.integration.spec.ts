@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Registry } from 'prom-client';
 import WebSocket from 'ws';
 import { eventually, upgradeStatus } from '@cpc/testing';
 import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
@@ -217,6 +218,9 @@ describe('ocpp-gateway: limits of the handshake', () => {
     // The sixth waits for a place; the seventh finds the queue (one place here) full.
     const waiting = attempt('127.0.0.4');
     await eventually(() => limiter.waiting === 1, Boolean, { timeoutMs: 5000, intervalMs: 20 });
+    const gauge = await gateway.app.get(Registry).getSingleMetricAsString('ocpp_handshakes');
+    expect(gauge).toContain('ocpp_handshakes{state="checking"} 5');
+    expect(gauge).toContain('ocpp_handshakes{state="waiting"} 1');
     await expect(attempt('127.0.0.5')).resolves.toMatchObject({ status: 503 });
     // The held ones end when their question to assets-service times out and give their places back: the waiting
     // one is checked then, and assets-service answers it.

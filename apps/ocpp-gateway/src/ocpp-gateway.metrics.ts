@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { OcppProtocol } from '@cpc/contracts';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { ChargePointConnectionsRegistry } from './connections/charge-point-connections.registry.js';
+import { ConcurrentHandshakesLimiter } from './handshake/concurrent-handshakes.limiter.js';
 
 const PROTOCOLS: readonly OcppProtocol[] = ['ocpp1.6', 'ocpp2.0.1'];
 
@@ -15,7 +16,11 @@ const PROTOCOLS: readonly OcppProtocol[] = ['ocpp1.6', 'ocpp2.0.1'];
 export class OcppGatewayMetrics {
   readonly calls: Counter<'direction' | 'action' | 'outcome'>;
 
-  constructor(@Inject(Registry) registry: Registry, connections: ChargePointConnectionsRegistry) {
+  constructor(
+    @Inject(Registry) registry: Registry,
+    connections: ChargePointConnectionsRegistry,
+    handshakes: ConcurrentHandshakesLimiter,
+  ) {
     this.calls = new Counter({
       name: 'ocpp_calls_total',
       help: 'OCPP calls by direction, action and outcome',
@@ -31,6 +36,17 @@ export class OcppGatewayMetrics {
       collect: () => {
         for (const protocol of PROTOCOLS) connected.set({ protocol }, 0);
         for (const connection of connections.all()) connected.inc({ protocol: connection.protocol });
+      },
+    });
+    // A queue that stays long says the credential checks (assets-service) do not keep up with the connects.
+    const handshakeStates: Gauge<'state'> = new Gauge({
+      name: 'ocpp_handshakes',
+      help: 'WebSocket upgrades of this gateway instance in their credential check, and waiting for one',
+      labelNames: ['state'],
+      registers: [registry],
+      collect: () => {
+        handshakeStates.set({ state: 'checking' }, handshakes.inProgress);
+        handshakeStates.set({ state: 'waiting' }, handshakes.waiting);
       },
     });
   }
