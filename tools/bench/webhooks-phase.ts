@@ -1,11 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { CommandSubjects, type CommandStatusChangedEvent } from '@cpc/contracts';
 import { apiCall, type BenchTarget, type BenchTenant, natsLogin } from './bench-setup.js';
 import { CommandsBench } from './commands-phase.js';
 import { LatencyRecorder, type LatencySummary } from './latency-recorder.js';
 import type { Progress } from './progress.js';
+import type { ReceiverCommand, ReceiverMessage, ReceiverReport } from './webhook-receiver.js';
 
 export interface WebhooksPhaseOptions {
   chargePoints: number;
@@ -38,26 +39,49 @@ export interface WebhooksPhaseResult {
 /** Stop waiting for the last deliveries after this long without a new one. */
 const DRAIN_QUIET_MS = 15_000;
 
-/** A receiver on 127.0.0.1: `answer` false never answers (webhook-service times the request out). */
-async function startReceiver(onRequest: (body: string, webhookId: string) => void, answer: boolean) {
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      onRequest(Buffer.concat(chunks).toString('utf8'), String(request.headers['webhook-id']));
-      if (answer) response.writeHead(204).end();
+/** A receiver (webhook-receiver.ts) in a child process: its URL, its count so far, and its report. */
+class ReceiverProcess {
+  /** Distinct events received so far (a healthy receiver), or requests (one that never answers). */
+  received = 0;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {}
+
+  static async start(answer: boolean): Promise<ReceiverProcess> {
+    const entry = fileURLToPath(new URL('./webhook-receiver.js', import.meta.url));
+    const child = fork(entry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the webhook receiver exited (${String(code)})`)));
+      child.on('message', (message: ReceiverMessage) => {
+        if ('listening' in message) resolve(message.listening);
+      });
+      child.send({ start: { answer } } satisfies ReceiverCommand);
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+    const receiver = new ReceiverProcess(child, url);
+    child.on('message', (message: ReceiverMessage) => {
+      if ('received' in message) receiver.received = message.received;
+    });
+    return receiver;
+  }
+
+  report(): Promise<ReceiverReport> {
+    return new Promise((resolve) => {
+      const answered = (message: ReceiverMessage) => {
+        if (!('report' in message)) return;
+        this.child.off('message', answered);
+        resolve(message.report);
+      };
+      this.child.on('message', answered);
+      this.child.send({ report: true } satisfies ReceiverCommand);
+    });
+  }
+
+  close(): void {
+    this.child.kill();
+  }
 }
 
 /**
@@ -72,34 +96,8 @@ export async function runWebhooksPhase(
   options: WebhooksPhaseOptions,
   progress: Progress,
 ): Promise<WebhooksPhaseResult> {
-  const latency = new LatencyRecorder();
-  const idsByEvent = new Map<string, Set<string>>();
-  const seenIds = new Set<string>();
-  let repeated = 0;
-  let firstAt = 0;
-  let lastAt = 0;
-  const healthy = await startReceiver((body, webhookId) => {
-    const now = Date.now();
-    if (seenIds.has(webhookId)) {
-      repeated += 1;
-      return;
-    }
-    seenIds.add(webhookId);
-    const parsed = JSON.parse(body) as {
-      timestamp: string;
-      data: { command: { command_uuid: string; status: string } };
-    };
-    const key = `${parsed.data.command.command_uuid}/${parsed.data.command.status}`;
-    const ids = idsByEvent.get(key) ?? new Set<string>();
-    ids.add(webhookId);
-    idsByEvent.set(key, ids);
-    if (ids.size > 1) return;
-    latency.record(now - Date.parse(parsed.timestamp));
-    firstAt ||= now;
-    lastAt = now;
-  }, true);
-  let timedOutReceiverRequests = 0;
-  const stuck = await startReceiver(() => (timedOutReceiverRequests += 1), false);
+  const healthy = await ReceiverProcess.start(true);
+  const stuck = await ReceiverProcess.start(false);
   const subscribe = (url: string) =>
     apiCall(target, tenant, 'POST', '/webhooks', { url, event_types: ['command.status_changed'] });
   await subscribe(healthy.url);
@@ -128,30 +126,35 @@ export async function runWebhooksPhase(
     const sendSeconds = (Date.now() - sendStart) / 1000;
     let lastCount = -1;
     let movedAt = Date.now();
-    while (idsByEvent.size < events.size && Date.now() - movedAt < DRAIN_QUIET_MS) {
-      progress.update(`webhooks: ${idsByEvent.size}/${events.size} delivered`);
+    while (healthy.received < events.size && Date.now() - movedAt < DRAIN_QUIET_MS) {
+      progress.update(`webhooks: ${healthy.received}/${events.size} delivered`);
       await new Promise((resolve) => setTimeout(resolve, 250));
-      if (idsByEvent.size !== lastCount) [lastCount, movedAt] = [idsByEvent.size, Date.now()];
+      if (healthy.received !== lastCount) [lastCount, movedAt] = [healthy.received, Date.now()];
     }
     const statusEvents = events.size;
+    const [got, timedOut] = [await healthy.report(), await stuck.report()];
+    const received = new Set(got.events);
+    const latency = new LatencyRecorder();
+    for (const ms of got.latenciesMs) latency.record(ms);
     return {
       commandRate: options.commandRate,
       seconds: options.seconds,
       statusEvents,
       statusEventsPerSecond: Math.round(statusEvents / sendSeconds),
-      delivered: idsByEvent.size,
-      lost: [...events].filter((key) => !idsByEvent.has(key)).length,
-      repeated,
-      differentIds: [...idsByEvent.values()].filter((ids) => ids.size > 1).length,
-      deliveriesPerSecond: lastAt > firstAt ? Math.round(idsByEvent.size / ((lastAt - firstAt) / 1000)) : 0,
+      delivered: received.size,
+      lost: [...events].filter((key) => !received.has(key)).length,
+      repeated: got.repeated,
+      differentIds: got.differentIds,
+      deliveriesPerSecond:
+        got.lastAt > got.firstAt ? Math.round(received.size / ((got.lastAt - got.firstAt) / 1000)) : 0,
       eventToReceiverMs: latency.summary(),
-      timedOutReceiverRequests,
+      timedOutReceiverRequests: timedOut.requests,
     };
   } finally {
     subscription.unsubscribe();
     await nats.close();
     await bench.stop();
-    await healthy.close();
-    await stuck.close();
+    healthy.close();
+    stuck.close();
   }
 }
