@@ -13,25 +13,10 @@ export interface HandshakeController {
 }
 
 /**
- * The controller a handshake names, by the tenant's case-insensitive identity (controllers_tenant_identity_key): the
- * columns the check needs and no entity around them, as every charge point's (re)connect runs it.
- */
-export const findHandshakeController = sqlStatement<
-  { tenantUuid: string; identity: string },
-  HandshakeController
->({
-  name: 'charge-point-authentication.find-controller',
-  parameters: ['tenantUuid', 'identity'],
-  sql: `SELECT uuid, ocpp_identity AS "ocppIdentity", security_profile AS "securityProfile",
-               credentials_version AS "credentialsVersion", location_uuid AS "locationUuid",
-               ocpp_password_hash AS "ocppPasswordHash"
-          FROM assets.controllers
-         WHERE tenant_uuid = :tenantUuid AND lower(ocpp_identity) = lower(:identity)`,
-});
-
-/**
- * The controllers of many handshakes in one statement (HandshakeControllerLookup): each found one with the position
- * (from 1) of the look-up it answers, so a look-up is matched to its row without comparing identities outside SQL.
+ * The controllers of the handshakes a HandshakeControllerLookup group asks for, in one statement, by the tenant's
+ * case-insensitive identity (controllers_tenant_identity_key): the columns the check needs and no entity around them,
+ * as every charge point's (re)connect runs it. Each found one comes with the position (from 1) of the look-up it
+ * answers, so a look-up is matched to its row without comparing identities outside SQL.
  */
 export const findHandshakeControllers = sqlStatement<
   { tenantUuids: string[]; identities: string[] },

@@ -4,7 +4,6 @@ import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import {
-  findHandshakeController,
   findHandshakeControllers,
   type HandshakeController,
 } from './charge-point-authentication.repository.js';
@@ -44,17 +43,11 @@ export class HandshakeControllerLookup {
   }
 
   private async findGroup(group: LookupCall[]): Promise<void> {
-    if (group.length === 1) return group[0].resolve(await this.findOne(group[0].item));
     const rows = await runStatement(this.dataSource, findHandshakeControllers, {
       tenantUuids: group.map((call) => call.item.tenantUuid),
       identities: group.map((call) => call.item.identity),
     });
     const found = new Map(rows.map(({ position, ...controller }) => [Number(position) - 1, controller]));
     group.forEach((call, index) => call.resolve(found.get(index) ?? null));
-  }
-
-  private async findOne(lookup: HandshakeLookup): Promise<HandshakeController | null> {
-    const [controller] = await runStatement(this.dataSource, findHandshakeController, lookup);
-    return controller ?? null;
   }
 }
