@@ -8,7 +8,6 @@ import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { retryDelayMs } from '../delivery/retry-schedule.js';
 import {
   claimSessionUpdate,
-  fanOutEvent,
   fanOutEvents,
   type FannedOutEvent,
   forgetSession,
@@ -106,7 +105,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     if (events.length === 0) return;
     let inserted: number;
     try {
-      inserted = await this.fanOutMany(events);
+      inserted = await this.fanOutMany(events, this.dataSource);
     } catch (error) {
       this.logger.warn(
         `fanning out ${events.length} events at once failed, one by one now: ${describeError(error)}`,
@@ -117,19 +116,22 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
   }
 
-  /** fanOutEvents, then again with their controllers' locations for the events a location filter could want. */
-  private async fanOutMany(events: FannedOutEvent[]): Promise<number> {
-    const [first] = await runStatement(this.dataSource, fanOutEvents, { events: JSON.stringify(events) });
+  /**
+   * Writes the rows of the unfiltered and controller-filtered subscriptions first, then, for the events a
+   * location-filtered subscription could want, again with their controllers' locations (looked up only then).
+   */
+  private async fanOutMany(events: FannedOutEvent[], runner: DataSource | EntityManager): Promise<number> {
+    const [first] = await runStatement(runner, fanOutEvents, { events: JSON.stringify(events) });
     if (first.location_filtered.length === 0) return first.inserted;
     const filtered = new Set(first.location_filtered.map(Number));
     const located: FannedOutEvent[] = [];
     for (const event of events) {
       if (!filtered.has(event.stream_seq)) continue;
-      const locationUuid = await this.locations.locationOf(event.tenant_uuid, event.controller_uuid!);
+      const locationUuid = await this.locations.locationOf(event.tenant_uuid, event.controller_uuid);
       if (locationUuid !== null) located.push({ ...event, location_uuid: locationUuid });
     }
     if (located.length === 0) return first.inserted;
-    const [second] = await runStatement(this.dataSource, fanOutEvents, { events: JSON.stringify(located) });
+    const [second] = await runStatement(runner, fanOutEvents, { events: JSON.stringify(located) });
     return first.inserted + second.inserted;
   }
 
@@ -197,26 +199,18 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         webhookEvent.plugOf,
       );
     }
-    const fanOut = (runner: DataSource | EntityManager, locationUuid: string | null) =>
-      runStatement(runner, fanOutEvent, {
-        tenantUuid,
-        eventId: event.eventId,
-        eventType: webhookEvent.type,
-        orderingKey: webhookEvent.orderingKey,
-        streamSeq,
-        body: webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data),
-        controllerUuid: webhookEvent.controllerUuid,
-        locationUuid,
-      }).then(([result]) => result);
-    /** Unfiltered and controller-filtered subscriptions first; location-filtered ones once the location is known. */
-    const fanOutAll = async (runner: DataSource | EntityManager): Promise<number> => {
-      const first = await fanOut(runner, null);
-      if (!first.location_filtered) return first.inserted;
-      const locationUuid = await this.locations.locationOf(tenantUuid, webhookEvent.controllerUuid);
-      return first.inserted + (locationUuid === null ? 0 : (await fanOut(runner, locationUuid)).inserted);
+    const row: FannedOutEvent = {
+      tenant_uuid: tenantUuid,
+      event_id: event.eventId,
+      event_type: webhookEvent.type,
+      ordering_key: webhookEvent.orderingKey,
+      stream_seq: streamSeq,
+      body: webhookBody(webhookEvent.type, event.occurredAt, webhookEvent.data),
+      controller_uuid: webhookEvent.controllerUuid,
+      location_uuid: null,
     };
     const session = webhookEvent.session;
-    // Most events: one statement, atomic on its own. Session events: with their once-a-minute mark.
+    // Most events: their statements on their own. Session events: in one transaction with their once-a-minute mark.
     const inserted = session
       ? await this.dataSource.transaction(async (manager) => {
           const key = {
@@ -234,9 +228,9 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
             });
             if (claimed.length === 0) return 0;
           }
-          return fanOutAll(manager);
+          return this.fanOutMany([row], manager);
         })
-      : await fanOutAll(this.dataSource);
+      : await this.fanOutMany([row], this.dataSource);
     if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
   }
 }

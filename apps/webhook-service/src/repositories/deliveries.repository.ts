@@ -31,54 +31,6 @@ export interface DeliveryRow {
 const COLUMNS = `id, event_type, status, attempts, last_response_code, last_error, last_attempt_at,
        CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at, created_at, delivered_at`;
 
-/**
- * One row per enabled, matching subscription of the tenant; a redelivered event adds nothing. Also says whether a
- * subscription for this event type filters by location: then the event is fanned out again with the controller's
- * location (`locationUuid` null matches no location filter), which adds only the rows the first run left out.
- */
-export const fanOutEvent = sqlStatement<
-  {
-    tenantUuid: string;
-    eventId: string;
-    eventType: string;
-    orderingKey: string;
-    streamSeq: number;
-    body: string;
-    controllerUuid: string | null;
-    locationUuid: string | null;
-  },
-  { inserted: number; location_filtered: boolean }
->({
-  name: 'deliveries.fan-out',
-  prepared: true,
-  parameters: [
-    'tenantUuid',
-    'eventId',
-    'eventType',
-    'orderingKey',
-    'streamSeq',
-    'body',
-    'controllerUuid',
-    'locationUuid',
-  ],
-  sql: `WITH inserted AS (
-          INSERT INTO webhooks.deliveries
-                 (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
-                  next_attempt_at)
-          SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, :eventId, :eventType::varchar, :orderingKey, :streamSeq,
-                 :body, now()
-            FROM webhooks.subscriptions s
-           WHERE s.tenant_uuid = :tenantUuid AND s.enabled AND :eventType::varchar = ANY (s.event_types)
-             AND (s.controller_uuid IS NULL OR s.controller_uuid = :controllerUuid::uuid)
-             AND (s.location_uuid IS NULL OR s.location_uuid = :locationUuid::uuid)
-          ON CONFLICT (event_id, subscription_uuid) DO NOTHING
-          RETURNING id)
-        SELECT (SELECT count(*) FROM inserted)::int AS inserted,
-               EXISTS (SELECT 1 FROM webhooks.subscriptions
-                        WHERE tenant_uuid = :tenantUuid AND enabled AND location_uuid IS NOT NULL
-                          AND :eventType::varchar = ANY (event_types)) AS location_filtered`,
-});
-
 /** One event of fanOutEvents (an element of its JSON array). */
 export interface FannedOutEvent {
   tenant_uuid: string;
@@ -87,21 +39,23 @@ export interface FannedOutEvent {
   ordering_key: string;
   stream_seq: number;
   body: string;
-  controller_uuid: string | null;
-  /** Null matches no location filter (see fanOutEvent). */
+  controller_uuid: string;
+  /** Null matches no location filter. */
   location_uuid: string | null;
 }
 
 /**
- * fanOutEvent for many events (a JSON array of FannedOutEvent) in one statement: the rows of all of them, none twice.
- * Answers the stream sequences of the events that a location-filtered subscription of their type could want: those
- * are fanned out again with their controller's location.
+ * The delivery rows of events (a JSON array of FannedOutEvent) in one statement: one per enabled, matching
+ * subscription of each event's tenant; a redelivered event adds nothing. Answers the stream sequences of the events
+ * that a location-filtered subscription of their type could want: those are fanned out again with their controller's
+ * location (`location_uuid` null matches no location filter), which adds only the rows the first run left out.
  */
 export const fanOutEvents = sqlStatement<
   { events: string },
   { inserted: number; location_filtered: string[] }
 >({
-  name: 'deliveries.fan-out-many',
+  name: 'deliveries.fan-out',
+  prepared: true,
   parameters: ['events'],
   sql: `WITH event AS (
           SELECT * FROM jsonb_to_recordset(:events::jsonb)

@@ -8,7 +8,7 @@ import {
 } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import { createWebhooksDataSource } from '../data-source.js';
-import { claimDueDeliveries, fanOutEvent, recordOutcomes } from './deliveries.repository.js';
+import { claimDueDeliveries, fanOutEvents, recordOutcomes } from './deliveries.repository.js';
 
 /**
  * The plans of the statements run per event and per attempt when the statistics are stale in the worst way:
@@ -97,15 +97,19 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
     });
 
     it("an event's fan-out reads no delivery rows but its own", async () => {
-      const fanOut = fanOutEvent.query({
-        tenantUuid: tenant,
-        eventId: 'event-new',
-        eventType: 'command.status_changed',
-        orderingKey: 'command:new',
-        streamSeq: BACKLOG + 1,
-        body: '{}',
-        controllerUuid: null,
-        locationUuid: null,
+      const fanOut = fanOutEvents.query({
+        events: JSON.stringify([
+          {
+            tenant_uuid: tenant,
+            event_id: 'event-new',
+            event_type: 'command.status_changed',
+            ordering_key: 'command:new',
+            stream_seq: BACKLOG + 1,
+            body: '{}',
+            controller_uuid: null,
+            location_uuid: null,
+          },
+        ]),
       });
       const { read, returned } = await measure(fanOut, planCacheMode);
       expect(returned).toBe(1);

@@ -137,7 +137,7 @@ export const rotateSubscriptionSecret = sqlStatement<
 });
 
 /**
- * What the subscription index keeps of an enabled subscription: what fanOutEvent's WHERE asks of it but the location
+ * What the subscription index keeps of an enabled subscription: what fanOutEvents' WHERE asks of it but the location
  * (which only the statement, once it knows the controller's location, can judge).
  */
 export interface IndexedSubscriptionRow {

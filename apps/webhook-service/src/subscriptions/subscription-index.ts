@@ -21,7 +21,7 @@ interface IndexedSubscription {
 /**
  * The enabled subscriptions of every tenant, in memory, so that an event no subscription can match costs no statement
  * (most events: most tenants subscribe to little or nothing). It only decides "could a row be inserted": a match here
- * still runs fanOutEvent, whose WHERE decides for real (the location filter included), so a subscription disabled or
+ * still runs fanOutEvents, whose WHERE decides for real (the location filter included), so a subscription disabled or
  * deleted elsewhere and still listed here costs a statement, never a wrong row.
  *
  * Kept current by: a change made through this replica (the API, the delivery worker disabling one), read again before
