@@ -62,6 +62,28 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
       const latency = r.eventToReceiverMs as Record<string, number>;
       rows.push([label, 'deliveries/s (healthy receiver)', String(r.deliveriesPerSecond)]);
       rows.push([label, 'event → receiver p50/p95/p99', `${latency.p50}/${latency.p95}/${latency.p99} ms`]);
+      const nats = (r.eventToNatsMs ?? {}) as Record<string, number>;
+      rows.push([label, 'event → on NATS p50/p95/p99', `${nats.p50}/${nats.p95}/${nats.p99} ms`]);
+      const natsBySecond = (r.eventToNatsMsBySecond ?? []) as Record<string, number>[];
+      rows.push([
+        label,
+        'event → on NATS p99 per second',
+        natsBySecond.map((summary) => summary.p99).join(' ') + ' ms',
+      ]);
+      const byStatus = (r.eventToReceiverMsByStatus ?? {}) as Record<string, Record<string, number>>;
+      rows.push([
+        label,
+        'event → receiver p50/p99 by status',
+        Object.entries(byStatus)
+          .map(([status, summary]) => `${status} ${summary.p50}/${summary.p99}`)
+          .join(', ') + ' ms',
+      ]);
+      const bySecond = (r.eventToReceiverMsBySecond ?? []) as Record<string, number>[];
+      rows.push([
+        label,
+        'event → receiver p99 per second',
+        bySecond.map((summary) => summary.p99).join(' ') + ' ms',
+      ]);
       rows.push([
         label,
         'events, delivered, lost, repeated, other webhook-id',

@@ -22,6 +22,9 @@ export interface ReceiverReport {
   events: string[];
   /** Event (`timestamp` in the body) → received, milliseconds, one per event. */
   latenciesMs: number[];
+  /** Per event as latenciesMs: when it happened (epoch milliseconds) and the command status it announced. */
+  eventAtMs: number[];
+  statuses: string[];
   firstAt: number;
   lastAt: number;
 }
@@ -33,7 +36,9 @@ function runReceiver(order: ReceiverOrder, send: (message: ReceiverMessage) => v
   const idsByEvent = new Map<string, Set<string>>();
   const seenIds = new Set<string>();
   const latenciesMs: number[] = [];
-  const report: Omit<ReceiverReport, 'events' | 'latenciesMs' | 'differentIds'> = {
+  const eventAtMs: number[] = [];
+  const statuses: string[] = [];
+  const report: Omit<ReceiverReport, 'events' | 'latenciesMs' | 'eventAtMs' | 'statuses' | 'differentIds'> = {
     requests: 0,
     repeated: 0,
     firstAt: 0,
@@ -57,7 +62,10 @@ function runReceiver(order: ReceiverOrder, send: (message: ReceiverMessage) => v
     ids.add(webhookId);
     idsByEvent.set(key, ids);
     if (ids.size > 1) return;
-    latenciesMs.push(now - Date.parse(parsed.timestamp));
+    const happenedAt = Date.parse(parsed.timestamp);
+    latenciesMs.push(now - happenedAt);
+    eventAtMs.push(happenedAt);
+    statuses.push(parsed.data.command.status);
     report.firstAt ||= now;
     report.lastAt = now;
   };
@@ -82,6 +90,8 @@ function runReceiver(order: ReceiverOrder, send: (message: ReceiverMessage) => v
         differentIds: [...idsByEvent.values()].filter((ids) => ids.size > 1).length,
         events: [...idsByEvent.keys()],
         latenciesMs,
+        eventAtMs,
+        statuses,
       },
     });
   });

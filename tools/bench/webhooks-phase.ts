@@ -32,6 +32,17 @@ export interface WebhooksPhaseResult {
   deliveriesPerSecond: number;
   /** Event (`timestamp` in the body: when command-service changed the status) → the healthy receiver has it. */
   eventToReceiverMs: LatencySummary;
+  /** The same by the status the event announced (a command's later statuses wait for its earlier ones' deliveries). */
+  eventToReceiverMsByStatus: Record<string, LatencySummary>;
+  /** The same per second of the events' times, from the first event: where a lag builds and whether it is worked off. */
+  eventToReceiverMsBySecond: LatencySummary[];
+  /**
+   * Event → seen on NATS by the bench: the part of eventToReceiverMs spent before webhook-service could have it
+   * (command-service's outbox relay publishing it).
+   */
+  eventToNatsMs: LatencySummary;
+  /** The same per second of the events' times. */
+  eventToNatsMsBySecond: LatencySummary[];
   /** Requests to the receiver that never answers (each times out; retried with backoff). */
   timedOutReceiverRequests: number;
 }
@@ -110,9 +121,18 @@ export async function runWebhooksPhase(
     ...(login.NATS_USER ? { user: login.NATS_USER, pass: login.NATS_PASSWORD } : {}),
   });
   const events = new Set<string>();
+  const natsLatency = new LatencyRecorder();
+  const natsLatencyBySecond: LatencyRecorder[] = [];
+  let firstOccurredAt: number | undefined;
   const subscription = nats.subscribe(CommandSubjects.statusChanged, {
     callback: (_error, message) => {
-      const { command } = message.json<CommandStatusChangedEvent>().data;
+      const event = message.json<CommandStatusChangedEvent>();
+      const { command } = event.data;
+      const occurredAt = Date.parse(event.occurredAt);
+      firstOccurredAt ??= occurredAt;
+      natsLatency.record(Date.now() - occurredAt);
+      const second = Math.max(0, Math.floor((occurredAt - firstOccurredAt) / 1000));
+      (natsLatencyBySecond[second] ??= new LatencyRecorder()).record(Date.now() - occurredAt);
       events.add(`${command.command_uuid}/${command.status}`);
     },
   });
@@ -135,7 +155,17 @@ export async function runWebhooksPhase(
     const [got, timedOut] = [await healthy.report(), await stuck.report()];
     const received = new Set(got.events);
     const latency = new LatencyRecorder();
-    for (const ms of got.latenciesMs) latency.record(ms);
+    const byStatus = new Map<string, LatencyRecorder>();
+    const bySecond: LatencyRecorder[] = [];
+    const firstEventAt = Math.min(...got.eventAtMs);
+    got.latenciesMs.forEach((ms, index) => {
+      latency.record(ms);
+      const status = got.statuses[index];
+      if (!byStatus.has(status)) byStatus.set(status, new LatencyRecorder());
+      byStatus.get(status)?.record(ms);
+      const second = Math.floor((got.eventAtMs[index] - firstEventAt) / 1000);
+      (bySecond[second] ??= new LatencyRecorder()).record(ms);
+    });
     return {
       commandRate: options.commandRate,
       seconds: options.seconds,
@@ -148,6 +178,16 @@ export async function runWebhooksPhase(
       deliveriesPerSecond:
         got.lastAt > got.firstAt ? Math.round(received.size / ((got.lastAt - got.firstAt) / 1000)) : 0,
       eventToReceiverMs: latency.summary(),
+      eventToReceiverMsByStatus: Object.fromEntries(
+        [...byStatus].map(([status, recorder]) => [status, recorder.summary()]),
+      ),
+      eventToReceiverMsBySecond: Array.from(bySecond, (recorder) =>
+        (recorder ?? new LatencyRecorder()).summary(),
+      ),
+      eventToNatsMs: natsLatency.summary(),
+      eventToNatsMsBySecond: Array.from(natsLatencyBySecond, (recorder) =>
+        (recorder ?? new LatencyRecorder()).summary(),
+      ),
       timedOutReceiverRequests: timedOut.requests,
     };
   } finally {
