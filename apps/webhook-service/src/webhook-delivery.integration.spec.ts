@@ -39,7 +39,8 @@ import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
 import { SubscriptionIndex } from './subscriptions/subscription-index.js';
 import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { startWebhookService } from './start-webhook-service.js';
-import { loadWebhookServiceConfig, WEBHOOK_SERVICE_TUNING } from './webhook-service.config.js';
+import { webhookServiceTestConfig } from './testing/webhook-service-test-config.js';
+import { WEBHOOK_SERVICE_TUNING } from './webhook-service.config.js';
 
 jest.setTimeout(60_000);
 
@@ -131,18 +132,10 @@ function deliveries(subscriptionUuid: string, tenantUuid = tenantA): Promise<Web
 }
 
 function serviceConfig(natsUrl: string, databaseUrl: string) {
-  return {
-    ...loadWebhookServiceConfig({
-      NATS_URL: natsUrl,
-      DATABASE_URL: databaseUrl,
-      HEALTH_PORT: '0',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
-      WEBHOOK_RESPONSE_TIMEOUT_MS: '500',
-    }),
-    tuning: {
-      ...WEBHOOK_SERVICE_TUNING,
+  return webhookServiceTestConfig(
+    { natsUrl, databaseUrl },
+    { WEBHOOK_RESPONSE_TIMEOUT_MS: '500' },
+    {
       firstRetryDelayMs: 200,
       maxRetryDelayMs: 400,
       failingDisableAfterMs: 3000,
@@ -150,7 +143,7 @@ function serviceConfig(natsUrl: string, databaseUrl: string) {
       eventRetryDelayMs: 100,
       parkedEventPollIntervalMs: 100,
     },
-  };
+  );
 }
 
 beforeAll(async () => {

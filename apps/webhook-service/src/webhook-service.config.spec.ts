@@ -41,6 +41,8 @@ describe('loadWebhookServiceConfig', () => {
       claimBatchSize: 100,
       maxRequestsInFlight: 200,
       maxRequestsInFlightPerSubscription: 60,
+      maxClaimedWaitingPerSubscription: 60,
+      maxClaimedWaiting: 200,
       claimLeaseMs: 60_000,
       idlePollIntervalMs: 100,
       responseBodyLimitBytes: 4096,

@@ -9,14 +9,20 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-/** What the receiver answers; `hang` keeps the request open without answering. */
-export type ReceiverAnswer = number | 'hang';
+/**
+ * What the receiver answers: a status code, at once or when the promise settles; `hang` keeps the request open without
+ * answering.
+ */
+export type ReceiverAnswer = number | Promise<number> | 'hang';
 
 /** A real HTTP receiver on loopback (port 0): records every request and answers as `answer` says. */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   /** TCP connections opened to it (several requests on one kept-alive connection count once). */
   connections = 0;
+  /** Requests not answered yet, and the most there were at once. */
+  open = 0;
+  mostOpenAtOnce = 0;
   private readonly hanging = new Set<ServerResponse>();
 
   private constructor(
@@ -64,7 +70,12 @@ export class WebhookReceiver {
         this.hanging.add(response);
         return;
       }
-      response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? 'nope' : '');
+      this.open += 1;
+      this.mostOpenAtOnce = Math.max(this.mostOpenAtOnce, this.open);
+      void Promise.resolve(answer).then((status) => {
+        this.open -= 1;
+        response.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 300 ? 'nope' : '');
+      });
     });
   }
 

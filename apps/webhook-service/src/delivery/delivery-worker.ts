@@ -14,6 +14,7 @@ import {
   claimDueDeliveries,
   disableSubscription,
   recordGone,
+  releaseClaims,
 } from '../repositories/deliveries.repository.js';
 import { SecretBox } from '../signing/secret-box.js';
 import { signWebhook } from '../signing/webhook-signature.js';
@@ -23,6 +24,7 @@ import { WebhookEventsConsumer } from '../events/webhook-events.consumer.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
 import { AckFloors } from './ack-floors.js';
+import { ClaimedDeliveries } from './claimed-deliveries.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { DeliverySignal } from './delivery-signal.js';
 import { retryDelayMs } from './retry-schedule.js';
@@ -39,7 +41,8 @@ export function webhookIdOf(deliveryId: string): string {
 /**
  * Sends due deliveries: claims the heads of the (subscription, subject) queues, at most maxRequestsInFlight requests
  * at once and maxRequestsInFlightPerSubscription per subscription, so a slow or failing receiver holds only its own
- * share. 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried
+ * share. Claims take up to maxClaimedWaitingPerSubscription rows more than a subscription's free requests; those wait
+ * here (ClaimedDeliveries) and go out the moment one of its requests is answered. 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried
  * with exponential backoff and jitter, and a subscription failing for failingDisableAfterMs is disabled with the
  * reason.
  */
@@ -47,7 +50,9 @@ export function webhookIdOf(deliveryId: string): string {
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly inFlight = new Set<Promise<void>>();
+  /** Requests to each subscription's receiver not answered yet. */
   private readonly inFlightPerSubscription = new Map<string, number>();
+  private readonly waiting: ClaimedDeliveries<ClaimedDelivery>;
   private running = false;
   private readonly ackFloors: AckFloors;
   private loop: Promise<void> | undefined;
@@ -63,6 +68,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly subscriptions: SubscriptionIndex,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {
+    // Half the lease: a row sent after that could see its lease end during the attempt.
+    this.waiting = new ClaimedDeliveries(config.tuning.claimLeaseMs / 2);
     this.ackFloors = new AckFloors({
       read: async () => {
         const [commandAckFloor, chargePointAckFloor] = await Promise.all([
@@ -90,6 +97,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.running = false;
     this.signal.wake();
     await this.loop;
+    await this.release(this.waiting.drain());
     await Promise.allSettled([...this.inFlight]);
     this.sender.close();
   }
@@ -98,7 +106,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const { tuning } = this.config;
     await this.consumers.started;
     while (this.running) {
-      const free = tuning.maxRequestsInFlight - this.inFlight.size;
+      const free =
+        tuning.maxRequestsInFlight + tuning.maxClaimedWaiting - this.inFlight.size - this.waiting.size;
       if (free <= 0) {
         await Promise.race(this.inFlight);
         continue;
@@ -109,16 +118,52 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           ...(await this.ackFloors.current()),
           limit: Math.min(free, tuning.claimBatchSize),
           leaseMs: tuning.claimLeaseMs,
-          perSubscriptionLimit: tuning.maxRequestsInFlightPerSubscription,
-          inFlightSubscriptions: [...this.inFlightPerSubscription.keys()],
-          inFlightCounts: [...this.inFlightPerSubscription.values()],
+          perSubscriptionLimit:
+            tuning.maxRequestsInFlightPerSubscription + tuning.maxClaimedWaitingPerSubscription,
+          ...this.heldPerSubscription(),
         });
       } catch (error) {
         this.logger.warn(`claiming deliveries failed, trying again: ${describeError(error)}`);
         claimed = [];
       }
-      for (const delivery of claimed) this.start(delivery);
+      for (const delivery of claimed) this.waiting.add(delivery);
+      this.startWaiting();
       if (claimed.length === 0 && this.running) await this.signal.wait(tuning.idlePollIntervalMs);
+    }
+  }
+
+  /** Rows each subscription holds here, requests in flight and claimed rows waiting, as the claim counts them. */
+  private heldPerSubscription(): { inFlightSubscriptions: string[]; inFlightCounts: number[] } {
+    const held = new Map(this.inFlightPerSubscription);
+    for (const subscription of this.waiting.subscriptions()) {
+      held.set(subscription, (held.get(subscription) ?? 0) + this.waiting.waitingFor(subscription));
+    }
+    return { inFlightSubscriptions: [...held.keys()], inFlightCounts: [...held.values()] };
+  }
+
+  /** Sends waiting claimed rows while their subscriptions' and this replica's requests are below their caps. */
+  private startWaiting(): void {
+    const { maxRequestsInFlight, maxRequestsInFlightPerSubscription } = this.config.tuning;
+    if (!this.running) return; // shutting down: what waits goes back to the database
+    const expired: ClaimedDelivery[] = [];
+    const mayStart = (subscription: string) =>
+      (this.inFlightPerSubscription.get(subscription) ?? 0) < maxRequestsInFlightPerSubscription;
+    while (this.inFlight.size < maxRequestsInFlight) {
+      const next = this.waiting.next(mayStart, expired);
+      if (!next) break;
+      this.start(next);
+    }
+    if (expired.length > 0) void this.release(expired);
+  }
+
+  /** Gives claimed rows back unsent: due again at once, here or on another replica. */
+  private async release(deliveries: ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    try {
+      await runStatement(this.dataSource, releaseClaims, { ids: deliveries.map((delivery) => delivery.id) });
+    } catch (error) {
+      // They come back when their lease ends.
+      this.logger.warn(`giving back ${deliveries.length} claimed deliveries failed: ${describeError(error)}`);
     }
   }
 
@@ -136,6 +181,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const left = (this.inFlightPerSubscription.get(subscription) ?? 1) - 1;
       if (left > 0) this.inFlightPerSubscription.set(subscription, left);
       else this.inFlightPerSubscription.delete(subscription);
+      this.startWaiting();
     };
     const attempt = this.attempt(delivery, releaseReceiverSlot)
       .catch((error: unknown) => {
@@ -145,6 +191,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       .finally(() => {
         this.inFlight.delete(attempt);
         releaseReceiverSlot();
+        this.startWaiting();
         // The next event of the same queue may be due now: the next claim round takes it (a claim of its own per
         // delivery cost PostgreSQL more, planning included, than the rounds, which take many at once).
         this.signal.wake();
@@ -173,6 +220,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         });
         await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
       });
+      this.waiting.dropSubscription(delivery.subscription_uuid);
       await this.subscriptions.changed(delivery.subscription_uuid);
       return;
     }
@@ -183,6 +231,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         subscriptionUuid: delivery.subscription_uuid,
         reason: `deliveries failing since ${failingSince.toISOString()}; last: ${error}`,
       });
+      this.waiting.dropSubscription(delivery.subscription_uuid);
       await this.subscriptions.changed(delivery.subscription_uuid);
     }
   }

@@ -186,6 +186,17 @@ export const claimDueDeliveries = sqlStatement<
                     AS previous_secret_ciphertext`,
 });
 
+/**
+ * Gives claimed rows back unsent (shutdown, or a claim that waited past its time in ClaimedDeliveries): due at once
+ * again, the attempt their claim counted taken back.
+ */
+export const releaseClaims = sqlStatement<{ ids: string[] }>({
+  name: 'deliveries.release-claims',
+  parameters: ['ids'],
+  sql: `UPDATE webhooks.deliveries SET attempts = attempts - 1, next_attempt_at = now()
+         WHERE id = ANY (:ids::uuid[]) AND status = 'pending' AND attempts > 0`,
+});
+
 /** One attempt's outcome, as recordOutcomes takes it (an element of its JSON array). */
 export interface DeliveryOutcome {
   id: string;

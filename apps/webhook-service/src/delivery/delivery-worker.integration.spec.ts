@@ -1,0 +1,136 @@
+import 'reflect-metadata';
+import { jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { CommandSubjects, type CreatedWebhookSubscription, WebhookSubjects } from '@cpc/contracts';
+import { migrateServiceSchema } from '@cpc/database';
+import { commandStatusChangedEvent, eventually, ServiceTestRig, WebhookReceiver } from '@cpc/testing';
+import pg from 'pg';
+import { createWebhooksDataSource } from '../data-source.js';
+import { startWebhookService } from '../start-webhook-service.js';
+import { webhookServiceTestConfig } from '../testing/webhook-service-test-config.js';
+
+jest.setTimeout(60_000);
+
+/** One replica with a cap of 2 requests per subscription and 2 claimed rows more waiting. */
+const CAP = 2;
+const WAITING = 2;
+
+let rig: ServiceTestRig;
+let database: pg.Client;
+let receiver: WebhookReceiver;
+/** Answers the receiver has not given yet, oldest first: the test gives them. */
+const unanswered: (() => void)[] = [];
+const tenantUuid = randomUUID();
+
+async function publishPending(commands: string[]): Promise<void> {
+  for (const commandUuid of commands) {
+    const event = commandStatusChangedEvent({
+      tenantUuid,
+      commandUuid,
+      status: 'pending',
+      controllerUuid: randomUUID(),
+      occurredAt: new Date().toISOString(),
+    });
+    await rig.eventBus.publish(CommandSubjects.statusChanged, event);
+  }
+}
+
+/** The subscription's rows by state: claimed (an attempt counted, not recorded yet), due, delivered. */
+async function rows(subscriptionUuid: string): Promise<{ claimed: number; due: number; delivered: number }> {
+  const {
+    rows: [counts],
+  } = await database.query<{ claimed: number; due: number; delivered: number }>(
+    `SELECT count(*) FILTER (WHERE status = 'pending' AND next_attempt_at > now())::int AS claimed,
+            count(*) FILTER (WHERE status = 'pending' AND next_attempt_at <= now() AND attempts = 0)::int AS due,
+            count(*) FILTER (WHERE status = 'delivered')::int AS delivered
+       FROM webhooks.deliveries WHERE subscription_uuid = $1`,
+    [subscriptionUuid],
+  );
+  return counts;
+}
+
+function answerOldest(count: number): void {
+  for (const answer of unanswered.splice(0, count)) answer();
+}
+
+beforeAll(async () => {
+  rig = await ServiceTestRig.start({
+    migrate: (databaseUrl) => migrateServiceSchema(createWebhooksDataSource(databaseUrl)),
+    start: ({ natsUrl, databaseUrl }) =>
+      startWebhookService(
+        webhookServiceTestConfig(
+          { natsUrl, databaseUrl },
+          { WEBHOOK_RESPONSE_TIMEOUT_MS: '30000' },
+          {
+            maxRequestsInFlightPerSubscription: CAP,
+            maxClaimedWaitingPerSubscription: WAITING,
+            idlePollIntervalMs: 50,
+          },
+        ),
+      ),
+  });
+  database = new pg.Client({ connectionString: rig.database.url });
+  await database.connect();
+  receiver = await WebhookReceiver.start(
+    () => new Promise<number>((resolve) => unanswered.push(() => resolve(204))),
+  );
+});
+
+afterAll(async () => {
+  answerOldest(unanswered.length);
+  await receiver?.close();
+  await database?.end();
+  await rig?.stop();
+});
+
+describe('claimed deliveries beyond the requests in flight', () => {
+  let subscription: CreatedWebhookSubscription;
+
+  beforeAll(async () => {
+    subscription = await rig.call<CreatedWebhookSubscription>(
+      WebhookSubjects.create,
+      { url: receiver.url, event_types: ['command.status_changed'] },
+      tenantUuid,
+    );
+  });
+
+  it('wait in the replica and go out as requests are answered, never more at once than the cap', async () => {
+    const uuid = subscription.subscription.uuid;
+    await publishPending(Array.from({ length: 6 }, () => randomUUID()));
+    // The cap's requests at the receiver, as many more claimed and waiting, the rest due in the database.
+    await eventually(
+      () => rows(uuid),
+      (counts) => counts.claimed === CAP + WAITING && counts.due === 6 - CAP - WAITING,
+    );
+    expect(receiver.received).toHaveLength(CAP);
+
+    answerOldest(1);
+    await eventually(
+      () => receiver.received.length,
+      (received) => received === CAP + 1,
+    );
+    while ((await rows(uuid)).delivered < 6) {
+      answerOldest(unanswered.length);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(receiver.received).toHaveLength(6);
+    expect(receiver.mostOpenAtOnce).toBe(CAP);
+  });
+
+  it('gives the rows still waiting back to the database when the replica stops', async () => {
+    const uuid = subscription.subscription.uuid;
+    const sentBefore = receiver.received.length;
+    await publishPending(Array.from({ length: CAP + WAITING }, () => randomUUID()));
+    await eventually(
+      () => rows(uuid),
+      (counts) => counts.claimed === CAP + WAITING,
+    );
+    const stopped = rig.stopService();
+    // The requests under way finish; what waits is not sent any more but due again, its attempt not counted.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    answerOldest(unanswered.length);
+    await stopped;
+    expect(receiver.received.length - sentBefore).toBe(CAP);
+    expect(await rows(uuid)).toEqual({ claimed: 0, due: WAITING, delivered: 6 + CAP });
+  });
+});
