@@ -34,6 +34,7 @@ export interface BenchOptions {
   /** Commands per second of the webhooks phase (three status changes each) and how long it sends them. */
   webhookCommandRate: number;
   webhookSeconds: number;
+  webhookWarmUpSeconds: number;
   /** Tracing of the started platform: the ratio of commands traced (0 to 1), exported to an OTLP sink; undefined: off. */
   traceSampling?: number;
   authorizeChargePoints: number;
@@ -79,6 +80,8 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --webhook-command-rate 334 commands per second of the webhooks phase (pending, sent, accepted: about 1,000
                              command status changes per second), on the commands phase's charge points
   --webhook-seconds 20       how long the webhooks phase sends them
+  --webhook-warm-up-seconds 5   its first seconds, reported apart as well: the latencies of the events after them
+                             are the steady state's
   --trace-sampling 0.01      trace this share of requests (0 to 1), exported as OTLP to a sink in the bench; the
                              services' CPU per command against a run without it is tracing's cost (default: off)
   --authorize-charge-points 400  OCPP-J charge points (half 1.6, half 2.0.1) sending Authorize (5/s each at
@@ -129,6 +132,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'command-seconds',
         'webhook-command-rate',
         'webhook-seconds',
+        'webhook-warm-up-seconds',
         'trace-sampling',
         'authorize-charge-points',
         'authorize-tokens',
@@ -213,6 +217,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     commandSeconds: number('command-seconds', 20),
     webhookCommandRate: number('webhook-command-rate', 334),
     webhookSeconds: number('webhook-seconds', 20),
+    webhookWarmUpSeconds: number('webhook-warm-up-seconds', 5),
     ...(traceSampling === undefined ? {} : { traceSampling }),
     authorizeChargePoints: number('authorize-charge-points', 400),
     authorizeTokens: number('authorize-tokens', 10_000),

@@ -190,6 +190,7 @@ async function runPhase(
           chargePoints: options.commandChargePoints,
           commandRate: options.webhookCommandRate,
           seconds: options.webhookSeconds,
+          warmUpSeconds: options.webhookWarmUpSeconds,
         },
         progress,
       );

@@ -135,6 +135,27 @@ const storm: ReportedPhase = {
   },
   usage,
 };
+const webhooks: ReportedPhase = {
+  phase: 'webhooks',
+  result: {
+    statusEventsPerSecond: 988,
+    deliveriesPerSecond: 1003,
+    statusEvents: 20040,
+    delivered: 20040,
+    lost: 0,
+    repeated: 0,
+    differentIds: 0,
+    eventToReceiverMs: summary(145, 693, 812),
+    warmUpSeconds: 5,
+    eventToReceiverMsAfterWarmUp: summary(120, 180, 240),
+    eventToNatsMs: summary(26, 88, 161),
+    eventToReceiverMsBySecond: [summary(300, 700, 846), summary(100, 150, 224), summary(90, 140, 193)],
+    eventToNatsMsBySecond: [summary(40, 120, 168), summary(20, 40, 52)],
+    eventToReceiverMsByStatus: { pending: summary(117, 500, 803) },
+    timedOutReceiverRequests: 159,
+  },
+  usage,
+};
 const results = (...reports: ReportedPhase[]) => ({
   at: '2026-11-26T08:00:00.000Z',
   machine: { cpus: 2, cpuModel: 'AMD EPYC', memoryGiB: 24, node: 'v20.20.2', startedPlatform: true },
@@ -165,7 +186,7 @@ describe('the HTML report', () => {
   });
 
   it('draws every phase’s plots when their data is there', () => {
-    const html = htmlReport(results(commands, authorize, telemetry, storm));
+    const html = htmlReport(results(commands, authorize, telemetry, storm, webhooks));
     expect(titles(html)).toEqual([
       'Command latency over offered load',
       'Commands per second over offered load',
@@ -178,7 +199,13 @@ describe('the HTML report', () => {
       'telemetry: CPU per process',
       'Reconnect storm: charge points online',
       'reconnect-storm: CPU per process',
+      'Webhook latency over the run',
+      'webhooks: CPU per process',
     ]);
+    expect(html).toContain(
+      '<td>after the first 5 s</td><td></td><td>120 ms</td><td>180 ms</td><td>240 ms</td>',
+    );
+    expect(html).toContain('<td>webhooks @988 status changes/s</td><td>the same after the first 5 s</td>');
     expect(html).toContain('0.42 ms per command');
     expect(html).toContain('0.568 ms per message');
     // The authorize figures as a table; the summary table as the bench prints it.

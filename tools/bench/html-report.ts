@@ -28,6 +28,8 @@ export interface OnlinePoint {
 
 /** The latency target of the commands phase (docs/performance.md). */
 const COMMAND_P99_TARGET_MS = 50;
+/** Issue 22's target for webhook deliveries: p99 event → receiver. */
+const WEBHOOK_P99_TARGET_MS = 200;
 /** Issue 24's telemetry target: everything kept is stored within 2 s of its receipt. */
 const TELEMETRY_LAG_TARGET_MS = 2000;
 /** Issue 24's storm target: every charge point online within 30 s of the reconnect. */
@@ -360,15 +362,66 @@ function authorizeTable(report: ReportedPhase): string[] {
 
 function webhooksTable(report: ReportedPhase): string[] {
   const r = record(report.result);
+  const rows = [
+    [
+      `${String(r.statusEventsPerSecond)} status changes/s`,
+      `${String(r.deliveriesPerSecond)} deliveries/s`,
+      ...percentiles(r.eventToReceiverMs),
+      `${String(r.lost)} lost, ${String(r.repeated)} repeated`,
+    ],
+  ];
+  if (r.eventToReceiverMsAfterWarmUp) {
+    rows.push([
+      `after the first ${String(r.warmUpSeconds)} s`,
+      '',
+      ...percentiles(r.eventToReceiverMsAfterWarmUp),
+      '',
+    ]);
+  }
+  const seconds = list(r.eventToReceiverMsBySecond).map((summary, second) => ({ second, ...summary }));
+  const natsSeconds = list(r.eventToNatsMsBySecond).map((summary, second) => ({ second, ...summary }));
+  const overTime = [
+    series(
+      'event → receiver p99',
+      COLORS.p99,
+      seconds,
+      (item) => item.second,
+      (item) => item.p99,
+    ),
+    series(
+      'event → receiver p50',
+      COLORS.p50,
+      seconds,
+      (item) => item.second,
+      (item) => item.p50,
+    ),
+    series(
+      'event → on NATS p99',
+      COLORS.reference,
+      natsSeconds,
+      (item) => item.second,
+      (item) => item.p99,
+      {
+        dashed: true,
+      },
+    ),
+  ];
   return [
-    table(LATENCY_HEADER, [
-      [
-        `${String(r.statusEventsPerSecond)} status changes/s`,
-        `${String(r.deliveriesPerSecond)} deliveries/s`,
-        ...percentiles(r.eventToReceiverMs),
-        `${String(r.lost)} lost, ${String(r.repeated)} repeated`,
-      ],
-    ]),
+    table(LATENCY_HEADER, rows),
+    ...(hasValues(overTime)
+      ? [
+          figure(
+            lineChartSvg({
+              title: 'Webhook latency over the run',
+              xLabel: 'second of the run (by when the event happened)',
+              yLabel: 'latency (ms)',
+              series: overTime,
+              threshold: { y: WEBHOOK_P99_TARGET_MS, label: `target: p99 < ${WEBHOOK_P99_TARGET_MS} ms` },
+            }),
+            "Each second's events: until the healthy receiver had them, and until they were on NATS (dashed).",
+          ),
+        ]
+      : []),
   ];
 }
 

@@ -62,6 +62,12 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
       const latency = r.eventToReceiverMs as Record<string, number>;
       rows.push([label, 'deliveries/s (healthy receiver)', String(r.deliveriesPerSecond)]);
       rows.push([label, 'event → receiver p50/p95/p99', `${latency.p50}/${latency.p95}/${latency.p99} ms`]);
+      const steady = (r.eventToReceiverMsAfterWarmUp ?? {}) as Record<string, number>;
+      rows.push([
+        label,
+        `the same after the first ${String(r.warmUpSeconds)} s`,
+        `${steady.p50}/${steady.p95}/${steady.p99} ms`,
+      ]);
       const nats = (r.eventToNatsMs ?? {}) as Record<string, number>;
       rows.push([label, 'event → on NATS p50/p95/p99', `${nats.p50}/${nats.p95}/${nats.p99} ms`]);
       const natsBySecond = (r.eventToNatsMsBySecond ?? []) as Record<string, number>[];

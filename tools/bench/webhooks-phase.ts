@@ -13,6 +13,8 @@ export interface WebhooksPhaseOptions {
   /** Commands created per second; each remote start takes three statuses (pending, sent, accepted). */
   commandRate: number;
   seconds: number;
+  /** The first seconds, whose events eventToReceiverMsAfterWarmUp leaves out (all other figures count them). */
+  warmUpSeconds: number;
 }
 
 export interface WebhooksPhaseResult {
@@ -32,6 +34,12 @@ export interface WebhooksPhaseResult {
   deliveriesPerSecond: number;
   /** Event (`timestamp` in the body: when command-service changed the status) → the healthy receiver has it. */
   eventToReceiverMs: LatencySummary;
+  warmUpSeconds: number;
+  /**
+   * The same for the events after the first warmUpSeconds: the steady state, without the start, where every service's
+   * code is cold and the whole load arrives at once.
+   */
+  eventToReceiverMsAfterWarmUp: LatencySummary;
   /** The same by the status the event announced (a command's later statuses wait for its earlier ones' deliveries). */
   eventToReceiverMsByStatus: Record<string, LatencySummary>;
   /** The same per second of the events' times, from the first event: where a lag builds and whether it is worked off. */
@@ -155,6 +163,7 @@ export async function runWebhooksPhase(
     const [got, timedOut] = [await healthy.report(), await stuck.report()];
     const received = new Set(got.events);
     const latency = new LatencyRecorder();
+    const afterWarmUp = new LatencyRecorder();
     const byStatus = new Map<string, LatencyRecorder>();
     const bySecond: LatencyRecorder[] = [];
     const firstEventAt = Math.min(...got.eventAtMs);
@@ -164,6 +173,7 @@ export async function runWebhooksPhase(
       if (!byStatus.has(status)) byStatus.set(status, new LatencyRecorder());
       byStatus.get(status)?.record(ms);
       const second = Math.floor((got.eventAtMs[index] - firstEventAt) / 1000);
+      if (second >= options.warmUpSeconds) afterWarmUp.record(ms);
       (bySecond[second] ??= new LatencyRecorder()).record(ms);
     });
     return {
@@ -178,6 +188,8 @@ export async function runWebhooksPhase(
       deliveriesPerSecond:
         got.lastAt > got.firstAt ? Math.round(received.size / ((got.lastAt - got.firstAt) / 1000)) : 0,
       eventToReceiverMs: latency.summary(),
+      warmUpSeconds: options.warmUpSeconds,
+      eventToReceiverMsAfterWarmUp: afterWarmUp.summary(),
       eventToReceiverMsByStatus: Object.fromEntries(
         [...byStatus].map(([status, recorder]) => [status, recorder.summary()]),
       ),
