@@ -836,6 +836,24 @@ describe('the index of enabled subscriptions', () => {
     expect(index().couldMatch(tenant, 'command.status_changed', randomUUID())).toBe(true);
   });
 
+  it('tells who listens of a subscription a full reload finds no longer enabled', async () => {
+    const tenant = randomUUID();
+    const target = await receiver();
+    const { subscription } = await subscribe(target.url, {}, tenant);
+    const noLongerEnabled: string[] = [];
+    index().onNoLongerEnabled((uuid) => noLongerEnabled.push(uuid));
+    // Disabled behind the service's back, as if its notice had been lost.
+    await database.query('UPDATE webhooks.subscriptions SET enabled = false WHERE uuid = $1', [
+      subscription.uuid,
+    ]);
+    const told = () => noLongerEnabled.filter((uuid) => uuid === subscription.uuid).length;
+    await index().reload();
+    expect(told()).toBe(1);
+    // Once: the next reload does not find it enabled before either.
+    await index().reload();
+    expect(told()).toBe(1);
+  });
+
   it('reads every subscription again when the NATS connection is back (notices may have been lost meanwhile)', async () => {
     const tenant = randomUUID();
     const target = await receiver();

@@ -22,10 +22,10 @@ let receiver: WebhookReceiver;
 const unanswered: (() => void)[] = [];
 const tenantUuid = randomUUID();
 
-async function publishPending(commands: string[]): Promise<void> {
+async function publishPending(commands: string[], ofTenant = tenantUuid): Promise<void> {
   for (const commandUuid of commands) {
     const event = commandStatusChangedEvent({
-      tenantUuid,
+      tenantUuid: ofTenant,
       commandUuid,
       status: 'pending',
       controllerUuid: randomUUID(),
@@ -115,6 +115,49 @@ describe('claimed deliveries beyond the requests in flight', () => {
     }
     expect(receiver.received).toHaveLength(6);
     expect(receiver.mostOpenAtOnce).toBe(CAP);
+  });
+
+  it('sends nothing more that waits for a subscription disabled meanwhile, and gives its rows back', async () => {
+    const other = await WebhookReceiver.start(
+      () => new Promise<number>((resolve) => unanswered.push(() => resolve(204))),
+    );
+    // A tenant of its own, so the first subscription gets none of these events.
+    const otherTenant = randomUUID();
+    try {
+      const { subscription: disabled } = await rig.call<CreatedWebhookSubscription>(
+        WebhookSubjects.create,
+        { url: other.url, event_types: ['command.status_changed'] },
+        otherTenant,
+      );
+      await publishPending(
+        Array.from({ length: CAP + WAITING }, () => randomUUID()),
+        otherTenant,
+      );
+      await eventually(
+        () => rows(disabled.uuid),
+        (counts) => counts.claimed === CAP + WAITING,
+      );
+      expect(other.received).toHaveLength(CAP);
+      await rig.call(
+        WebhookSubjects.update,
+        { uuid: disabled.uuid, changes: { enabled: false } },
+        otherTenant,
+      );
+      // The requests under way are answered; the rows that waited are not sent but due again, for its return.
+      await eventually(
+        () => rows(disabled.uuid),
+        (counts) => counts.due === WAITING,
+      );
+      while ((await rows(disabled.uuid)).delivered < CAP || unanswered.length > 0) {
+        answerOldest(unanswered.length);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(other.received).toHaveLength(CAP);
+      expect(await rows(disabled.uuid)).toEqual({ claimed: 0, due: WAITING, delivered: CAP });
+    } finally {
+      await other.close();
+    }
   });
 
   it('gives the rows still waiting back to the database when the replica stops', async () => {

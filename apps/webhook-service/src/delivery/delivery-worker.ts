@@ -70,6 +70,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   ) {
     // Half the lease: a row sent after that could see its lease end during the attempt.
     this.waiting = new ClaimedDeliveries(config.tuning.claimLeaseMs / 2);
+    // Its waiting rows are not sent any more: failed (disabled by the platform), gone (deleted), or due again for
+    // when it is enabled again (disabled through the API).
+    subscriptions.onNoLongerEnabled((subscriptionUuid) => {
+      void this.release(this.waiting.dropSubscription(subscriptionUuid));
+    });
     this.ackFloors = new AckFloors({
       read: async () => {
         const [commandAckFloor, chargePointAckFloor] = await Promise.all([

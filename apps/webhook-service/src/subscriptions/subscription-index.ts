@@ -38,6 +38,7 @@ export class SubscriptionIndex implements OnModuleInit, OnApplicationShutdown {
   private byTenant: Map<string, Map<string, IndexedSubscription>> | undefined;
   /** The reads, one after the other. */
   private reads: Promise<void> = Promise.resolve();
+  private readonly notEnabledListeners: ((subscriptionUuid: string) => void)[] = [];
   private reloadTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -98,6 +99,14 @@ export class SubscriptionIndex implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * Calls `listener` with each subscription that a read finds no longer enabled (disabled or deleted, here or on
+   * another replica) while it was in the index.
+   */
+  onNoLongerEnabled(listener: (subscriptionUuid: string) => void): void {
+    this.notEnabledListeners.push(listener);
+  }
+
+  /**
    * A subscription changed through this replica (committed): read again here, and the other replicas told. Resolves
    * once this replica's index has it (or, when the read failed, falls back to the statement for every event).
    */
@@ -118,7 +127,13 @@ export class SubscriptionIndex implements OnModuleInit, OnApplicationShutdown {
       const rows = await runStatement(this.dataSource, enabledSubscriptions, {});
       const byTenant = new Map<string, Map<string, IndexedSubscription>>();
       for (const row of rows) put(byTenant, row);
+      const before = this.byTenant;
       this.byTenant = byTenant;
+      for (const [tenantUuid, subscriptions] of before ?? []) {
+        for (const subscriptionUuid of subscriptions.keys()) {
+          if (!byTenant.get(tenantUuid)?.has(subscriptionUuid)) this.noLongerEnabled(subscriptionUuid);
+        }
+      }
     });
   }
 
@@ -127,12 +142,19 @@ export class SubscriptionIndex implements OnModuleInit, OnApplicationShutdown {
       const [row] = await runStatement(this.dataSource, enabledSubscription, { uuid: subscriptionUuid });
       // Not known (the first load has not succeeded yet): the next full reload reads this change too.
       if (this.byTenant === undefined) return;
+      let wasEnabled = false;
       for (const [tenantUuid, subscriptions] of this.byTenant) {
-        if (subscriptions.delete(subscriptionUuid) && subscriptions.size === 0)
-          this.byTenant.delete(tenantUuid);
+        if (!subscriptions.delete(subscriptionUuid)) continue;
+        wasEnabled = true;
+        if (subscriptions.size === 0) this.byTenant.delete(tenantUuid);
       }
       if (row) put(this.byTenant, row);
+      else if (wasEnabled) this.noLongerEnabled(subscriptionUuid);
     });
+  }
+
+  private noLongerEnabled(subscriptionUuid: string): void {
+    for (const listener of this.notEnabledListeners) listener(subscriptionUuid);
   }
 
   /**
