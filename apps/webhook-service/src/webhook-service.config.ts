@@ -52,8 +52,8 @@ export interface WebhookServiceTuning {
   maxRequestsInFlightPerSubscription: number;
   /**
    * Claimed rows of one subscription that wait in a replica, beyond its free requests, to go out the moment a request
-   * is answered: without them a request slot stood idle until the next claim round (the bench: a claim round took
-   * 20–30 ms on the busy machine, about as long as the request).
+   * is answered: without them a request slot stands idle from its answer until the next claim round, which on a busy
+   * database takes about as long as the request (docs/performance.md, webhook deliveries).
    */
   maxClaimedWaitingPerSubscription: number;
   /** Claimed rows waiting in one replica, of all subscriptions together. */

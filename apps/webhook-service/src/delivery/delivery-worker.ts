@@ -42,9 +42,9 @@ export function webhookIdOf(deliveryId: string): string {
  * Sends due deliveries: claims the heads of the (subscription, subject) queues, at most maxRequestsInFlight requests
  * at once and maxRequestsInFlightPerSubscription per subscription, so a slow or failing receiver holds only its own
  * share. Claims take up to maxClaimedWaitingPerSubscription rows more than a subscription's free requests; those wait
- * here (ClaimedDeliveries) and go out the moment one of its requests is answered. 2xx = delivered; 410 = the subscription is disabled; anything else (a refused target, a timeout) is retried
- * with exponential backoff and jitter, and a subscription failing for failingDisableAfterMs is disabled with the
- * reason.
+ * here (ClaimedDeliveries) and go out the moment one of its requests is answered. 2xx = delivered; 410 = the
+ * subscription is disabled; anything else (a refused target, a timeout) is retried with exponential backoff and
+ * jitter, and a subscription failing for failingDisableAfterMs is disabled with the reason.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -225,6 +225,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         });
         await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
       });
+      // Its waiting rows are failed now; dropped at once (the index tells of it too, but only if its read succeeds).
       this.waiting.dropSubscription(delivery.subscription_uuid);
       await this.subscriptions.changed(delivery.subscription_uuid);
       return;
