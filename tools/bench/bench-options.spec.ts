@@ -79,3 +79,24 @@ describe('parseBenchOptions: reconnect storm', () => {
     expect(() => parseBenchOptions(argv, {})).toThrow(message);
   });
 });
+
+describe('parseBenchOptions: webhooks', () => {
+  it("defaults to issue 22's load: about 1,000 status changes/s, the timing-out receiver beside the healthy one", () => {
+    expect(parseBenchOptions([], {})).toMatchObject({
+      webhookCommandRate: 334,
+      webhookSeconds: 20,
+      webhookWarmUpSeconds: 5,
+      webhookTimingOutReceiver: true,
+    });
+  });
+
+  it('runs without the receiver that times out when told, and refuses what is not true or false', () => {
+    expect(parseBenchOptions(['--webhook-timing-out-receiver', 'false'], {}).webhookTimingOutReceiver).toBe(
+      false,
+    );
+    expect(
+      parseBenchOptions([], { BENCH_WEBHOOK_TIMING_OUT_RECEIVER: 'false' }).webhookTimingOutReceiver,
+    ).toBe(false);
+    expect(() => parseBenchOptions(['--webhook-timing-out-receiver', 'no'], {})).toThrow(/true or false/);
+  });
+});

@@ -35,6 +35,7 @@ export interface BenchOptions {
   webhookCommandRate: number;
   webhookSeconds: number;
   webhookWarmUpSeconds: number;
+  webhookTimingOutReceiver: boolean;
   /** Tracing of the started platform: the ratio of commands traced (0 to 1), exported to an OTLP sink; undefined: off. */
   traceSampling?: number;
   authorizeChargePoints: number;
@@ -82,6 +83,8 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
   --webhook-seconds 20       how long the webhooks phase sends them
   --webhook-warm-up-seconds 5   its first seconds, reported apart as well: the latencies of the events after them
                              are the steady state's
+  --webhook-timing-out-receiver true   the second subscription, whose receiver never answers (false: without it,
+                             to compare)
   --trace-sampling 0.01      trace this share of requests (0 to 1), exported as OTLP to a sink in the bench; the
                              services' CPU per command against a run without it is tracing's cost (default: off)
   --authorize-charge-points 400  OCPP-J charge points (half 1.6, half 2.0.1) sending Authorize (5/s each at
@@ -133,6 +136,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'webhook-command-rate',
         'webhook-seconds',
         'webhook-warm-up-seconds',
+        'webhook-timing-out-receiver',
         'trace-sampling',
         'authorize-charge-points',
         'authorize-tokens',
@@ -173,6 +177,12 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     if (parsed.some((entry) => !Number.isFinite(entry) || entry <= 0))
       throw new Error(`--${name} must be positive numbers separated by commas, not "${raw}"`);
     return parsed;
+  };
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    if (raw !== 'true' && raw !== 'false') throw new Error(`--${name} must be true or false, not "${raw}"`);
+    return raw === 'true';
   };
   const chargingShare = number('telemetry-charging-share', 0.1);
   if (chargingShare > 1)
@@ -218,6 +228,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     webhookCommandRate: number('webhook-command-rate', 334),
     webhookSeconds: number('webhook-seconds', 20),
     webhookWarmUpSeconds: number('webhook-warm-up-seconds', 5),
+    webhookTimingOutReceiver: flag('webhook-timing-out-receiver', true),
     ...(traceSampling === undefined ? {} : { traceSampling }),
     authorizeChargePoints: number('authorize-charge-points', 400),
     authorizeTokens: number('authorize-tokens', 10_000),

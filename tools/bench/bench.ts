@@ -191,6 +191,7 @@ async function runPhase(
           commandRate: options.webhookCommandRate,
           seconds: options.webhookSeconds,
           warmUpSeconds: options.webhookWarmUpSeconds,
+          timingOutReceiver: options.webhookTimingOutReceiver,
         },
         progress,
       );

@@ -95,7 +95,11 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
         'events, delivered, lost, repeated, other webhook-id',
         `${String(r.statusEvents)}, ${String(r.delivered)}, ${String(r.lost)}, ${String(r.repeated)}, ${String(r.differentIds)}`,
       ]);
-      rows.push([label, 'requests to the receiver that times out', String(r.timedOutReceiverRequests)]);
+      rows.push([
+        label,
+        'requests to the receiver that times out',
+        r.timedOutReceiverRequests === null ? 'none: run without it' : String(r.timedOutReceiverRequests),
+      ]);
     } else if (phase === 'telemetry') {
       telemetryRows(result as TelemetryResult, rows);
     } else if (phase === 'reconnect-storm') {

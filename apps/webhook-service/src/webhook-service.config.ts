@@ -58,6 +58,11 @@ export interface WebhookServiceTuning {
   maxClaimedWaitingPerSubscription: number;
   /** Claimed rows waiting in one replica, of all subscriptions together. */
   maxClaimedWaiting: number;
+  /**
+   * Signing keys kept open in a replica (SigningKeys), one per subscription secret in use: opening one per delivery
+   * (an AES-GCM decryption and a key import) was a tenth of webhook-service's CPU.
+   */
+  signingKeysKept: number;
   /** How long a claimed row stays invisible to other replicas: longer than one attempt can take. */
   claimLeaseMs: number;
   /** Pause of the delivery loop when nothing was due (a new event wakes it at once on this replica). */
@@ -120,6 +125,7 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   maxRequestsInFlightPerSubscription: 60,
   maxClaimedWaitingPerSubscription: 60,
   maxClaimedWaiting: 200,
+  signingKeysKept: 10_000,
   claimLeaseMs: 60_000,
   idlePollIntervalMs: 100,
   responseBodyLimitBytes: 4096,

@@ -13,6 +13,7 @@ import { ControllerLocations } from './events/controller-locations.js';
 import { ParkedEventsRetrier } from './events/parked-events.retrier.js';
 import { WebhookEventsConsumer } from './events/webhook-events.consumer.js';
 import { SecretBox } from './signing/secret-box.js';
+import { SigningKeys } from './signing/signing-keys.js';
 import { SubscriptionIndex } from './subscriptions/subscription-index.js';
 import { SubscriptionsHandler } from './subscriptions/subscriptions.handler.js';
 import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
@@ -27,6 +28,7 @@ import { WEBHOOK_SERVICE_NAME, type WebhookServiceConfig } from './webhook-servi
 export class WebhookServiceModule {
   static register(config: WebhookServiceConfig): DynamicModule {
     const guard = new TargetGuard(config.allowedTargetRanges);
+    const secretBox = new SecretBox(config.secretEncryptionSecret);
     return {
       module: WebhookServiceModule,
       imports: [
@@ -51,7 +53,8 @@ export class WebhookServiceModule {
       providers: [
         { provide: WEBHOOK_SERVICE_CONFIG, useValue: config },
         { provide: TargetGuard, useValue: guard },
-        { provide: SecretBox, useValue: new SecretBox(config.secretEncryptionSecret) },
+        { provide: SecretBox, useValue: secretBox },
+        { provide: SigningKeys, useValue: new SigningKeys(secretBox, config.tuning.signingKeysKept) },
         {
           provide: WebhookSender,
           useValue: new WebhookSender(guard, {

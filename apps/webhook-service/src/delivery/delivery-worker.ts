@@ -16,7 +16,7 @@ import {
   recordGone,
   releaseClaims,
 } from '../repositories/deliveries.repository.js';
-import { SecretBox } from '../signing/secret-box.js';
+import { SigningKeys } from '../signing/signing-keys.js';
 import { signWebhook } from '../signing/webhook-signature.js';
 import { SubscriptionIndex } from '../subscriptions/subscription-index.js';
 import { CHARGE_POINT_EVENTS_CONSUMER, COMMAND_STATUS_CONSUMER } from '../events/consumer-names.js';
@@ -61,7 +61,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly dataSource: DataSource,
     private readonly sender: WebhookSender,
     private readonly outcomes: DeliveryOutcomes,
-    private readonly secrets: SecretBox,
+    private readonly signingKeys: SigningKeys,
     private readonly signal: DeliverySignal,
     private readonly eventBus: JetStreamEventBus,
     private readonly consumers: WebhookEventsConsumer,
@@ -246,16 +246,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (!this.config.allowHttpTargets && !delivery.url.startsWith('https://')) {
       return { statusCode: null, error: 'refused: only https receivers are allowed' };
     }
-    const secrets = [this.secrets.open(delivery.secret_ciphertext, delivery.subscription_uuid)];
+    const keys = [this.signingKeys.keyOf(delivery.secret_ciphertext, delivery.subscription_uuid)];
     if (delivery.previous_secret_ciphertext !== null) {
-      secrets.push(this.secrets.open(delivery.previous_secret_ciphertext, delivery.subscription_uuid));
+      keys.push(this.signingKeys.keyOf(delivery.previous_secret_ciphertext, delivery.subscription_uuid));
     }
-    const headers = signWebhook(
-      secrets,
-      webhookIdOf(delivery.id),
-      Math.floor(Date.now() / 1000),
-      delivery.body,
-    );
+    const headers = signWebhook(keys, webhookIdOf(delivery.id), Math.floor(Date.now() / 1000), delivery.body);
     try {
       return await this.sender.send(delivery.url, { ...headers }, delivery.body);
     } catch (error) {

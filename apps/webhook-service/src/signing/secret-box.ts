@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto';
 
 const IV_BYTES = 12;
 
@@ -8,10 +15,10 @@ const IV_BYTES = 12;
  * ciphertext copied onto another subscription does not decrypt.
  */
 export class SecretBox {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
 
   constructor(encryptionSecret: string) {
-    this.key = createHash('sha256').update(encryptionSecret, 'utf8').digest();
+    this.key = createSecretKey(createHash('sha256').update(encryptionSecret, 'utf8').digest());
   }
 
   seal(secret: string, subscriptionUuid: string): string {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 
 /** Standard Webhooks' secret prefix. */
 export const SECRET_PREFIX = 'whsec_';
@@ -17,24 +17,27 @@ export interface WebhookHeaders {
   'webhook-signature': string;
 }
 
+/** The HMAC key of a signing secret: the base64-decoded part after `whsec_`. */
+export function signingKeyOf(secret: string): KeyObject {
+  return createSecretKey(
+    Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'),
+  );
+}
+
 /**
- * `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the base64-decoded part after `whsec_`; one signature
- * per secret, separated by spaces (the current secret first, then one in its rotation grace period).
+ * `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under each key (signingKeyOf), separated by spaces (the current
+ * secret's first, then one in its rotation grace period).
  */
 export function signWebhook(
-  secrets: readonly string[],
+  keys: readonly KeyObject[],
   webhookId: string,
   timestampSeconds: number,
   body: string,
 ): WebhookHeaders {
   const signed = `${webhookId}.${timestampSeconds}.${body}`;
-  const signatures = secrets.map((secret) => {
-    const key = Buffer.from(
-      secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
-      'base64',
-    );
-    return `v1,${createHmac('sha256', key).update(signed, 'utf8').digest('base64')}`;
-  });
+  const signatures = keys.map(
+    (key) => `v1,${createHmac('sha256', key).update(signed, 'utf8').digest('base64')}`,
+  );
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(timestampSeconds),
