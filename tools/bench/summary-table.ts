@@ -95,10 +95,11 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
         'events, delivered, lost, repeated, other webhook-id',
         `${String(r.statusEvents)}, ${String(r.delivered)}, ${String(r.lost)}, ${String(r.repeated)}, ${String(r.differentIds)}`,
       ]);
+      const timedOut = r.timedOutReceiverRequests as number | null;
       rows.push([
         label,
         'requests to the receiver that times out',
-        r.timedOutReceiverRequests === null ? 'none: run without it' : String(r.timedOutReceiverRequests),
+        timedOut === null ? 'none: run without it' : String(timedOut),
       ]);
     } else if (phase === 'telemetry') {
       telemetryRows(result as TelemetryResult, rows);
