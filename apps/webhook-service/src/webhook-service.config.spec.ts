@@ -43,6 +43,7 @@ describe('loadWebhookServiceConfig', () => {
       maxRequestsInFlightPerSubscription: 60,
       maxClaimedWaitingPerSubscription: 60,
       maxClaimedWaiting: 200,
+      failingSubscriptionProbeAfterMs: 10_000,
       signingKeysKept: 10_000,
       claimLeaseMs: 60_000,
       idlePollIntervalMs: 100,

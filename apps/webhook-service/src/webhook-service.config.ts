@@ -59,6 +59,12 @@ export interface WebhookServiceTuning {
   /** Claimed rows waiting in one replica, of all subscriptions together. */
   maxClaimedWaiting: number;
   /**
+   * A subscription whose deliveries have failed this long without a success gets one request at a time (a probe)
+   * instead of its share until one succeeds: a receiver that is down holds one of the replica's maxRequestsInFlight,
+   * not maxRequestsInFlightPerSubscription, so a few of them cannot take them all from the healthy ones.
+   */
+  failingSubscriptionProbeAfterMs: number;
+  /**
    * Signing keys kept open in a replica (SigningKeys), one per subscription secret in use: opening one per delivery
    * (an AES-GCM decryption and a key import) was a tenth of webhook-service's CPU.
    */
@@ -125,6 +131,7 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   maxRequestsInFlightPerSubscription: 60,
   maxClaimedWaitingPerSubscription: 60,
   maxClaimedWaiting: 200,
+  failingSubscriptionProbeAfterMs: 10_000,
   signingKeysKept: 10_000,
   claimLeaseMs: 60_000,
   idlePollIntervalMs: 100,

@@ -14,6 +14,8 @@ jest.setTimeout(60_000);
 /** One replica with a cap of 2 requests per subscription and 2 claimed rows more waiting. */
 const CAP = 2;
 const WAITING = 2;
+/** A subscription failing this long without a success gets one request at a time. */
+const PROBE_ONLY_AFTER_MS = 300;
 
 let rig: ServiceTestRig;
 let database: pg.Client;
@@ -35,12 +37,16 @@ async function publishPending(commands: string[], ofTenant = tenantUuid): Promis
   }
 }
 
-/** The subscription's rows by state: claimed (an attempt counted, not recorded yet), due, delivered. */
+/**
+ * The subscription's rows by state: claimed (an attempt counted, not recorded yet; a row waiting for its retry after a
+ * failed attempt is not), due, delivered.
+ */
 async function rows(subscriptionUuid: string): Promise<{ claimed: number; due: number; delivered: number }> {
   const {
     rows: [counts],
   } = await database.query<{ claimed: number; due: number; delivered: number }>(
-    `SELECT count(*) FILTER (WHERE status = 'pending' AND next_attempt_at > now())::int AS claimed,
+    `SELECT count(*) FILTER (WHERE status = 'pending' AND next_attempt_at > now() AND last_error IS NULL)::int
+              AS claimed,
             count(*) FILTER (WHERE status = 'pending' AND next_attempt_at <= now() AND attempts = 0)::int AS due,
             count(*) FILTER (WHERE status = 'delivered')::int AS delivered
        FROM webhooks.deliveries WHERE subscription_uuid = $1`,
@@ -64,6 +70,7 @@ beforeAll(async () => {
           {
             maxRequestsInFlightPerSubscription: CAP,
             maxClaimedWaitingPerSubscription: WAITING,
+            failingSubscriptionProbeAfterMs: PROBE_ONLY_AFTER_MS,
             idlePollIntervalMs: 50,
           },
         ),
@@ -157,6 +164,57 @@ describe('claimed deliveries beyond the requests in flight', () => {
       expect(await rows(disabled.uuid)).toEqual({ claimed: 0, due: WAITING, delivered: CAP });
     } finally {
       await other.close();
+    }
+  });
+
+  it('gives a subscription failing for a while one request at a time, and its share back after a success', async () => {
+    let failing = true;
+    const flaky = await WebhookReceiver.start(() =>
+      failing ? 500 : new Promise<number>((resolve) => unanswered.push(() => resolve(204))),
+    );
+    const ownTenant = randomUUID();
+    try {
+      const { subscription: down } = await rig.call<CreatedWebhookSubscription>(
+        WebhookSubjects.create,
+        { url: flaky.url, event_types: ['command.status_changed'] },
+        ownTenant,
+      );
+      await publishPending([randomUUID()], ownTenant);
+      await eventually(
+        () => flaky.received.length,
+        (received) => received === 1,
+      );
+      // Failing since its answer, and no success since: past the threshold it gets one request at a time.
+      await new Promise((resolve) => setTimeout(resolve, PROBE_ONLY_AFTER_MS + 100));
+      failing = false;
+      await publishPending(
+        Array.from({ length: 6 }, () => randomUUID()),
+        ownTenant,
+      );
+      await eventually(
+        () => flaky.received.length,
+        (received) => received === 2,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect([flaky.received.length, (await rows(down.uuid)).claimed]).toEqual([2, 1]);
+
+      // The probe succeeds: the streak ends and the share is back (the cap's requests at once, more waiting).
+      answerOldest(unanswered.length);
+      await eventually(
+        () => flaky.open,
+        (open) => open === CAP,
+      );
+      await eventually(
+        () => rows(down.uuid),
+        (counts) => counts.claimed === CAP + WAITING,
+      );
+      while ((await rows(down.uuid)).delivered < 6) {
+        answerOldest(unanswered.length);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      answerOldest(unanswered.length);
+      await flaky.close();
     }
   });
 

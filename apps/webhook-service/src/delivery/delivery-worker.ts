@@ -125,6 +125,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           leaseMs: tuning.claimLeaseMs,
           perSubscriptionLimit:
             tuning.maxRequestsInFlightPerSubscription + tuning.maxClaimedWaitingPerSubscription,
+          probeOnlyAfterMs: tuning.failingSubscriptionProbeAfterMs,
           ...this.heldPerSubscription(),
         });
       } catch (error) {

@@ -128,7 +128,8 @@ export interface ClaimedDelivery {
  * event of their ordering key still waits for, counts the attempt and hides them from other replicas for the lease.
  * Subscription by subscription, each up to its free share of `perSubscriptionLimit` (`inFlightCounts` requests of
  * `inFlightSubscriptions` are running here), so a subscription at its cap is not even looked at: its backlog, however
- * large, costs the others nothing.
+ * large, costs the others nothing. A subscription whose deliveries have failed for `probeOnlyAfterMs` without a
+ * success in between has a share of one: one probe at a time until a delivery succeeds again.
  */
 export const claimDueDeliveries = sqlStatement<
   {
@@ -139,6 +140,7 @@ export const claimDueDeliveries = sqlStatement<
     inFlightCounts: number[];
     commandAckFloor: number;
     chargePointAckFloor: number;
+    probeOnlyAfterMs: number;
   },
   ClaimedDelivery
 >({
@@ -151,12 +153,16 @@ export const claimDueDeliveries = sqlStatement<
     'inFlightCounts',
     'commandAckFloor',
     'chargePointAckFloor',
+    'probeOnlyAfterMs',
   ],
   sql: `WITH in_flight AS (
           SELECT * FROM unnest(:inFlightSubscriptions::uuid[], :inFlightCounts::int[]) AS f(subscription_uuid, requests)),
         heads AS (
           SELECT h.id, h.next_attempt_at FROM webhooks.subscriptions s
             LEFT JOIN in_flight f ON f.subscription_uuid = s.uuid
+           CROSS JOIN LATERAL (
+                 SELECT CASE WHEN s.failing_since <= now() - :probeOnlyAfterMs * interval '1 millisecond' THEN 1
+                             ELSE :perSubscriptionLimit::int END AS at_most) share
            CROSS JOIN LATERAL (
                  SELECT d.id, d.next_attempt_at FROM webhooks.deliveries d
                   WHERE d.subscription_uuid = s.uuid AND d.status = 'pending' AND d.next_attempt_at <= now()
@@ -170,9 +176,9 @@ export const claimDueDeliveries = sqlStatement<
                                      WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
                                        AND p.stream_seq < d.stream_seq)
                   ORDER BY d.next_attempt_at
-                  LIMIT :perSubscriptionLimit::int - COALESCE(f.requests, 0)
+                  LIMIT share.at_most - COALESCE(f.requests, 0)
                   FOR UPDATE OF d SKIP LOCKED) h
-           WHERE s.enabled AND COALESCE(f.requests, 0) < :perSubscriptionLimit::int
+           WHERE s.enabled AND COALESCE(f.requests, 0) < share.at_most
            ORDER BY h.next_attempt_at
            LIMIT :limit)
         UPDATE webhooks.deliveries d

@@ -76,6 +76,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
         inFlightCounts: [],
         commandAckFloor: BACKLOG,
         chargePointAckFloor: 0,
+        probeOnlyAfterMs: 10_000,
       });
       const { read, returned } = await measure(claim, planCacheMode);
       expect(returned).toBe(CLAIMED);
