@@ -139,10 +139,11 @@ export async function runWebhooksPhase(
       const event = message.json<CommandStatusChangedEvent>();
       const { command } = event.data;
       const occurredAt = Date.parse(event.occurredAt);
+      const lagMs = Date.now() - occurredAt;
       firstOccurredAt ??= occurredAt;
-      natsLatency.record(Date.now() - occurredAt);
+      natsLatency.record(lagMs);
       const second = Math.max(0, Math.floor((occurredAt - firstOccurredAt) / 1000));
-      (natsLatencyBySecond[second] ??= new LatencyRecorder()).record(Date.now() - occurredAt);
+      (natsLatencyBySecond[second] ??= new LatencyRecorder()).record(lagMs);
       events.add(`${command.command_uuid}/${command.status}`);
     },
   });

@@ -1,7 +1,12 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { CommandSubjects, type CreatedWebhookSubscription, WebhookSubjects } from '@cpc/contracts';
+import {
+  CommandSubjects,
+  type CreatedWebhookSubscription,
+  WebhookSubjects,
+  type WebhookSubscriptionView,
+} from '@cpc/contracts';
 import { migrateServiceSchema } from '@cpc/database';
 import { commandStatusChangedEvent, eventually, ServiceTestRig, WebhookReceiver } from '@cpc/testing';
 import pg from 'pg';
@@ -55,6 +60,16 @@ async function rows(subscriptionUuid: string): Promise<{ claimed: number; due: n
   return counts;
 }
 
+/** A subscription of `ofTenant` to command status changes, sent to `url`. */
+async function subscribe(url: string, ofTenant = tenantUuid) {
+  const created = await rig.call<CreatedWebhookSubscription>(
+    WebhookSubjects.create,
+    { url, event_types: ['command.status_changed'] },
+    ofTenant,
+  );
+  return created.subscription;
+}
+
 function answerOldest(count: number): void {
   for (const answer of unanswered.splice(0, count)) answer();
 }
@@ -91,18 +106,14 @@ afterAll(async () => {
 });
 
 describe('claimed deliveries beyond the requests in flight', () => {
-  let subscription: CreatedWebhookSubscription;
+  let subscription: WebhookSubscriptionView;
 
   beforeAll(async () => {
-    subscription = await rig.call<CreatedWebhookSubscription>(
-      WebhookSubjects.create,
-      { url: receiver.url, event_types: ['command.status_changed'] },
-      tenantUuid,
-    );
+    subscription = await subscribe(receiver.url);
   });
 
   it('wait in the replica and go out as requests are answered, never more at once than the cap', async () => {
-    const uuid = subscription.subscription.uuid;
+    const uuid = subscription.uuid;
     await publishPending(Array.from({ length: 6 }, () => randomUUID()));
     // The cap's requests at the receiver, as many more claimed and waiting, the rest due in the database.
     await eventually(
@@ -131,11 +142,7 @@ describe('claimed deliveries beyond the requests in flight', () => {
     // A tenant of its own, so the first subscription gets none of these events.
     const otherTenant = randomUUID();
     try {
-      const { subscription: disabled } = await rig.call<CreatedWebhookSubscription>(
-        WebhookSubjects.create,
-        { url: other.url, event_types: ['command.status_changed'] },
-        otherTenant,
-      );
+      const disabled = await subscribe(other.url, otherTenant);
       await publishPending(
         Array.from({ length: CAP + WAITING }, () => randomUUID()),
         otherTenant,
@@ -174,11 +181,7 @@ describe('claimed deliveries beyond the requests in flight', () => {
     );
     const ownTenant = randomUUID();
     try {
-      const { subscription: down } = await rig.call<CreatedWebhookSubscription>(
-        WebhookSubjects.create,
-        { url: flaky.url, event_types: ['command.status_changed'] },
-        ownTenant,
-      );
+      const down = await subscribe(flaky.url, ownTenant);
       await publishPending([randomUUID()], ownTenant);
       await eventually(
         () => flaky.received.length,
@@ -219,7 +222,7 @@ describe('claimed deliveries beyond the requests in flight', () => {
   });
 
   it('gives the rows still waiting back to the database when the replica stops', async () => {
-    const uuid = subscription.subscription.uuid;
+    const uuid = subscription.uuid;
     const sentBefore = receiver.received.length;
     await publishPending(Array.from({ length: CAP + WAITING }, () => randomUUID()));
     await eventually(
