@@ -19,6 +19,7 @@ import { CreateReservations1763888000000 } from './migrations/1763888000000-crea
 import { AddCommandTraceparent1763889000000 } from './migrations/1763889000000-add-command-traceparent.js';
 import { AddChargingSessionsListIndex1763890000000 } from './migrations/1763890000000-add-charging-sessions-list-index.js';
 import { CreateReservationEarlyUses1763895000000 } from './migrations/1763895000000-create-reservation-early-uses.js';
+import { LaneHandoverFunction1763896000000 } from './migrations/1763896000000-lane-handover-function.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -42,6 +43,7 @@ export const CONTROL_MIGRATIONS = [
   AddCommandTraceparent1763889000000,
   AddChargingSessionsListIndex1763890000000,
   CreateReservationEarlyUses1763895000000,
+  LaneHandoverFunction1763896000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -96,7 +96,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
       expect(read).toBeLessThan(READ_LIMIT);
     });
 
-    it('a batch of endings reads its commands and their lanes, not the backlog', async () => {
+    it('a batch of endings reads its commands and their lanes, not the backlog, and hands the lanes over', async () => {
       const batch = busyHeads.slice(0, 10);
       const transitions = applyCommandTransitions.query({
         uuids: batch,
@@ -108,30 +108,43 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
         sentEventIds: batch.map(() => randomUUID()),
         endingEventIds: batch.map(() => randomUUID()),
         subject: CommandSubjects.statusChanged,
+        leaseOwner: 'this instance',
+        leaseMs: 30_000,
+        leaseLimit: 100,
       });
       const { read, returned } = await measure(transitions, planCacheMode);
-      expect(returned).toBe(batch.length);
+      // A row per ended command and one per lane's next command, handed over.
+      expect(returned).toBe(2 * batch.length);
       expect(read).toBeLessThan(READ_LIMIT);
     });
 
-    it("the lane check (control.lane_is_free) reads the lane's head and lease, not the backlog", async () => {
-      const heads = await dataSource.query<{ uuid: string; controller_uuid: string }[]>(
-        `SELECT DISTINCT ON (controller_uuid) uuid, controller_uuid FROM control.commands
-          WHERE completed_at IS NULL ORDER BY controller_uuid, created_at, uuid`,
+    it("the lane checks (control.lane_is_free, lane_is_free_after) read the lane's head and lease, not the backlog", async () => {
+      const heads = await dataSource.query<{ uuid: string; controller_uuid: string; next: string }[]>(
+        `SELECT uuid, controller_uuid, next FROM (
+           SELECT uuid, controller_uuid, lead(uuid) OVER lane AS next, row_number() OVER lane AS position
+             FROM control.commands WHERE completed_at IS NULL
+           WINDOW lane AS (PARTITION BY controller_uuid ORDER BY created_at, uuid)) AS open
+          WHERE position = 1 ORDER BY controller_uuid`,
       );
       const runner = dataSource.createQueryRunner();
       await runner.connect();
       try {
         await runner.startTransaction();
         await runner.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
-        // Every lane, as a claim asks (with its head) and as a creation asks (no head).
+        // Every lane, as a claim asks (with its head), as a creation asks (no head) and as a batch ending its head
+        // asks to hand the next one over.
         const ask = async () => {
           const [counts] = (await runner.query(
             `SELECT count(*) FILTER (WHERE control.lane_is_free(lane, head)) AS free_heads,
-                    count(*) FILTER (WHERE control.lane_is_free(lane, NULL)) AS empty_lanes
-               FROM unnest($1::uuid[], $2::uuid[]) AS l(lane, head)`,
-            [heads.map((head) => head.controller_uuid), heads.map((head) => head.uuid)],
-          )) as { free_heads: string; empty_lanes: string }[];
+                    count(*) FILTER (WHERE control.lane_is_free(lane, NULL)) AS empty_lanes,
+                    count(*) FILTER (WHERE control.lane_is_free_after(lane, next, ARRAY[head])) AS handed_over
+               FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS l(lane, head, next)`,
+            [
+              heads.map((head) => head.controller_uuid),
+              heads.map((head) => head.uuid),
+              heads.map((head) => head.next),
+            ],
+          )) as { free_heads: string; empty_lanes: string; handed_over: string }[];
           return counts;
         };
         // What this transaction read of control.commands so far (the function's own statements included).
@@ -145,7 +158,11 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
         // plpgsql plans a statement for good after five runs: measure a run after that.
         for (let round = 0; round < 6; round += 1) await ask();
         const before = await readSoFar();
-        expect(await ask()).toEqual({ free_heads: String(LANES / 2), empty_lanes: '0' });
+        expect(await ask()).toEqual({
+          free_heads: String(LANES / 2),
+          empty_lanes: '0',
+          handed_over: String(LANES),
+        });
         expect((await readSoFar()) - before).toBeLessThan(READ_LIMIT);
       } finally {
         await runner.rollbackTransaction().catch(() => undefined);

@@ -124,8 +124,7 @@ WITH RECURSIVE due_lanes AS (
         SET lease_owner = $1, lease_until = lease.until, next_attempt_at = lease.until, attempts = c.attempts + 1
        FROM claimable, lease
       WHERE c.uuid = claimable.uuid
-     RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
-               c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at, c.traceparent;
+     RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target, c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at, c.traceparent;
 
 -- commands.renew-leases
 -- $1 owner, $2 commandUuids, $3 leaseMs
@@ -221,7 +220,7 @@ UPDATE control.commands
           RETURNING 'pending' AS previous, uuid, tenant_uuid, controller_uuid, type, target_type, target_uuid, status, result, created_at, completed_at;
 
 -- commands.apply-transitions
--- $1 uuids, $2 wantsSent, $3 sentAts, $4 endings, $5 results, $6 responses, $7 sentEventIds, $8 endingEventIds, $9 subject
+-- $1 uuids, $2 wantsSent, $3 sentAts, $4 endings, $5 results, $6 responses, $7 sentEventIds, $8 endingEventIds, $9 subject, $10 leaseOwner, $11 leaseMs, $12 leaseLimit
 WITH input AS (
       SELECT * FROM unnest($1::uuid[], $2::bool[], $3::timestamptz[], $4::varchar[], $5::jsonb[], $6::jsonb[],
                            $7::uuid[], $8::uuid[])
@@ -248,6 +247,28 @@ WITH input AS (
       RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.status, c.result,
                 c.created_at, c.completed_at, l.status AS previous, (l.status = 'pending' AND i.wants_sent) AS passed_sent,
                 i.ending IS NOT NULL AS ended, i.sent_event_id, i.ending_event_id, i.position
+    ), successors AS MATERIALIZED (
+      SELECT next.uuid
+        FROM (SELECT DISTINCT controller_uuid FROM changed WHERE ended AND $10::text IS NOT NULL) AS lane
+        CROSS JOIN LATERAL (
+          SELECT h.uuid FROM control.commands h
+           WHERE h.controller_uuid = lane.controller_uuid AND h.status IN ('pending', 'sent') AND h.uuid NOT IN (SELECT uuid FROM input)
+           ORDER BY h.created_at, h.uuid LIMIT 1) AS next
+    ), handed AS MATERIALIZED (
+      SELECT c.uuid FROM control.commands c
+       WHERE c.uuid IN (SELECT uuid FROM successors) AND c.completed_at IS NULL
+         AND (c.lease_until IS NULL OR c.lease_until < now())
+         AND control.lane_is_free_after(c.controller_uuid, c.uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
+       ORDER BY c.created_at
+       LIMIT $12
+       FOR UPDATE SKIP LOCKED
+    ), leased AS (
+      UPDATE control.commands c
+         SET lease_owner = $10, lease_until = lease.until, next_attempt_at = lease.until,
+             attempts = c.attempts + 1
+        FROM (SELECT clock_timestamp() + $11 * interval '1 millisecond' AS until) AS lease
+       WHERE c.uuid IN (SELECT uuid FROM handed)
+      RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target, c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at, c.traceparent
     ), woken AS (
       UPDATE control.commands SET next_attempt_at = clock_timestamp()
            WHERE uuid IN (SELECT waiting.uuid
@@ -255,7 +276,7 @@ WITH input AS (
                             CROSS JOIN LATERAL (
                               SELECT uuid FROM control.commands
                                WHERE controller_uuid = lane.lane_uuid AND status IN ('pending', 'sent') AND next_attempt_at > now()
-                                     AND uuid NOT IN (SELECT uuid FROM input)
+                                     AND uuid NOT IN (SELECT uuid FROM input UNION ALL SELECT uuid FROM handed)
                                FOR UPDATE SKIP LOCKED) AS waiting)
     ), steps AS (
       SELECT c.*, 'pending' AS step_from, 'sent' AS step_to, NULL::jsonb AS step_result,
@@ -299,11 +320,15 @@ WITH input AS (
         SELECT tenant_uuid, target_type, type, status, uuid, 1 FROM changed) AS change(tenant_uuid, target_type, type, status, uuid, delta)
              GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0) AS moved
     )
-    SELECT c.uuid, c.passed_sent, c.ended,
-           c.ended AND EXISTS (SELECT FROM control.commands w
-                                WHERE w.controller_uuid = c.controller_uuid AND w.status IN ('pending', 'sent')
-                                  AND w.uuid NOT IN (SELECT uuid FROM input)) AS lane_waiting
-      FROM changed c, counted;
+    SELECT false AS handed_over, c.uuid, c.passed_sent, c.ended,
+           c.ended AND c.controller_uuid NOT IN (SELECT controller_uuid FROM leased)
+             AND EXISTS (SELECT FROM control.commands w
+                          WHERE w.controller_uuid = c.controller_uuid AND w.status IN ('pending', 'sent')
+                            AND w.uuid NOT IN (SELECT uuid FROM input)) AS lane_waiting,
+           NULL AS tenant_uuid, NULL AS controller_uuid, NULL AS type, NULL AS target_type, NULL AS target_uuid, NULL AS target, NULL AS parameters, NULL AS status, NULL AS valid_until, NULL AS created_at, NULL AS target_deleted_at, NULL AS traceparent
+      FROM changed c, counted
+    UNION ALL
+    SELECT true, l.uuid, NULL, NULL, NULL, l.tenant_uuid, l.controller_uuid, l.type, l.target_type, l.target_uuid, l.target, l.parameters, l.status, l.valid_until, l.created_at, l.target_deleted_at, l.traceparent FROM leased l;
 
 -- commands.get-view
 -- $1 tenantUuid, $2 uuid

@@ -56,6 +56,27 @@ const outboxInsert = (select: string) => outboxInsertSql(CONTROL_OUTBOX_TABLE, s
 // ---------------------------------------------------------------------------------------------------------------
 // Delivery: claims, leases, lanes.
 
+/** The columns of a ClaimedCommand besides its uuid. */
+const CLAIMED_COMMAND_COLUMNS = [
+  'tenant_uuid',
+  'controller_uuid',
+  'type',
+  'target_type',
+  'target_uuid',
+  'target',
+  'parameters',
+  'status',
+  'valid_until',
+  'created_at',
+  'target_deleted_at',
+  'traceparent',
+] as const;
+
+/** CLAIMED_COMMAND_COLUMNS of the table aliased `alias`. */
+function claimedCommandColumns(alias: string): string {
+  return CLAIMED_COMMAND_COLUMNS.map((column) => `${alias}.${column}`).join(', ');
+}
+
 /**
  * Claims up to :limit lane heads for :owner, for :leaseMs, of lanes that have a due command and no claimed one; SKIP
  * LOCKED keeps instances apart. The lanes are found by skipping from one charge point to the next in
@@ -108,8 +129,7 @@ export const claimDueCommands = sqlStatement<
         SET lease_owner = :owner, lease_until = lease.until, next_attempt_at = lease.until, attempts = c.attempts + 1
        FROM claimable, lease
       WHERE c.uuid = claimable.uuid
-     RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target,
-               c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at, c.traceparent`,
+     RETURNING c.uuid, ${claimedCommandColumns('c')}`,
 });
 
 /**
@@ -300,19 +320,27 @@ export const failPendingCommands = sqlStatement<
           RETURNING 'pending' AS previous, ${COMMAND_ROW_COLUMNS}`,
 });
 
-/** A row of applyCommandTransitions: a command the batch changed. */
-export interface AppliedTransitionRow {
+/** A row of applyCommandTransitions: a command the batch changed, or the next command of a lane it handed over. */
+export type AppliedTransitionRow = ChangedCommandRow | HandedOverCommandRow;
+
+/** A command the batch changed. */
+export interface ChangedCommandRow {
+  handed_over: false;
   uuid: string;
   /** It went pending → sent in this batch (whether or not it also ended). */
   passed_sent: boolean;
   /** It reached a terminal status in this batch. */
   ended: boolean;
   /**
-   * It ended and another open command of its charge point, not in this batch, was there when the batch began: its
-   * lane has a next command to claim (one created later was not leased, so its creation woke the dispatcher).
+   * It ended and another open command of its charge point, not in this batch, was there when the batch began, and that
+   * lane was not handed over: its next command is left to a claim (one created later was not leased, so its creation
+   * woke the dispatcher).
    */
   lane_waiting: boolean;
 }
+
+/** The next command of a lane the batch ended a command of, leased to :leaseOwner for its dispatcher to deliver. */
+export type HandedOverCommandRow = ClaimedCommand & { handed_over: true };
 
 /**
  * A batch of status changes as one statement, so a batch costs one round trip and one commit. Parameters, one array
@@ -325,7 +353,11 @@ export interface AppliedTransitionRow {
  * 1. `locked`: the open commands, locked in uuid order (batches never wait for each other in a circle).
  * 2. `changed`: each becomes `sent` and/or reaches its ending. Guarded by the status read under the lock, so a
  *    command never moves backwards or out of a terminal status.
- * 3. `woken`: the lanes of the ended commands (their next commands may have been waiting for a later time).
+ * 3. `successors`, `handed`, `leased`: with :leaseOwner, the next command of each lane a command of the batch ended
+ *    is leased to it at once (at most :leaseLimit, for :leaseMs), as a claim would lease it, so that dispatcher
+ *    delivers it without a claim statement: its row is locked without waiting (SKIP LOCKED) and the lane confirmed
+ *    by control.lane_is_free_after under the lane's advisory lock. A lane not handed over is left to a claim.
+ *    `woken`: the other commands of those lanes (they may have been waiting for a later time) are due now.
  * 4. `events`: the status events (CommandStatusChangedEvent, as statusChangedEvent builds them), each sent event
  *    before the ending event of the same batch.
  * 5. `counted`: the counts moved, last (they are what creations wait for), in the global lock order.
@@ -341,6 +373,10 @@ export const applyCommandTransitions = sqlStatement<
     sentEventIds: string[];
     endingEventIds: string[];
     subject: string;
+    /** The dispatcher the lanes' next commands are handed over to; null: none (they are left to a claim). */
+    leaseOwner: string | null;
+    leaseMs: number;
+    leaseLimit: number;
   },
   AppliedTransitionRow
 >({
@@ -355,6 +391,9 @@ export const applyCommandTransitions = sqlStatement<
     'sentEventIds',
     'endingEventIds',
     'subject',
+    'leaseOwner',
+    'leaseMs',
+    'leaseLimit',
   ],
   sql: `
     WITH input AS (
@@ -383,8 +422,33 @@ export const applyCommandTransitions = sqlStatement<
       RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.status, c.result,
                 c.created_at, c.completed_at, l.status AS previous, (l.status = 'pending' AND i.wants_sent) AS passed_sent,
                 i.ending IS NOT NULL AS ended, i.sent_event_id, i.ending_event_id, i.position
+    ), successors AS MATERIALIZED (
+      SELECT next.uuid
+        FROM (SELECT DISTINCT controller_uuid FROM changed WHERE ended AND :leaseOwner::text IS NOT NULL) AS lane
+        CROSS JOIN LATERAL (
+          SELECT h.uuid FROM control.commands h
+           WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN} AND h.uuid NOT IN (SELECT uuid FROM input)
+           ORDER BY h.created_at, h.uuid LIMIT 1) AS next
+    ), handed AS MATERIALIZED (
+      SELECT c.uuid FROM control.commands c
+       WHERE c.uuid IN (SELECT uuid FROM successors) AND c.${OPEN_BY_UUID}
+         AND (c.lease_until IS NULL OR c.lease_until < now())
+         AND control.lane_is_free_after(c.controller_uuid, c.uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
+       ORDER BY c.created_at
+       LIMIT :leaseLimit
+       FOR UPDATE SKIP LOCKED
+    ), leased AS (
+      UPDATE control.commands c
+         SET lease_owner = :leaseOwner, lease_until = lease.until, next_attempt_at = lease.until,
+             attempts = c.attempts + 1
+        FROM (SELECT clock_timestamp() + :leaseMs * interval '1 millisecond' AS until) AS lease
+       WHERE c.uuid IN (SELECT uuid FROM handed)
+      RETURNING c.uuid, ${claimedCommandColumns('c')}
     ), woken AS (
-      ${wakeLanesSql('SELECT controller_uuid FROM changed WHERE ended', 'SELECT uuid FROM input')}
+      ${wakeLanesSql(
+        'SELECT controller_uuid FROM changed WHERE ended',
+        'SELECT uuid FROM input UNION ALL SELECT uuid FROM handed',
+      )}
     ), steps AS (
       SELECT c.*, 'pending' AS step_from, 'sent' AS step_to, NULL::jsonb AS step_result,
              NULL::timestamptz AS step_completed_at, c.sent_event_id AS event_id, 1 AS phase
@@ -416,11 +480,15 @@ export const applyCommandTransitions = sqlStatement<
         UNION ALL
         SELECT tenant_uuid, target_type, type, status, uuid, 1 FROM changed`)}
     )
-    SELECT c.uuid, c.passed_sent, c.ended,
-           c.ended AND EXISTS (SELECT FROM control.commands w
-                                WHERE w.controller_uuid = c.controller_uuid AND w.${OPEN}
-                                  AND w.uuid NOT IN (SELECT uuid FROM input)) AS lane_waiting
-      FROM changed c, counted`,
+    SELECT false AS handed_over, c.uuid, c.passed_sent, c.ended,
+           c.ended AND c.controller_uuid NOT IN (SELECT controller_uuid FROM leased)
+             AND EXISTS (SELECT FROM control.commands w
+                          WHERE w.controller_uuid = c.controller_uuid AND w.${OPEN}
+                            AND w.uuid NOT IN (SELECT uuid FROM input)) AS lane_waiting,
+           ${CLAIMED_COMMAND_COLUMNS.map((column) => `NULL AS ${column}`).join(', ')}
+      FROM changed c, counted
+    UNION ALL
+    SELECT true, l.uuid, NULL, NULL, NULL, ${claimedCommandColumns('l')} FROM leased l`,
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -129,8 +129,8 @@ export class CommandCreationService {
       return this.repeat(tenantUuid, earlier, fingerprint);
     }
     void this.outbox.flush();
-    // Stored leased, it is being delivered already (CommandInserts); otherwise the dispatcher claims it.
-    if (!row.leased) this.dispatch.notify();
+    // Stored leased, it is being delivered already (CommandInserts); otherwise it waits behind an open command.
+    if (!row.leased) this.dispatch.createdBehind(row.controller_uuid);
     return { command: toCommandView(row), created: true };
   }
 

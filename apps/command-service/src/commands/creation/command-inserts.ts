@@ -98,7 +98,7 @@ export class CommandInserts {
       for (const queued of batch) await this.writeBatch([queued]);
       return;
     }
-    for (const row of rows) if (row.leased) this.dispatch.deliverCreated(row);
+    for (const row of rows) if (row.leased) this.dispatch.deliverLeased(row);
     const byUuid = new Map(rows.map((row) => [row.uuid, row]));
     for (const queued of batch) {
       const row = byUuid.get(queued.item.uuid);
@@ -108,7 +108,7 @@ export class CommandInserts {
   }
 
   private write(commands: NewCommand[]): Promise<StoredCommand[]> {
-    const leases = this.dispatch.leasesForCreation();
+    const leases = this.dispatch.leaseTerms();
     return runStatement(this.dataSource, createCommands, {
       ...columnsOf(commands),
       leaseOwner: leases?.owner ?? null,

@@ -182,10 +182,13 @@ describe('delivering commands to the gateway', () => {
         )
       )[0];
     const seen: Lease[] = [];
+    const queue = harness.provider(DeliveryQueue);
+    const renew = queue.renew.bind(queue);
+    // The dispatcher's own renewals (every lease/3) would set the lease back to its 2 s between renewal and read.
+    const periodicRenewals = jest.spyOn(queue, 'renew').mockResolvedValue(undefined);
     const gateway = harness.serveCalls(controllerUuid, async (request) => {
       const claimed = await leaseOf(request.commandUuid);
-      const queue = harness.provider(DeliveryQueue);
-      await queue.renew(claimed.owner, [request.commandUuid], 600_000);
+      await renew(claimed.owner, [request.commandUuid], 600_000);
       // What a connected event does: the lane's waiting commands become due, the one being delivered does not.
       await queue.wakeLanes([controllerUuid]);
       seen.push(claimed, await leaseOf(request.commandUuid));
@@ -198,6 +201,7 @@ describe('delivering commands to the gateway', () => {
     expect(claimed.leased_for_ms).toBeGreaterThan(0);
     expect(renewed).toMatchObject({ owner: claimed.owner, due_at_lease_end: true });
     expect(renewed.leased_for_ms).toBeGreaterThan(590_000);
+    periodicRenewals.mockRestore();
     gateway.unsubscribe();
   });
 });
@@ -246,31 +250,79 @@ describe('leases at creation', () => {
     }
   });
 
-  it('stores a command behind an open one of its charge point unleased, and delivers the two in order', async () => {
-    const controllerUuid = harness.addController(tenant);
+  /**
+   * A charge point whose first call is answered only when the test says so, the others at once; `createTwo` creates
+   * a command, and a second one once the first is being delivered.
+   */
+  const holdingFirstCall = (controllerUuid: string) => {
     let answerFirst!: () => void;
     const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
     const calls: string[] = [];
+    const leases: Awaited<ReturnType<typeof leaseOf>>[] = [];
     const gateway = harness.serveCalls(controllerUuid, async (request) => {
       calls.push(request.commandUuid);
+      leases.push(await leaseOf(request.commandUuid));
       if (calls.length === 1) await firstAnswered;
       return accepted;
     });
-    try {
+    const createTwo = async () => {
       const first = await resetOf(controllerUuid, 600);
       await eventually(
         () => calls.length,
         (count) => count === 1,
       );
-      const second = await resetOf(controllerUuid, 600);
+      return { first, second: await resetOf(controllerUuid, 600) };
+    };
+    return { calls, leases, answerFirst, createTwo, stop: () => gateway.unsubscribe() };
+  };
+
+  it("stores a command behind an open one of its charge point unleased, and hands it over at that one's ending", async () => {
+    const controllerUuid = harness.addController(tenant);
+    const chargePoint = holdingFirstCall(controllerUuid);
+    const claims = watchClaims();
+    try {
+      const { first, second } = await chargePoint.createTwo();
       expect(await leaseOf(second.command_uuid)).toMatchObject({ owner: null, attempts: 0 });
-      answerFirst();
+      chargePoint.answerFirst();
       for (const command of [first, second]) {
         expect(await ended(command.command_uuid)).toMatchObject({ status: 'accepted' });
       }
-      expect(calls).toEqual([first.command_uuid, second.command_uuid]);
+      expect(chargePoint.calls).toEqual([first.command_uuid, second.command_uuid]);
+      // The statement that ended the first leased the second to this instance: no claim took it.
+      expect(chargePoint.leases[1]).toEqual({
+        owner: expect.stringMatching(new RegExp(`^${hostname()}/`)),
+        attempts: 1,
+        due_at_lease_end: true,
+      });
+      expect(claims.claimed).not.toContain(second.command_uuid);
     } finally {
-      gateway.unsubscribe();
+      claims.stop();
+      chargePoint.stop();
+    }
+  });
+
+  it('leaves the next command to a claim when another transaction is deciding the lane at the ending', async () => {
+    const controllerUuid = harness.addController(tenant);
+    const chargePoint = holdingFirstCall(controllerUuid);
+    const claims = watchClaims();
+    try {
+      const { first, second } = await chargePoint.createTwo();
+      const lock = await harness.holdLaneLock(controllerUuid);
+      try {
+        chargePoint.answerFirst();
+        expect(await ended(first.command_uuid)).toMatchObject({ status: 'accepted' });
+        // Not handed over, and every claim meanwhile passes the lane over.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await leaseOf(second.command_uuid)).toMatchObject({ owner: null, attempts: 0 });
+      } finally {
+        await lock.release();
+      }
+      expect(await ended(second.command_uuid)).toMatchObject({ status: 'accepted' });
+      expect(chargePoint.calls).toEqual([first.command_uuid, second.command_uuid]);
+      expect(claims.claimed).toContain(second.command_uuid);
+    } finally {
+      claims.stop();
+      chargePoint.stop();
     }
   });
 

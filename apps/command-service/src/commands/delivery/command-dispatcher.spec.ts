@@ -131,36 +131,36 @@ describe('CommandDispatcher and commands created leased to it', () => {
   });
 
   it('offers leases for as many commands as it has room for, and none once full or stopping', async () => {
-    expect(signal.leasesForCreation()).toEqual({
+    expect(signal.leaseTerms()).toEqual({
       owner: expect.stringMatching(new RegExp(`^${hostname()}/`)),
       leaseMs: 15_000,
       limit: 500,
     });
-    for (let index = 0; index < 499; index += 1) signal.deliverCreated(command(index));
+    for (let index = 0; index < 499; index += 1) signal.deliverLeased(command(index));
     await settle();
     expect(pendingCalls).toHaveLength(499);
-    expect(signal.leasesForCreation()).toMatchObject({ limit: 1 });
-    signal.deliverCreated(command(499));
-    expect(signal.leasesForCreation()).toBeUndefined();
+    expect(signal.leaseTerms()).toMatchObject({ limit: 1 });
+    signal.deliverLeased(command(499));
+    expect(signal.leaseTerms()).toBeUndefined();
 
     await dispatcher.beforeApplicationShutdown();
     pendingCalls.splice(0).forEach((answer) => answer());
     await settle();
-    expect(signal.leasesForCreation()).toBeUndefined();
-    signal.deliverCreated(command(500));
+    expect(signal.leaseTerms()).toBeUndefined();
+    signal.deliverLeased(command(500));
     await settle();
     expect(pendingCalls).toHaveLength(0);
   });
 
   it('after such a delivery, claims only if a wake came while it ran', async () => {
-    signal.deliverCreated(command(1));
+    signal.deliverLeased(command(1));
     await settle();
     pendingCalls.splice(0).forEach((answer) => answer());
     await settle();
     await jest.advanceTimersByTimeAsync(10);
     expect(claims).toHaveLength(0);
 
-    signal.deliverCreated(command(2));
+    signal.deliverLeased(command(2));
     await settle();
     signal.notify();
     await settle();
@@ -169,6 +169,41 @@ describe('CommandDispatcher and commands created leased to it', () => {
     await settle();
     await jest.advanceTimersByTimeAsync(10);
     expect(claims).toHaveLength(2);
+  });
+
+  it('claims for a command created behind a lane it delivers only once that attempt is over', async () => {
+    signal.deliverLeased(command(1));
+    await settle();
+    signal.createdBehind('charge-point-1');
+    await settle();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(claims).toHaveLength(0);
+    pendingCalls.splice(0).forEach((answer) => answer());
+    await settle();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(claims).toHaveLength(1);
+  });
+
+  it('claims at once for a command created behind a lane it does not deliver', async () => {
+    signal.deliverLeased(command(1));
+    await settle();
+    signal.createdBehind('charge-point-2');
+    await settle();
+    expect(claims).toHaveLength(1);
+  });
+
+  it('does not claim for a command created behind a lane whose ending handed the lane over to it', async () => {
+    signal.deliverLeased(command(1));
+    await settle();
+    signal.createdBehind('charge-point-1');
+    // The ending's statement leased the lane's next command to this instance before the attempt was over.
+    signal.deliverLeased({ ...command(2), controller_uuid: 'charge-point-1' });
+    await settle();
+    pendingCalls.shift()!();
+    await settle();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(claims).toHaveLength(0);
+    expect(pendingCalls).toHaveLength(1);
   });
 });
 
@@ -215,7 +250,7 @@ describe('CommandDispatcher after a reconnection or an outage', () => {
 
   /** Delivers both commands, and the gateway finds both charge points offline. */
   const offlineBoth = async (...commands: ClaimedCommand[]) => {
-    for (const each of commands) signal.deliverCreated(each);
+    for (const each of commands) signal.deliverLeased(each);
     await drain();
     for (const call of calls.slice(-commands.length)) call.answer({ kind: 'offline' });
     await drain();
@@ -261,7 +296,7 @@ describe('CommandDispatcher after a reconnection or an outage', () => {
   });
 
   it('asks again at once when the charge point connects anew while a reply is awaited, and claims again', async () => {
-    signal.deliverCreated(command(1));
+    signal.deliverLeased(command(1));
     await drain();
     expect(calls).toHaveLength(1);
 
@@ -285,7 +320,7 @@ describe('CommandDispatcher after a reconnection or an outage', () => {
       awaited.push({ uuid: head.uuid, recheckMs });
       return new Promise<void>((resolve) => (deferred = resolve));
     };
-    signal.deliverCreated(command(1));
+    signal.deliverLeased(command(1));
     await drain();
     calls[0].answer({ kind: 'offline' });
     await drain();
@@ -302,8 +337,8 @@ describe('CommandDispatcher after a reconnection or an outage', () => {
   });
 
   it('asks again every delivery waiting for a reply when NATS is back, and does not take "offline" for a while', async () => {
-    signal.deliverCreated(command(1));
-    signal.deliverCreated(command(2, 'sent'));
+    signal.deliverLeased(command(1));
+    signal.deliverLeased(command(2, 'sent'));
     await drain();
     expect(calls).toHaveLength(2);
 
@@ -344,7 +379,7 @@ describe('CommandDispatcher after a reconnection or an outage', () => {
       claims += 1;
       return Promise.resolve([]);
     };
-    signal.deliverCreated(command(1));
+    signal.deliverLeased(command(1));
     await drain();
     // The answer cannot be written, nor the claim given back: the command stays leased to this instance.
     calls[0].answer({ kind: 'unanswered', reason: 'timeout' });

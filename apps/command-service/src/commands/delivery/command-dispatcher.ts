@@ -26,7 +26,7 @@ import { endingOf } from '../outcomes/call-outcome.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import type { ClaimedCommand } from '../command-row.js';
 import { DeliveryQueue } from './delivery-queue.js';
-import { type CreationLeases, type DispatchListener, DispatchSignal } from './dispatch-signal.js';
+import { type DispatchListener, DispatchSignal, type LeaseTerms } from './dispatch-signal.js';
 import { GatewayCallClient } from './gateway-call.client.js';
 
 type NotSentReason = Extract<OcppCallReply, { outcome: 'not_sent' }>['reason'];
@@ -41,7 +41,11 @@ interface RunningAttempt {
   /** Its wait for a reply was interrupted: the command is due again at once, and claimed once the attempt is over. */
   interrupted: boolean;
   /** The gateway was asked: the call may have gone out. */
-  asked: boolean;
+  asked: boolean; /**
+   * A command was stored behind it in its lane meanwhile: unless the ending hands the lane over (the lane's next
+   * command then runs here), the lane is claimed once the attempt is over.
+   */
+  createdBehind: boolean;
 }
 
 /**
@@ -189,6 +193,16 @@ export class CommandDispatcher
   }
 
   /**
+   * A command stored behind a lane this instance is delivering waits for that attempt: its ending hands the lane
+   * over, or the attempt's end claims (deliver). Behind any other lane it may be due already: claimed now.
+   */
+  createdBehind(controllerUuid: string): void {
+    const attempt = this.attemptsByChargePoint.get(controllerUuid);
+    if (attempt) attempt.createdBehind = true;
+    else this.notified();
+  }
+
+  /**
    * A charge point opened a connection (ocpp-gateway's notice; its call subject is served there now). A delivery to
    * it that waits for a reply stops waiting and asks again: the old connection (or its gateway instance) may be gone,
    * its reply with it. Asking again is safe: the gateway answers a repeat with the first outcome (or joins the
@@ -219,22 +233,23 @@ export class CommandDispatcher
     return performance.now() - this.natsBackAt < this.config.tuning.reconnectSettleMs;
   }
 
-  leasesForCreation(): CreationLeases | undefined {
+  leaseTerms(): LeaseTerms | undefined {
     const room = this.config.tuning.maxDeliveriesInFlight - this.inFlight.size;
     if (this.stopped || room <= 0) return undefined;
     return { owner: this.owner, leaseMs: this.config.commandLeaseMs, limit: room };
   }
 
-  /** Once stopping, a command created leased to this instance is left to lapse, and taken up as any lapsed claim. */
-  deliverCreated(command: ClaimedCommand): void {
+  /** Once stopping, a command leased to this instance is left to lapse, and taken up as any lapsed claim. */
+  deliverLeased(command: ClaimedCommand): void {
     if (!this.stopped) this.deliver(command);
   }
 
   /**
    * Runs one attempt of a command leased to this instance, renewing its lease until the attempt ends. Then it looks
-   * for due commands only if there may be some it could not take meanwhile: it was full, or a wake came while the
-   * attempt ran (a command created into this lane then found it busy). A lane whose next command was there before
-   * is woken by the ending itself (CommandTransitions); anything else is found by the poll.
+   * for due commands only if there may be some it could not take meanwhile: it was full, a wake came while the
+   * attempt ran, or a command was created into this lane meanwhile and the ending did not hand the lane over (the
+   * creation may have committed after the ending's statement looked). A lane whose next command was there before is
+   * handed over or woken by the ending itself (CommandTransitions); anything else is found by the poll.
    */
   private deliver(command: ClaimedCommand): void {
     const notificationsBefore = this.notifications;
@@ -243,6 +258,7 @@ export class CommandDispatcher
       reconnected: false,
       interrupted: false,
       asked: false,
+      createdBehind: false,
     };
     this.inFlight.set(command.uuid, running);
     this.attemptsByChargePoint.set(command.controller_uuid, running);
@@ -251,12 +267,14 @@ export class CommandDispatcher
       .finally(() => {
         const wasFull = this.inFlight.size >= this.config.tuning.maxDeliveriesInFlight;
         if (this.inFlight.get(command.uuid) === running) this.inFlight.delete(command.uuid);
-        if (this.attemptsByChargePoint.get(command.controller_uuid) === running)
-          this.attemptsByChargePoint.delete(command.controller_uuid);
+        // Still this lane's latest attempt: its ending did not hand the lane over to this instance.
+        const laneLeft = this.attemptsByChargePoint.get(command.controller_uuid) === running;
+        if (laneLeft) this.attemptsByChargePoint.delete(command.controller_uuid);
         if (
           wasFull ||
           running.reconnected ||
           running.interrupted ||
+          (laneLeft && running.createdBehind) ||
           this.notifications !== notificationsBefore
         )
           this.wake();

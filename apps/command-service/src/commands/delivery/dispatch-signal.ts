@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { ClaimedCommand } from '../command-row.js';
 
-/** Leases a creation may write into the commands it stores, for this instance's dispatcher to deliver at once. */
-export interface CreationLeases {
+/**
+ * Leases a statement may write into the commands it stores (a creation) or whose lane it frees (a batch of
+ * transitions handing the lane's next command over), for this instance's dispatcher to deliver at once.
+ */
+export interface LeaseTerms {
   owner: string;
   leaseMs: number;
-  /** At most this many commands leased by one creation statement. */
+  /** At most this many commands leased by one statement. */
   limit: number;
 }
 
@@ -13,10 +16,12 @@ export interface CreationLeases {
 export interface DispatchListener {
   /** Commands may have become due. */
   notified(): void;
+  /** A command was stored unleased into this charge point's lane (an open command was there). */
+  createdBehind(controllerUuid: string): void;
   /** Undefined while it takes no new deliveries (full, or stopping). */
-  leasesForCreation(): CreationLeases | undefined;
-  /** A command stored already leased to it (CreationLeases), committed. */
-  deliverCreated(command: ClaimedCommand): void;
+  leaseTerms(): LeaseTerms | undefined;
+  /** A command a committed statement leased to it (LeaseTerms): created so, or handed over at an ending. */
+  deliverLeased(command: ClaimedCommand): void;
   /** A charge point opened a connection to a gateway instance (its call subject is served there now). */
   chargePointConnected(controllerUuid: string): void;
   /** This instance's NATS connection is back after losing its server. */
@@ -26,7 +31,7 @@ export interface DispatchListener {
 /**
  * Between this instance's dispatcher and what feeds it: a wake when commands may have become due (one was created, a
  * charge point connected), so it looks at once instead of at its next poll (other instances find them by polling),
- * the commands a creation stored already leased to it, which skip the claim, and the moments the way to a charge
+ * the commands a creation or an ending leased to it, which skip the claim, and the moments the way to a charge
  * point changed (it connected again, NATS came back), when a delivery waiting on the old way is asked again.
  */
 @Injectable()
@@ -41,12 +46,16 @@ export class DispatchSignal {
     this.listener?.notified();
   }
 
-  leasesForCreation(): CreationLeases | undefined {
-    return this.listener?.leasesForCreation();
+  createdBehind(controllerUuid: string): void {
+    this.listener?.createdBehind(controllerUuid);
   }
 
-  deliverCreated(command: ClaimedCommand): void {
-    this.listener?.deliverCreated(command);
+  leaseTerms(): LeaseTerms | undefined {
+    return this.listener?.leaseTerms();
+  }
+
+  deliverLeased(command: ClaimedCommand): void {
+    this.listener?.deliverLeased(command);
   }
 
   chargePointConnected(controllerUuid: string): void {

@@ -12,7 +12,7 @@ import {
   wakeCommandLanes,
 } from '../../repositories/commands.repository.js';
 import { recordStatusChanges } from '../command-record.js';
-import type { CommandRow } from '../command-row.js';
+import type { ClaimedCommand, CommandRow } from '../command-row.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { RecentlyEndedCommands } from './recently-ended-commands.js';
@@ -152,8 +152,9 @@ export class CommandTransitions {
   private async writeBatch(batch: QueuedTransition[]): Promise<void> {
     let changed: Set<QueuedTransition>;
     let laneWaiting: boolean;
+    let handedOver: ClaimedCommand[];
     try {
-      ({ changed, laneWaiting } = await this.apply(batch));
+      ({ changed, laneWaiting, handedOver } = await this.apply(batch));
     } catch (error) {
       if (batch.length === 1) {
         batch[0].reject(error);
@@ -166,9 +167,10 @@ export class CommandTransitions {
     }
     // Committed: every command this batch had an ending for is terminal now, whether this batch ended it or not.
     for (const transition of batch) if (transition.ending) this.recentlyEnded.add(transition.commandUuid);
-    // Their charge points' next commands may be claimed now. A lane with none is left alone: claiming at every
-    // ending made a claim statement every few milliseconds that found nothing (commands created into an idle lane
-    // are stored leased and need no claim).
+    // Their charge points' next commands were handed over to this instance's dispatcher, or, where that was not
+    // possible, may be claimed now. A lane with none is left alone: claiming at every ending made a claim statement
+    // every few milliseconds that found nothing (commands created into an idle lane are stored leased and need none).
+    for (const command of handedOver) this.dispatch.deliverLeased(command);
     if (laneWaiting) this.dispatch.notify();
     if (changed.size > 0) void this.outbox.flush();
     for (const transition of batch) transition.resolve(changed.has(transition));
@@ -180,7 +182,7 @@ export class CommandTransitions {
    */
   private async apply(
     batch: QueuedTransition[],
-  ): Promise<{ changed: Set<QueuedTransition>; laneWaiting: boolean }> {
+  ): Promise<{ changed: Set<QueuedTransition>; laneWaiting: boolean; handedOver: ClaimedCommand[] }> {
     const byCommand = new Map<string, BatchedCommand>();
     for (const transition of batch) {
       let command = byCommand.get(transition.commandUuid);
@@ -196,6 +198,7 @@ export class CommandTransitions {
     }
     const commands = [...byCommand];
     const stored = commands.map(([, command]) => storedEnding(command.ending, this.maxStoredResponseBytes));
+    const leases = this.dispatch.leaseTerms();
     const rows = await runStatement(this.dataSource, applyCommandTransitions, {
       uuids: commands.map(([uuid]) => uuid),
       wantsSent: commands.map(([, command]) => command.wantsSent),
@@ -206,9 +209,14 @@ export class CommandTransitions {
       sentEventIds: commands.map(() => randomUUID()),
       endingEventIds: commands.map(() => randomUUID()),
       subject: CommandSubjects.statusChanged,
+      leaseOwner: leases?.owner ?? null,
+      leaseMs: leases?.leaseMs ?? 0,
+      leaseLimit: leases?.limit ?? 0,
     });
-    const sentNow = new Set(rows.filter((row) => row.passed_sent).map((row) => row.uuid));
-    const endedNow = new Set(rows.filter((row) => row.ended).map((row) => row.uuid));
+    const changedRows = rows.filter((row) => !row.handed_over);
+    const handedOver = rows.filter((row) => row.handed_over).map(({ handed_over: _, ...command }) => command);
+    const sentNow = new Set(changedRows.filter((row) => row.passed_sent).map((row) => row.uuid));
+    const endedNow = new Set(changedRows.filter((row) => row.ended).map((row) => row.uuid));
     const changed = new Set<QueuedTransition>();
     for (const transition of batch) {
       const uuid = transition.commandUuid;
@@ -217,7 +225,7 @@ export class CommandTransitions {
         : sentNow.has(uuid);
       if (applied) changed.add(transition);
     }
-    return { changed, laneWaiting: rows.some((row) => row.lane_waiting) };
+    return { changed, laneWaiting: changedRows.some((row) => row.lane_waiting), handedOver };
   }
 
   /**
