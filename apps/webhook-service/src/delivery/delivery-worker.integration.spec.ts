@@ -105,6 +105,38 @@ afterAll(async () => {
   await rig?.stop();
 });
 
+describe('a replica without any enabled subscription', () => {
+  it('runs no claim statement, and claims once a subscription is there', async () => {
+    // The claim statements the service sends (its pool's clients are pg.Client).
+    let claims = 0;
+    const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    // Called with each client as `this` below.
+    const original = prototype.query;
+    const query = jest.spyOn(prototype, 'query').mockImplementation(function (
+      this: unknown,
+      ...args: unknown[]
+    ) {
+      const [text] = args;
+      const sql = typeof text === 'string' ? text : (text as { text?: string } | undefined)?.text;
+      if (sql?.includes('WITH in_flight AS')) claims += 1;
+      return original.apply(this, args);
+    });
+    try {
+      // Ten idle polls' time.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(claims).toBe(0);
+      const created = await subscribe(receiver.url);
+      await eventually(
+        () => claims,
+        (count) => count > 0,
+      );
+      await rig.call(WebhookSubjects.delete, { uuid: created.uuid }, tenantUuid);
+    } finally {
+      query.mockRestore();
+    }
+  });
+});
+
 describe('claimed deliveries beyond the requests in flight', () => {
   let subscription: WebhookSubscriptionView;
 

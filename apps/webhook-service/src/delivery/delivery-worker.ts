@@ -117,6 +117,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         await Promise.race(this.inFlight);
         continue;
       }
+      if (!this.subscriptions.anyEnabled) {
+        // A claim serves enabled subscriptions only: a platform without any runs no statement (a ping or a fan-out
+        // for a subscription enabled meanwhile wakes it, as the index has it by then).
+        await this.signal.wait(tuning.idlePollIntervalMs);
+        continue;
+      }
       let claimed: ClaimedDelivery[];
       try {
         claimed = await runStatement(this.dataSource, claimDueDeliveries, {

@@ -80,6 +80,13 @@ export class SubscriptionIndex implements OnModuleInit, OnApplicationShutdown {
     return this.byTenant !== undefined;
   }
 
+  /** Whether any tenant has an enabled subscription. True while the index is not known. */
+  get anyEnabled(): boolean {
+    if (this.byTenant === undefined) return true;
+    for (const subscriptions of this.byTenant.values()) if (subscriptions.size > 0) return true;
+    return false;
+  }
+
   /**
    * Whether an enabled subscription of the tenant wants this event type and no controller filter rules it out (a
    * location filter cannot be judged here: it could match). True while the index is not known.
