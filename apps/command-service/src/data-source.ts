@@ -20,6 +20,7 @@ import { AddCommandTraceparent1763889000000 } from './migrations/1763889000000-a
 import { AddChargingSessionsListIndex1763890000000 } from './migrations/1763890000000-add-charging-sessions-list-index.js';
 import { CreateReservationEarlyUses1763895000000 } from './migrations/1763895000000-create-reservation-early-uses.js';
 import { LaneHandoverFunction1763896000000 } from './migrations/1763896000000-lane-handover-function.js';
+import { CountExitsInOwnSlots1763897000000 } from './migrations/1763897000000-count-exits-in-own-slots.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -44,6 +45,7 @@ export const CONTROL_MIGRATIONS = [
   AddChargingSessionsListIndex1763890000000,
   CreateReservationEarlyUses1763895000000,
   LaneHandoverFunction1763896000000,
+  CountExitsInOwnSlots1763897000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

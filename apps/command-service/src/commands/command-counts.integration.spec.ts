@@ -4,7 +4,9 @@ import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import { CONTROL_MIGRATIONS, controlDataSourceOptions } from '../data-source.js';
 import { ShardCommandCounts1763815000000 } from '../migrations/1763815000000-shard-command-counts.js';
+import { CountExitsInOwnSlots1763897000000 } from '../migrations/1763897000000-count-exits-in-own-slots.js';
 import { commandCountSlot, countCommands, type CountedChange, countStatusChanges } from './command-counts.js';
+import { COUNT_MISMATCHES_SQL } from './testing/count-mismatches.js';
 
 let database: TestDatabase;
 let dataSource: DataSource;
@@ -33,15 +35,8 @@ const INSERT_COMMANDS = `
 
 /** Count rows that differ from the commands, per (tenant, target type, type, status, slot). */
 async function mismatches(source: DataSource): Promise<number> {
-  const [{ count }] = await source.query<{ count: string }[]>(
-    `WITH actual AS (
-       SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, count(*) AS count
-         FROM control.commands GROUP BY tenant_uuid, target_type, type, status, slot)
-     SELECT count(*) FROM actual FULL JOIN (SELECT * FROM control.command_counts WHERE count > 0) counted
-       USING (tenant_uuid, target_type, type, status, slot)
-      WHERE actual.count IS DISTINCT FROM counted.count`,
-  );
-  return Number(count);
+  const [{ mismatches }] = await source.query<{ mismatches: number }[]>(COUNT_MISMATCHES_SQL);
+  return mismatches;
 }
 
 describe('per-tenant command counts', () => {
@@ -113,10 +108,45 @@ describe('per-tenant command counts', () => {
     );
     expect(Number(slots)).toBeGreaterThan(1);
   });
+
+  it('never make a creation wait for a transaction moving commands out of its status', async () => {
+    const tenantUuid = randomUUID();
+    const row = (uuid: string, status: string) => ({
+      uuid,
+      tenant_uuid: tenantUuid,
+      target_type: 'controller',
+      type: 'soft_reset',
+      status,
+    });
+    const leaving = randomUUID();
+    // The same slot as `leaving`: the same last byte.
+    const entering = `${randomUUID().slice(0, -2)}${leaving.slice(-2)}`;
+    await dataSource.transaction((manager) =>
+      countStatusChanges(manager, [{ row: row(leaving, 'pending'), previousStatus: null }]),
+    );
+    const ending = dataSource.createQueryRunner();
+    await ending.connect();
+    try {
+      await ending.startTransaction();
+      await countStatusChanges(ending.manager, [
+        { row: row(leaving, 'accepted'), previousStatus: 'pending' },
+      ]);
+      // While that transaction holds its count rows, a creation counts a command of the same slot.
+      await dataSource.transaction(async (manager) => {
+        await manager.query(`SET LOCAL lock_timeout = '1s'`);
+        await countStatusChanges(manager, [{ row: row(entering, 'pending'), previousStatus: null }]);
+      });
+      await ending.commitTransaction();
+    } finally {
+      await ending.release();
+    }
+    expect(await countCommands(dataSource, tenantUuid, { status: 'pending' })).toBe(1);
+    expect(await countCommands(dataSource, tenantUuid, { status: 'accepted' })).toBe(1);
+  });
 });
 
-describe('the migration to slotted counts', () => {
-  it('recounts the existing commands, each in its slot, and back', async () => {
+describe('the migrations to slotted counts and to exit slots', () => {
+  it('recount the existing commands, each in its slot, and back', async () => {
     const before = await createTestDatabase();
     const old = createServiceDataSource({
       ...controlDataSourceOptions(before.url),
@@ -152,10 +182,23 @@ describe('the migration to slotted counts', () => {
         `UPDATE control.commands SET status = 'accepted', result = '{}', completed_at = now() WHERE status = 'sent'`,
       );
       expect(await mismatches(current)).toBe(0);
+      const [{ exits }] = await current.query<{ exits: number }[]>(
+        'SELECT count(*)::int AS exits FROM control.command_counts WHERE slot >= 32 AND count < 0',
+      );
+      expect(exits).toBeGreaterThan(0);
 
-      // Down again: one row per (tenant, target type, type, status), the sums of the slots.
+      // Down again: first the exits folded into their entries' slots, then one row per (tenant, target type, type,
+      // status), the sums of the slots.
       const runner = current.createQueryRunner();
       try {
+        await runner.startTransaction();
+        await new CountExitsInOwnSlots1763897000000().down(runner);
+        await runner.commitTransaction();
+        expect(await mismatches(current)).toBe(0);
+        const [{ left }] = await current.query<{ left: number }[]>(
+          'SELECT count(*)::int AS left FROM control.command_counts WHERE slot >= 32 OR count < 0',
+        );
+        expect(left).toBe(0);
         await runner.startTransaction();
         await new ShardCommandCounts1763815000000().down(runner);
         await runner.commitTransaction();

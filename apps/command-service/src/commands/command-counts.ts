@@ -3,6 +3,7 @@ import type { CommandFilter } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
+  COMMAND_COUNT_SLOTS,
   moveCommandCounts,
   sumCommandCounts,
   type SumCommandCountsParameters,
@@ -15,15 +16,21 @@ export interface CountedChange {
   previousStatus: string | null;
 }
 
-/** Rows each count is spread over, so that a tenant's writers rarely wait for each other's commits. */
-export const COMMAND_COUNT_SLOTS = 32;
-
 /**
- * The count row (slot) of a command: its uuid's last byte modulo the slots, as control.command_count_slot(uuid)
- * computes it in SQL (the migration that introduced slots counted the existing commands with it).
+ * The count row (slot) of a command entering a status: its uuid's last byte modulo the slots, as
+ * control.command_count_slot(uuid) computes it in SQL (the migration that introduced slots counted the existing
+ * commands with it).
  */
 export function commandCountSlot(commandUuid: string): number {
   return Number.parseInt(commandUuid.slice(-2), 16) % COMMAND_COUNT_SLOTS;
+}
+
+/**
+ * The count row of a command leaving a status: its slot + COMMAND_COUNT_SLOTS, a row of negative counts, so that a
+ * batch of endings never locks a row a creation writes (CountExitsInOwnSlots1763897000000).
+ */
+export function commandCountExitSlot(commandUuid: string): number {
+  return commandCountSlot(commandUuid) + COMMAND_COUNT_SLOTS;
 }
 
 /** A count row: a status of a tenant's commands of a target type and type, in one slot. */
@@ -51,14 +58,15 @@ export function compareCountKeys(a: CountKey, b: CountKey): number {
 
 /**
  * Moves the per-tenant counts (control.command_counts) along with status changes, in the caller's transaction and
- * as its last step. A command is counted in its own slot. Every transaction touches the count rows in one global
+ * as its last step. A command is counted in its own slot, entering a status, and in its exit slot, leaving one. Every transaction touches the count rows in one global
  * order (tenant, target type, type, lifecycle order of the status, then slot), and only after the command rows it
  * changed, so two transactions never wait for each other in a circle.
  */
 export async function countStatusChanges(manager: EntityManager, changes: CountedChange[]): Promise<void> {
   const deltas = new Map<string, { key: CountKey; delta: number }>();
   const add = (row: CountedChange['row'], status: string, delta: number) => {
-    const key: CountKey = [row.tenant_uuid, row.target_type, row.type, status, commandCountSlot(row.uuid)];
+    const slot = delta < 0 ? commandCountExitSlot(row.uuid) : commandCountSlot(row.uuid);
+    const key: CountKey = [row.tenant_uuid, row.target_type, row.type, status, slot];
     const id = key.join('|');
     deltas.set(id, { key, delta: (deltas.get(id)?.delta ?? 0) + delta });
   };

@@ -254,14 +254,16 @@ WITH input AS (
           SELECT h.uuid FROM control.commands h
            WHERE h.controller_uuid = lane.controller_uuid AND h.status IN ('pending', 'sent') AND h.uuid NOT IN (SELECT uuid FROM input)
            ORDER BY h.created_at, h.uuid LIMIT 1) AS next
-    ), handed AS MATERIALIZED (
-      SELECT c.uuid FROM control.commands c
+    ), successors_locked AS MATERIALIZED (
+      SELECT c.uuid, c.controller_uuid FROM control.commands c
        WHERE c.uuid IN (SELECT uuid FROM successors) AND c.completed_at IS NULL
          AND (c.lease_until IS NULL OR c.lease_until < now())
-         AND control.lane_is_free_after(c.controller_uuid, c.uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
        ORDER BY c.created_at
        LIMIT $12
        FOR UPDATE SKIP LOCKED
+    ), handed AS MATERIALIZED (
+      SELECT uuid FROM successors_locked
+       WHERE control.lane_is_free_after(controller_uuid, uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
     ), leased AS (
       UPDATE control.commands c
          SET lease_owner = $10, lease_until = lease.until, next_attempt_at = lease.until,
@@ -313,7 +315,9 @@ WITH input AS (
   array_position(ARRAY['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed'], status::text), slot)::smallint[],
             array_agg(delta ORDER BY tenant_uuid, target_type COLLATE "C", type COLLATE "C",
   array_position(ARRAY['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed'], status::text), slot)::bigint[])
-      FROM (SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, sum(delta) AS delta
+      FROM (SELECT tenant_uuid, target_type, type, status,
+                   control.command_count_slot(uuid) + CASE WHEN delta < 0 THEN 32 ELSE 0 END AS slot,
+                   sum(delta) AS delta
               FROM (
         SELECT tenant_uuid, target_type, type, previous, uuid, -1 FROM changed
         UNION ALL

@@ -7,6 +7,12 @@ import { COMMAND_STATUSES } from '@cpc/ocpp-commands';
  * are (see command-counts.ts for the slots and the global order count rows are locked in).
  */
 
+/**
+ * Rows each count is spread over, so that a tenant's writers rarely wait for each other's commits: slots 0–31 count
+ * the commands entering a status, 32–63 (slot + 32) those leaving it.
+ */
+export const COMMAND_COUNT_SLOTS = 32;
+
 const ADD_TO_COUNT =
   'INSERT INTO control.command_counts AS c (tenant_uuid, target_type, type, status, slot, count)';
 const ON_COUNTED =
@@ -41,7 +47,9 @@ export function moveCountsSql(changes: string): string {
   return `SELECT control.move_command_counts(${ordered('tenant_uuid', 'uuid[]')}, ${ordered('target_type', 'text[]')},
             ${ordered('type', 'text[]')}, ${ordered('status', 'text[]')}, ${ordered('slot', 'smallint[]')},
             ${ordered('delta', 'bigint[]')})
-      FROM (SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, sum(delta) AS delta
+      FROM (SELECT tenant_uuid, target_type, type, status,
+                   control.command_count_slot(uuid) + CASE WHEN delta < 0 THEN ${COMMAND_COUNT_SLOTS} ELSE 0 END AS slot,
+                   sum(delta) AS delta
               FROM (${changes}) AS change(tenant_uuid, target_type, type, status, uuid, delta)
              GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0) AS moved`;
 }

@@ -353,10 +353,10 @@ export type HandedOverCommandRow = ClaimedCommand & { handed_over: true };
  * 1. `locked`: the open commands, locked in uuid order (batches never wait for each other in a circle).
  * 2. `changed`: each becomes `sent` and/or reaches its ending. Guarded by the status read under the lock, so a
  *    command never moves backwards or out of a terminal status.
- * 3. `successors`, `handed`, `leased`: with :leaseOwner, the next command of each lane a command of the batch ended
- *    is leased to it at once (at most :leaseLimit, for :leaseMs), as a claim would lease it, so that dispatcher
- *    delivers it without a claim statement: its row is locked without waiting (SKIP LOCKED) and the lane confirmed
- *    by control.lane_is_free_after under the lane's advisory lock. A lane not handed over is left to a claim.
+ * 3. `successors` … `leased`: with :leaseOwner, the next command of each lane a command of the batch ended is
+ *    leased to it at once (at most :leaseLimit, for :leaseMs), as a claim would lease it, so that dispatcher delivers
+ *    it without a claim statement: its row is locked without waiting (SKIP LOCKED), then the lane confirmed by
+ *    control.lane_is_free_after under the lane's advisory lock. A lane not handed over is left to a claim.
  *    `woken`: the other commands of those lanes (they may have been waiting for a later time) are due now.
  * 4. `events`: the status events (CommandStatusChangedEvent, as statusChangedEvent builds them), each sent event
  *    before the ending event of the same batch.
@@ -429,14 +429,16 @@ export const applyCommandTransitions = sqlStatement<
           SELECT h.uuid FROM control.commands h
            WHERE h.controller_uuid = lane.controller_uuid AND h.${OPEN} AND h.uuid NOT IN (SELECT uuid FROM input)
            ORDER BY h.created_at, h.uuid LIMIT 1) AS next
-    ), handed AS MATERIALIZED (
-      SELECT c.uuid FROM control.commands c
+    ), successors_locked AS MATERIALIZED (
+      SELECT c.uuid, c.controller_uuid FROM control.commands c
        WHERE c.uuid IN (SELECT uuid FROM successors) AND c.${OPEN_BY_UUID}
          AND (c.lease_until IS NULL OR c.lease_until < now())
-         AND control.lane_is_free_after(c.controller_uuid, c.uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
        ORDER BY c.created_at
        LIMIT :leaseLimit
        FOR UPDATE SKIP LOCKED
+    ), handed AS MATERIALIZED (
+      SELECT uuid FROM successors_locked
+       WHERE control.lane_is_free_after(controller_uuid, uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
     ), leased AS (
       UPDATE control.commands c
          SET lease_owner = :leaseOwner, lease_until = lease.until, next_attempt_at = lease.until,

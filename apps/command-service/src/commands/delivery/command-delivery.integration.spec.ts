@@ -19,6 +19,7 @@ import type { DataSource } from 'typeorm';
 import { DELIVERY_CONNECTION } from '../delivery-connection.js';
 import { CommandTransitions } from '../outcomes/command-transitions.js';
 import { ACCEPTED_RESET_REPLY, CommandServiceHarness } from '../testing/command-service-harness.js';
+import { COUNT_MISMATCHES_SQL } from '../testing/count-mismatches.js';
 import type { ClaimedCommand } from '../command-row.js';
 import { ChargePointLifecycleConsumer } from './charge-point-lifecycle.consumer.js';
 import { DeliveryQueue } from './delivery-queue.js';
@@ -824,17 +825,8 @@ describe('concurrent creations on several instances', () => {
 describe('per-tenant counts', () => {
   it('match the commands, slot by slot, after every kind of transition above', async () => {
     // Whatever is still moving settles first (a waiting command may still end meanwhile; compare in one snapshot).
-    const [{ mismatches }] = await harness.sql<{ mismatches: string }>(
-      `WITH actual AS (
-         SELECT tenant_uuid, target_type, type, status, control.command_count_slot(uuid) AS slot, count(*) AS count
-           FROM control.commands
-          GROUP BY tenant_uuid, target_type, type, status, slot)
-       SELECT count(*) AS mismatches
-         FROM actual FULL JOIN (SELECT * FROM control.command_counts WHERE count > 0) counted
-           USING (tenant_uuid, target_type, type, status, slot)
-        WHERE actual.count IS DISTINCT FROM counted.count`,
-    );
-    expect(mismatches).toBe('0');
+    const [{ mismatches }] = await harness.sql<{ mismatches: number }>(COUNT_MISMATCHES_SQL);
+    expect(mismatches).toBe(0);
     const [{ total }] = await harness.sql<{ total: string }>(
       'SELECT sum(count) AS total FROM control.command_counts',
     );
