@@ -5,6 +5,7 @@ import { CreateWebhooksSchema1796000000000 } from './migrations/1796000000000-cr
 import { CreateParkedEvents1796100000000 } from './migrations/1796100000000-create-parked-events.js';
 import { IndexDueDeliveriesPerSubscription1796200000000 } from './migrations/1796200000000-index-due-deliveries-per-subscription.js';
 import { IndexDeliveryQueuesByKey1796300000000 } from './migrations/1796300000000-index-delivery-queues-by-key.js';
+import { LeaseDeliveriesApart1796400000000 } from './migrations/1796400000000-lease-deliveries-apart.js';
 
 /** Every migration of the webhooks schema, in order; listed explicitly, never globbed. */
 export const WEBHOOKS_MIGRATIONS = [
@@ -12,6 +13,7 @@ export const WEBHOOKS_MIGRATIONS = [
   CreateParkedEvents1796100000000,
   IndexDueDeliveriesPerSubscription1796200000000,
   IndexDeliveryQueuesByKey1796300000000,
+  LeaseDeliveriesApart1796400000000,
 ];
 
 /** No entities: every statement is written out in src/repositories. */

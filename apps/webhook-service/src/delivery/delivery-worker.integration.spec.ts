@@ -50,8 +50,7 @@ async function rows(subscriptionUuid: string): Promise<{ claimed: number; due: n
   const {
     rows: [counts],
   } = await database.query<{ claimed: number; due: number; delivered: number }>(
-    `SELECT count(*) FILTER (WHERE status = 'pending' AND next_attempt_at > now() AND last_error IS NULL)::int
-              AS claimed,
+    `SELECT count(*) FILTER (WHERE status = 'pending' AND leased_until > now())::int AS claimed,
             count(*) FILTER (WHERE status = 'pending' AND next_attempt_at <= now() AND attempts = 0)::int AS due,
             count(*) FILTER (WHERE status = 'delivered')::int AS delivered
        FROM webhooks.deliveries WHERE subscription_uuid = $1`,

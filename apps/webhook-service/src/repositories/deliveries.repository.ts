@@ -29,7 +29,8 @@ export interface DeliveryRow {
 }
 
 const COLUMNS = `id, event_type, status, attempts, last_response_code, last_error, last_attempt_at,
-       CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at, created_at, delivered_at`;
+       CASE WHEN status = 'pending' THEN GREATEST(next_attempt_at, leased_until) END AS next_attempt_at, created_at,
+       delivered_at`;
 
 /** One event of fanOutEvents (an element of its JSON array). */
 export interface FannedOutEvent {
@@ -166,6 +167,7 @@ export const claimDueDeliveries = sqlStatement<
            CROSS JOIN LATERAL (
                  SELECT d.id, d.next_attempt_at FROM webhooks.deliveries d
                   WHERE d.subscription_uuid = s.uuid AND d.status = 'pending' AND d.next_attempt_at <= now()
+                    AND (d.leased_until IS NULL OR d.leased_until <= now())
                     AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
                                                                    THEN :commandAckFloor::bigint
                                                                    ELSE :chargePointAckFloor::bigint END)
@@ -183,7 +185,7 @@ export const claimDueDeliveries = sqlStatement<
            LIMIT :limit)
         UPDATE webhooks.deliveries d
            SET attempts = d.attempts + 1, last_attempt_at = now(),
-               next_attempt_at = now() + :leaseMs * interval '1 millisecond'
+               leased_until = now() + :leaseMs * interval '1 millisecond'
           FROM heads, webhooks.subscriptions s
          WHERE d.id = heads.id AND s.uuid = d.subscription_uuid
         RETURNING d.id, d.subscription_uuid, d.ordering_key, d.body, d.attempts, d.created_at, s.url,
@@ -199,7 +201,7 @@ export const claimDueDeliveries = sqlStatement<
 export const releaseClaims = sqlStatement<{ ids: string[] }>({
   name: 'deliveries.release-claims',
   parameters: ['ids'],
-  sql: `UPDATE webhooks.deliveries SET attempts = attempts - 1, next_attempt_at = now()
+  sql: `UPDATE webhooks.deliveries SET attempts = attempts - 1, leased_until = NULL
          WHERE id = ANY (:ids::uuid[]) AND status = 'pending' AND attempts > 0`,
 });
 
@@ -238,7 +240,7 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
           UPDATE webhooks.deliveries d
              SET status = CASE WHEN o.delivered THEN 'delivered' ELSE d.status END,
                  delivered_at = CASE WHEN o.delivered THEN now() ELSE d.delivered_at END,
-                 next_attempt_at = CASE WHEN o.delivered THEN NULL ELSE o.next_attempt_at END,
+                 next_attempt_at = CASE WHEN o.delivered THEN NULL ELSE o.next_attempt_at END, leased_until = NULL,
                  last_response_code = o.status_code, last_error = left(o.error, 1000)
             FROM outcome o
            WHERE d.id = ANY (ARRAY(SELECT id FROM locked_deliveries)) AND o.id = d.id
@@ -283,7 +285,7 @@ export const disableSubscription = sqlStatement<{ subscriptionUuid: string; reas
            ORDER BY id
              FOR UPDATE),
         failed AS (
-          UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL,
+          UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
                  last_error = COALESCE(d.last_error, left(:reason, 1000))
             FROM locked l
            WHERE d.id = l.id AND d.status = 'pending'
@@ -296,8 +298,8 @@ export const disableSubscription = sqlStatement<{ subscriptionUuid: string; reas
 export const recordGone = sqlStatement<{ id: string; statusCode: number; error: string }>({
   name: 'deliveries.record-gone',
   parameters: ['id', 'statusCode', 'error'],
-  sql: `UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL, last_response_code = :statusCode,
-               last_error = left(:error, 1000)
+  sql: `UPDATE webhooks.deliveries SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
+               last_response_code = :statusCode, last_error = left(:error, 1000)
          WHERE id = :id`,
 });
 
