@@ -21,6 +21,7 @@ import { AddChargingSessionsListIndex1763890000000 } from './migrations/17638900
 import { CreateReservationEarlyUses1763895000000 } from './migrations/1763895000000-create-reservation-early-uses.js';
 import { LaneHandoverFunction1763896000000 } from './migrations/1763896000000-lane-handover-function.js';
 import { CountExitsInOwnSlots1763897000000 } from './migrations/1763897000000-count-exits-in-own-slots.js';
+import { OneLaneFunction1763898000000 } from './migrations/1763898000000-one-lane-function.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -46,6 +47,7 @@ export const CONTROL_MIGRATIONS = [
   CreateReservationEarlyUses1763895000000,
   LaneHandoverFunction1763896000000,
   CountExitsInOwnSlots1763897000000,
+  OneLaneFunction1763898000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -43,8 +43,8 @@ const compareCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The one global order every transaction locks count rows in (tenant, target type, type, lifecycle order of the
- * status, then slot), so two transactions never wait for each other in a circle. COUNT_LOCK_ORDER (command-counts.repository)
- * is the same order in SQL.
+ * status, then slot), so two transactions never wait for each other in a circle. COUNT_LOCK_ORDER
+ * (command-counts.repository) is the same order in SQL.
  */
 export function compareCountKeys(a: CountKey, b: CountKey): number {
   return (
@@ -58,9 +58,9 @@ export function compareCountKeys(a: CountKey, b: CountKey): number {
 
 /**
  * Moves the per-tenant counts (control.command_counts) along with status changes, in the caller's transaction and
- * as its last step. A command is counted in its own slot, entering a status, and in its exit slot, leaving one. Every transaction touches the count rows in one global
- * order (tenant, target type, type, lifecycle order of the status, then slot), and only after the command rows it
- * changed, so two transactions never wait for each other in a circle.
+ * as its last step. A command is counted in its own slot, entering a status, and in its exit slot, leaving one. Every
+ * transaction touches the count rows in one global order (tenant, target type, type, lifecycle order of the status,
+ * then slot), and only after the command rows it changed, so two transactions never wait for each other in a circle.
  */
 export async function countStatusChanges(manager: EntityManager, changes: CountedChange[]): Promise<void> {
   const deltas = new Map<string, { key: CountKey; delta: number }>();

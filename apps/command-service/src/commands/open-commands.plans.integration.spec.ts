@@ -118,7 +118,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
       expect(read).toBeLessThan(READ_LIMIT);
     });
 
-    it("the lane checks (control.lane_is_free, lane_is_free_after) read the lane's head and lease, not the backlog", async () => {
+    it("the lane check (control.lane_is_free) reads the lane's head and lease, not the backlog", async () => {
       const heads = await dataSource.query<{ uuid: string; controller_uuid: string; next: string }[]>(
         `SELECT uuid, controller_uuid, next FROM (
            SELECT uuid, controller_uuid, lead(uuid) OVER lane AS next, row_number() OVER lane AS position
@@ -137,7 +137,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
           const [counts] = (await runner.query(
             `SELECT count(*) FILTER (WHERE control.lane_is_free(lane, head)) AS free_heads,
                     count(*) FILTER (WHERE control.lane_is_free(lane, NULL)) AS empty_lanes,
-                    count(*) FILTER (WHERE control.lane_is_free_after(lane, next, ARRAY[head])) AS handed_over
+                    count(*) FILTER (WHERE control.lane_is_free(lane, next, ARRAY[head])) AS handed_over
                FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS l(lane, head, next)`,
             [
               heads.map((head) => head.controller_uuid),

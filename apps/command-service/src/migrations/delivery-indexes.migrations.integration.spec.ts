@@ -24,7 +24,8 @@ async function openIndexes(): Promise<Record<string, string>> {
 /** Whether control.lane_is_free exists. */
 async function laneFunctionExists(): Promise<boolean> {
   const [row] = await dataSource.query<{ present: boolean }[]>(
-    `SELECT to_regprocedure('control.lane_is_free(uuid, uuid)') IS NOT NULL AS present`,
+    `SELECT EXISTS (SELECT FROM pg_proc WHERE proname = 'lane_is_free' AND pronamespace = 'control'::regnamespace)
+              AS present`,
   );
   return row.present;
 }

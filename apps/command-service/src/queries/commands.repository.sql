@@ -263,7 +263,7 @@ WITH input AS (
        FOR UPDATE SKIP LOCKED
     ), handed AS MATERIALIZED (
       SELECT uuid FROM successors_locked
-       WHERE control.lane_is_free_after(controller_uuid, uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
+       WHERE control.lane_is_free(controller_uuid, uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
     ), leased AS (
       UPDATE control.commands c
          SET lease_owner = $10, lease_until = lease.until, next_attempt_at = lease.until,

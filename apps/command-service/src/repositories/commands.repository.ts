@@ -356,7 +356,8 @@ export type HandedOverCommandRow = ClaimedCommand & { handed_over: true };
  * 3. `successors` … `leased`: with :leaseOwner, the next command of each lane a command of the batch ended is
  *    leased to it at once (at most :leaseLimit, for :leaseMs), as a claim would lease it, so that dispatcher delivers
  *    it without a claim statement: its row is locked without waiting (SKIP LOCKED), then the lane confirmed by
- *    control.lane_is_free_after under the lane's advisory lock. A lane not handed over is left to a claim.
+ *    control.lane_is_free (the commands it ends counted as ended) under the lane's advisory lock. A lane not handed
+ *    over is left to a claim.
  *    `woken`: the other commands of those lanes (they may have been waiting for a later time) are due now.
  * 4. `events`: the status events (CommandStatusChangedEvent, as statusChangedEvent builds them), each sent event
  *    before the ending event of the same batch.
@@ -438,7 +439,7 @@ export const applyCommandTransitions = sqlStatement<
        FOR UPDATE SKIP LOCKED
     ), handed AS MATERIALIZED (
       SELECT uuid FROM successors_locked
-       WHERE control.lane_is_free_after(controller_uuid, uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
+       WHERE control.lane_is_free(controller_uuid, uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
     ), leased AS (
       UPDATE control.commands c
          SET lease_owner = :leaseOwner, lease_until = lease.until, next_attempt_at = lease.until,

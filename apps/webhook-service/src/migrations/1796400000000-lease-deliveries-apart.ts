@@ -5,8 +5,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * so PostgreSQL updates the row in place (a heap-only tuple) instead of writing a new entry into each of the table's
  * indexes, as moving `next_attempt_at` did. That needs room on the row's page for its claimed version, and a claim
  * takes rows written together (one fan-out fills a page): pages are filled to half, so that every row of a page can be
- * claimed at once (at 80 %, a claim of forty fresh rows rewrote twelve in place). The `seq` UNIQUE constraint goes: no statement looks a row up by `seq` (the list of a subscription's
- * deliveries reads it through deliveries_subscription_idx), and it cost an index entry per row version.
+ * claimed at once (at 80 %, a claim of forty fresh rows rewrote twelve in place). The `seq` UNIQUE constraint goes: no
+ * statement looks a row up by `seq` (the list of a subscription's deliveries reads it through
+ * deliveries_subscription_idx), and it cost an index entry per row version.
  */
 export class LeaseDeliveriesApart1796400000000 implements MigrationInterface {
   name = 'LeaseDeliveriesApart1796400000000';
