@@ -29,6 +29,8 @@ describe('command-service tuning', () => {
       knownControllersMax: 100_000,
       knownControllerTtlMs: 900_000,
       idempotencyKeySweepIntervalMs: 3_600_000,
+      statisticsCheckIntervalMs: 1000,
+      statisticsMinPages: 16,
       meterValuePartitionsAhead: 2,
       meterValuePartitionCheckMs: 21_600_000,
       meterValueEventsConcurrency: 256,

@@ -70,6 +70,13 @@ export interface CommandServiceTuning {
   knownControllerTtlMs: number;
   /** How often expired idempotency keys are removed (the table holds about one day of keys plus this). */
   idempotencyKeySweepIntervalMs: number;
+  /**
+   * How often an instance compares control.commands' size with the size its statistics were taken at
+   * (TableStatisticsKeeper): about the longest a table that has doubled is read with plans made for its earlier size.
+   */
+  statisticsCheckIntervalMs: number;
+  /** Below this size (pages of 8 KiB) control.commands' statistics are left alone: plans barely differ there. */
+  statisticsMinPages: number;
   /** Months of meter-value partitions created ahead, so current samples never land in the default partition. */
   meterValuePartitionsAhead: number;
   /** How often an instance checks the meter-value partitions (creating months ahead, dropping expired ones). */
@@ -107,6 +114,8 @@ export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.fre
   knownControllersMax: 100_000,
   knownControllerTtlMs: 15 * 60_000,
   idempotencyKeySweepIntervalMs: 3600_000,
+  statisticsCheckIntervalMs: 1000,
+  statisticsMinPages: 16,
   meterValuePartitionsAhead: 2,
   meterValuePartitionCheckMs: 6 * 3600_000,
   meterValueEventsConcurrency: 256,

@@ -46,6 +46,8 @@ describe('loadWebhookServiceConfig', () => {
       failingSubscriptionProbeAfterMs: 10_000,
       signingKeysKept: 10_000,
       claimLeaseMs: 60_000,
+      statisticsCheckIntervalMs: 1000,
+      statisticsMinPages: 16,
       idlePollIntervalMs: 100,
       responseBodyLimitBytes: 4096,
       idleReceiverConnectionMs: 4000,

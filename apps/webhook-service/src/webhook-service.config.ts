@@ -69,6 +69,13 @@ export interface WebhookServiceTuning {
    * (an AES-GCM decryption and a key import) was a tenth of webhook-service's CPU.
    */
   signingKeysKept: number;
+  /**
+   * How often an instance compares its tables' sizes with the sizes their statistics were taken at
+   * (TableStatisticsKeeper): about the longest a table that has doubled is read with plans made for its earlier size.
+   */
+  statisticsCheckIntervalMs: number;
+  /** Below this size (pages of 8 KiB) a table's statistics are left alone: plans barely differ there. */
+  statisticsMinPages: number;
   /** How long a claimed row stays invisible to other replicas: longer than one attempt can take. */
   claimLeaseMs: number;
   /** Pause of the delivery loop when nothing was due (a new event wakes it at once on this replica). */
@@ -133,6 +140,8 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   maxClaimedWaiting: 200,
   failingSubscriptionProbeAfterMs: 10_000,
   signingKeysKept: 10_000,
+  statisticsCheckIntervalMs: 1000,
+  statisticsMinPages: 16,
   claimLeaseMs: 60_000,
   idlePollIntervalMs: 100,
   responseBodyLimitBytes: 4096,

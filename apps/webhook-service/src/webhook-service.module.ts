@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { DatabaseHealthIndicator, ServiceDatabaseModule } from '@cpc/database';
+import { DatabaseHealthIndicator, ServiceDatabaseModule, TableStatisticsKeeper } from '@cpc/database';
+import { DataSource } from 'typeorm';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
 import { webhooksDataSourceOptions } from './data-source.js';
@@ -64,6 +65,18 @@ export class WebhookServiceModule {
             idleConnectionMs: config.tuning.idleReceiverConnectionMs,
             maxIdleConnectionsPerReceiver: config.tuning.maxIdleConnectionsPerReceiver,
           }),
+        },
+        {
+          // The claim, the outcomes and the fan-out are prepared: their generic plans are made again as the tables
+          // grow.
+          provide: TableStatisticsKeeper,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) =>
+            new TableStatisticsKeeper(dataSource, {
+              tables: ['webhooks.deliveries', 'webhooks.parked_events', 'webhooks.subscriptions'],
+              checkIntervalMs: config.tuning.statisticsCheckIntervalMs,
+              minPages: config.tuning.statisticsMinPages,
+            }),
         },
         DeliverySignal,
         DeliveryOutcomes,

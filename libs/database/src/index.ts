@@ -7,3 +7,4 @@ export * from './pool-query.js';
 export * from './sql-statement.js';
 export * from './query-error-logger.js';
 export * from './paged-list.js';
+export * from './table-statistics-keeper.js';

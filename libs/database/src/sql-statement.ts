@@ -12,9 +12,10 @@ export interface SqlStatement<TParams extends SqlParameters = SqlParameters, TRo
   /** Names the statement in snapshots and, when `prepared`, as PostgreSQL's prepared statement. */
   readonly name: string;
   /**
-   * Parsed and planned once per connection under its name (see poolQuery): only for statements run often whose best
-   * plan depends neither on the values nor on the tables' sizes (the generic plan is made at a connection's sixth run
-   * and kept: made on a small table, it scans the table once it has grown).
+   * Parsed once per connection under its name (see poolQuery), planned for its values five times, then with a generic
+   * plan PostgreSQL keeps until a table it reads is analysed: only for statements run often whose generic plan holds
+   * for any values, and whose tables a TableStatisticsKeeper analyses as they grow (made on a small table, a kept plan
+   * scans the table once it has grown).
    */
   readonly prepared: boolean;
   readonly parameters: readonly (keyof TParams & string)[];

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 
 /** The parts of an EXPLAIN (ANALYZE, FORMAT JSON) plan node that count the rows a statement read. */
 interface PlanNode {
@@ -52,14 +52,42 @@ export async function measureStatementPlan(
     await runner.startTransaction();
     await runner.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
     await runner.query(`PREPARE measured AS ${statement.text}`);
-    // EXPLAIN takes no bind parameters: the values go in as literals, coerced to the statement's parameter types.
-    const [{ 'QUERY PLAN': plans }] = (await runner.query(
-      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE measured(${statement.values.map(literal).join(', ')})`,
-    )) as { 'QUERY PLAN': { Plan: PlanNode }[] }[];
-    return { read: rowsReadFrom(plans[0].Plan, relation), returned: plans[0].Plan['Actual Rows'] };
+    return await explainExecuted(runner, 'measured', statement.values, relation);
   } finally {
     await runner.rollbackTransaction().catch(() => undefined);
     await runner.query('DEALLOCATE ALL').catch(() => undefined);
     await runner.release();
   }
+}
+
+/**
+ * Runs the statement prepared as `name` on the runner's session with `values`, with the plan the session has for it
+ * (a generic plan it keeps, say), inside a transaction that is rolled back; returns the rows it read from the table
+ * `relation` and the rows it returned.
+ */
+export async function measurePreparedPlan(
+  runner: QueryRunner,
+  name: string,
+  values: unknown[],
+  relation: string,
+): Promise<{ read: number; returned: number }> {
+  await runner.startTransaction();
+  try {
+    return await explainExecuted(runner, name, values, relation);
+  } finally {
+    await runner.rollbackTransaction();
+  }
+}
+
+async function explainExecuted(
+  runner: QueryRunner,
+  name: string,
+  values: unknown[],
+  relation: string,
+): Promise<{ read: number; returned: number }> {
+  // EXPLAIN takes no bind parameters: the values go in as literals, coerced to the statement's parameter types.
+  const [{ 'QUERY PLAN': plans }] = (await runner.query(
+    `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name}(${values.map(literal).join(', ')})`,
+  )) as { 'QUERY PLAN': { Plan: PlanNode }[] }[];
+  return { read: rowsReadFrom(plans[0].Plan, relation), returned: plans[0].Plan['Actual Rows'] };
 }

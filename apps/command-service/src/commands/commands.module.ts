@@ -1,9 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ReservationsModule } from '../reservations/reservations.module.js';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { createServiceDataSource, TransactionalOutbox } from '@cpc/database';
+import { createServiceDataSource, TableStatisticsKeeper, TransactionalOutbox } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { controlDataSourceOptions } from '../data-source.js';
@@ -59,6 +59,17 @@ export class CommandsModule {
             new TransactionalOutbox(dataSource, eventBus, {
               table: CONTROL_OUTBOX_TABLE,
               relayIntervalMs: config.outboxRelayIntervalMs,
+            }),
+        },
+        {
+          // The delivery statements are prepared: their generic plans are made again as control.commands grows.
+          provide: TableStatisticsKeeper,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) =>
+            new TableStatisticsKeeper(dataSource, {
+              tables: ['control.commands'],
+              checkIntervalMs: config.tuning.statisticsCheckIntervalMs,
+              minPages: config.tuning.statisticsMinPages,
             }),
         },
         CommandCreationService,

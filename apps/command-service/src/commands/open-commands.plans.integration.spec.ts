@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { CommandSubjects } from '@cpc/contracts';
 import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
 import { createTestDatabase, measureStatementPlan, type TestDatabase } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import { controlDataSourceOptions } from '../data-source.js';
+import { acceptedBatch, insertCommands, insertOpenBacklog } from './testing/open-backlog.js';
 import {
-  applyCommandTransitions,
   claimDueCommands,
   wakeCommandLanes,
   wakeConnectedLanes,
@@ -35,45 +34,19 @@ beforeAll(async () => {
   await migrateServiceSchema(dataSource);
   await dataSource.initialize();
   const tenant = randomUUID();
-  controllers = Array.from({ length: LANES }, () => randomUUID());
-  const insertCommands = (select: string, values: unknown[]) =>
-    dataSource.query(
-      `INSERT INTO control.commands
-         (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target, parameters, status, result,
-          valid_until, created_at, sent_at, completed_at, next_attempt_at, lease_owner, lease_until, attempts)
-       ${select}`,
-      values,
-    );
+  const lanes = Array.from({ length: LANES }, () => randomUUID());
   // 20,000 ended commands, analysed: the statistics say no command is open.
   await insertCommands(
+    dataSource,
     `SELECT gen_random_uuid(), $1, 'remote_start', 'controller', lane, lane, '{"targetType":"controller"}', '{}',
             'accepted', '{"status":"Accepted"}', now(), now() - i * interval '1 second', now(), now(), NULL, NULL, NULL, 1
        FROM generate_series(1, 20000) AS i, LATERAL (SELECT ($2::uuid[])[1 + i % ${LANES}] AS lane) l`,
-    [tenant, controllers],
+    [tenant, lanes],
   );
   await dataSource.query('VACUUM (ANALYZE) control.commands');
   // Then a backlog: every lane has 50 open commands, the first half due, the rest waiting for a later time; the
   // head of every other lane is being delivered (leased).
-  await insertCommands(
-    `SELECT gen_random_uuid(), $1, 'remote_start', 'controller', lane, lane, '{"targetType":"controller"}', '{}',
-            'pending', NULL, now() + interval '1 hour', now() + i * interval '1 millisecond', NULL, NULL,
-            CASE WHEN i % ${OPEN_PER_LANE} < ${OPEN_PER_LANE / 2} THEN now() - interval '1 second'
-                 ELSE now() + interval '1 hour' END,
-            NULL, NULL, 0
-       FROM generate_series(0, ${OPEN_COMMANDS - 1}) AS i,
-            LATERAL (SELECT ($2::uuid[])[1 + i / ${OPEN_PER_LANE}] AS lane) l`,
-    [tenant, controllers],
-  );
-  // An UPDATE … RETURNING comes back from TypeORM as [rows, count].
-  const [heads] = await dataSource.query<[{ uuid: string }[], number]>(
-    `UPDATE control.commands SET lease_owner = 'another instance', lease_until = now() + interval '1 minute'
-      WHERE uuid IN (SELECT DISTINCT ON (controller_uuid) uuid FROM control.commands
-                      WHERE controller_uuid = ANY($1) AND completed_at IS NULL
-                      ORDER BY controller_uuid, created_at, uuid)
-      RETURNING uuid`,
-    [controllers.filter((_, index) => index % 2 === 0)],
-  );
-  busyHeads = heads.map((row) => row.uuid);
+  ({ controllers, busyHeads } = await insertOpenBacklog(dataSource, tenant, LANES, OPEN_PER_LANE, lanes));
 });
 
 afterAll(async () => {
@@ -98,20 +71,7 @@ describe.each(['force_generic_plan', 'force_custom_plan'] as const)(
 
     it('a batch of endings reads its commands and their lanes, not the backlog, and hands the lanes over', async () => {
       const batch = busyHeads.slice(0, 10);
-      const transitions = applyCommandTransitions.query({
-        uuids: batch,
-        wantsSent: batch.map(() => true),
-        sentAts: batch.map(() => null),
-        endings: batch.map(() => 'accepted'),
-        results: batch.map(() => JSON.stringify({ status: 'Accepted' })),
-        responses: batch.map(() => JSON.stringify({ status: 'Accepted' })),
-        sentEventIds: batch.map(() => randomUUID()),
-        endingEventIds: batch.map(() => randomUUID()),
-        subject: CommandSubjects.statusChanged,
-        leaseOwner: 'this instance',
-        leaseMs: 30_000,
-        leaseLimit: 100,
-      });
+      const transitions = acceptedBatch(batch);
       const { read, returned } = await measure(transitions, planCacheMode);
       // A row per ended command and one per lane's next command, handed over.
       expect(returned).toBe(2 * batch.length);

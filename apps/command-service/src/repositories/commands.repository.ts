@@ -95,6 +95,7 @@ export const claimDueCommands = sqlStatement<
   ClaimedCommand
 >({
   name: 'commands.claim-due',
+  prepared: true,
   parameters: ['owner', 'leaseMs', 'limit'],
   sql: `WITH RECURSIVE due_lanes AS (
        (SELECT controller_uuid FROM control.commands
@@ -382,6 +383,7 @@ export const applyCommandTransitions = sqlStatement<
   AppliedTransitionRow
 >({
   name: 'commands.apply-transitions',
+  prepared: true,
   parameters: [
     'uuids',
     'wantsSent',
@@ -601,6 +603,7 @@ export const createCommands = sqlStatement<
   StoredCommand
 >({
   name: 'commands.create-batch',
+  prepared: true,
   parameters: [...NEW_COMMAND_COLUMNS, 'leaseOwner', 'leaseMs', 'leaseLimit'],
   sql: insertCommandsSql(undefined),
 });
@@ -611,6 +614,7 @@ export const createCommandClaimingKey = sqlStatement<
   StoredCommand
 >({
   name: 'commands.create-with-key',
+  prepared: true,
   parameters: [...NEW_COMMAND_COLUMNS, 'idempotencyKey', 'fingerprint'],
   sql: insertCommandsSql(
     claimIdempotencyKeySql({

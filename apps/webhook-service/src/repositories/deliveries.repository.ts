@@ -8,11 +8,12 @@ import { pagedListStatements, sqlStatement } from '@cpc/database';
  * written, whichever replica handled it, or is parked (webhooks.parked_events), so no earlier row of its queue can
  * still appear but a parked event's: while one is pending, the later rows of its ordering key wait.
  *
- * The fan-out, run for every event, is prepared: planning it on each call cost PostgreSQL more than running it, and its
- * plan reads subscriptions and the one unique index whatever the size of webhooks.deliveries. The claim and the
- * outcomes are planned per call: a generic plan is made on a connection's sixth call and kept, and one made while the
- * table was small (after a deploy, in the bench) walked a whole index, or the table, per call later on. Their custom
- * plans read what they claim or write even when the statistics mislead (delivery-claims.plans.integration.spec.ts).
+ * The fan-out, the claim and the outcomes, run for every event and attempt, are prepared: planning them on each call
+ * cost PostgreSQL about as much as running them. PostgreSQL keeps a connection's generic plan until a table it reads is
+ * analysed, and one made while webhooks.deliveries was small (after a deploy, in the bench) walked a whole index, or
+ * the table, per call later on: TableStatisticsKeeper analyses the tables at every doubling, so plans are made again
+ * as they grow. Generic and custom plans read what they claim or write even when the statistics mislead
+ * (delivery-claims.plans.integration.spec.ts).
  */
 
 export interface DeliveryRow {
@@ -146,6 +147,7 @@ export const claimDueDeliveries = sqlStatement<
   ClaimedDelivery
 >({
   name: 'deliveries.claim',
+  prepared: true,
   parameters: [
     'limit',
     'leaseMs',
@@ -227,6 +229,7 @@ export interface DeliveryOutcome {
  */
 export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; failing_since: Date | null }>({
   name: 'deliveries.record-outcomes',
+  prepared: true,
   parameters: ['outcomes'],
   sql: `WITH outcome AS (
           SELECT * FROM jsonb_to_recordset(:outcomes::jsonb)
