@@ -216,16 +216,16 @@ describe('charging sessions from real charge points', () => {
     const first = await start('2026-03-06T08:00:00Z');
     // The charge point never read the answer, and starts again on the same connector.
     const second = await start('2026-03-06T08:01:00Z');
+    type Listed = { ocpp_transaction_id: string; status: string; plug_uuid?: string };
+    const byId = (body: { charging_sessions?: Listed[] }, id: number) =>
+      body.charging_sessions?.find((session) => session.ocpp_transaction_id === String(id));
+    // The start supersedes the first session, then finds the second one's plug (a look-up in assets-service).
     const superseded = await eventually(
       () => sessionsOf(controller.uuid),
       (response) =>
-        response.body.charging_sessions?.find(
-          (session: { ocpp_transaction_id: string }) =>
-            session.ocpp_transaction_id === String(first.transactionId),
-        )?.status === 'completed',
+        byId(response.body, first.transactionId)?.status === 'completed' &&
+        byId(response.body, second.transactionId)?.plug_uuid !== undefined,
     );
-    const byId = (body: { charging_sessions: { ocpp_transaction_id: string }[] }, id: number) =>
-      body.charging_sessions.find((session) => session.ocpp_transaction_id === String(id));
     expect(byId(superseded.body, first.transactionId)).toMatchObject({
       stop_reason: 'superseded',
       stopped_at: '2026-03-06T08:01:00Z',
