@@ -6,6 +6,7 @@ import { CreateParkedEvents1796100000000 } from './migrations/1796100000000-crea
 import { IndexDueDeliveriesPerSubscription1796200000000 } from './migrations/1796200000000-index-due-deliveries-per-subscription.js';
 import { IndexDeliveryQueuesByKey1796300000000 } from './migrations/1796300000000-index-delivery-queues-by-key.js';
 import { LeaseDeliveriesApart1796400000000 } from './migrations/1796400000000-lease-deliveries-apart.js';
+import { NoStatisticsForBodies1796500000000 } from './migrations/1796500000000-no-statistics-for-bodies.js';
 
 /** Every migration of the webhooks schema, in order; listed explicitly, never globbed. */
 export const WEBHOOKS_MIGRATIONS = [
@@ -14,6 +15,7 @@ export const WEBHOOKS_MIGRATIONS = [
   IndexDueDeliveriesPerSubscription1796200000000,
   IndexDeliveryQueuesByKey1796300000000,
   LeaseDeliveriesApart1796400000000,
+  NoStatisticsForBodies1796500000000,
 ];
 
 /** No entities: every statement is written out in src/repositories. */
