@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, QueryRunner } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { TableStatisticsKeeper } from './table-statistics-keeper.js';
-import { testServerDataSource } from './testing/test-server.js';
+import { TEST_SERVER_URL, testServerDataSource } from './testing/test-server.js';
 
 /**
  * A generic plan made while a table was a few pages, kept by PostgreSQL until the table is analysed, and what the
@@ -69,5 +69,31 @@ describe('TableStatisticsKeeper', () => {
     expect(await keeper.keepUp()).toEqual([]);
     await grow(20_000);
     expect(await keeper.keepUp()).toEqual([table]);
+  });
+
+  it('leaves a table its role does not own alone (PostgreSQL would skip it with a warning every time)', async () => {
+    const role = `${schema}_reader`;
+    await dataSource.query(`CREATE ROLE ${role} LOGIN`);
+    await dataSource.query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
+    await dataSource.query(`GRANT SELECT ON ${table} TO ${role}`);
+    const url = new URL(TEST_SERVER_URL);
+    url.username = role;
+    url.password = '';
+    const asReader = new DataSource({ type: 'postgres', url: url.toString(), poolSize: 1 });
+    await asReader.initialize();
+    try {
+      await grow(100_000); // doubled at least
+      const readers = new TableStatisticsKeeper(asReader, {
+        tables: [table],
+        checkIntervalMs: 60_000,
+        minPages: 16,
+      });
+      expect(await readers.keepUp()).toEqual([]);
+      expect(await keeper.keepUp()).toEqual([table]);
+    } finally {
+      await asReader.destroy();
+      await dataSource.query(`DROP OWNED BY ${role}`);
+      await dataSource.query(`DROP ROLE ${role}`);
+    }
   });
 });

@@ -13,14 +13,24 @@ export interface TableStatisticsKeeperOptions {
   minPages: number;
 }
 
-/** A table's size now and when its statistics were last taken (`relpages`, set by ANALYZE and VACUUM), in pages. */
+/**
+ * A table's size now and when its statistics were last taken (`relpages`, set by ANALYZE and VACUUM), in pages, and
+ * whether this role may analyse it (as its owner: PostgreSQL skips the table with a warning otherwise).
+ */
 export function tableSizeStatement(table: string) {
-  return sqlStatement<Record<never, never>, { pages: number; analysed_pages: number }>({
+  return sqlStatement<Record<never, never>, TableSize>({
     name: `statistics.table-size:${table}`,
     parameters: [],
-    sql: `SELECT (pg_relation_size(oid) / current_setting('block_size')::int)::int AS pages, relpages AS analysed_pages
+    sql: `SELECT (pg_relation_size(oid) / current_setting('block_size')::int)::int AS pages, relpages AS analysed_pages,
+                 pg_has_role(relowner, 'USAGE') AS owned
             FROM pg_class WHERE oid = '${table}'::regclass`,
   });
+}
+
+interface TableSize {
+  pages: number;
+  analysed_pages: number;
+  owned: boolean;
 }
 
 /** Takes a table's statistics anew, unless another transaction is doing so (then it returns at once). */
@@ -44,6 +54,7 @@ export function analyseTableStatement(table: string) {
 export class TableStatisticsKeeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TableStatisticsKeeper.name);
   private timer: NodeJS.Timeout | undefined;
+  private readonly notOwnedTold = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -67,11 +78,15 @@ export class TableStatisticsKeeper implements OnApplicationBootstrap, OnApplicat
   async keepUp(): Promise<string[]> {
     const analysed: string[] = [];
     for (const table of this.options.tables) {
-      const [size] = await runQuery<{ pages: number; analysed_pages: number }>(
-        this.dataSource,
-        tableSizeStatement(table).query({}),
-      );
+      const [size] = await runQuery<TableSize>(this.dataSource, tableSizeStatement(table).query({}));
       if (size.pages < this.options.minPages || size.pages < 2 * size.analysed_pages) continue;
+      if (!size.owned) {
+        if (!this.notOwnedTold.has(table)) {
+          this.notOwnedTold.add(table);
+          this.logger.warn(`${table} is not analysed as it grows: this database role does not own it`);
+        }
+        continue;
+      }
       await runQuery(this.dataSource, analyseTableStatement(table).query({}));
       analysed.push(table);
     }
