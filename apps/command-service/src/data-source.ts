@@ -22,6 +22,7 @@ import { CreateReservationEarlyUses1763895000000 } from './migrations/1763895000
 import { LaneHandoverFunction1763896000000 } from './migrations/1763896000000-lane-handover-function.js';
 import { CountExitsInOwnSlots1763897000000 } from './migrations/1763897000000-count-exits-in-own-slots.js';
 import { OneLaneFunction1763898000000 } from './migrations/1763898000000-one-lane-function.js';
+import { CountSlotsPerStatement1763899000000 } from './migrations/1763899000000-count-slots-per-statement.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -48,6 +49,7 @@ export const CONTROL_MIGRATIONS = [
   LaneHandoverFunction1763896000000,
   CountExitsInOwnSlots1763897000000,
   OneLaneFunction1763898000000,
+  CountSlotsPerStatement1763899000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -5,7 +5,8 @@ import type { DataSource } from 'typeorm';
 import { CONTROL_MIGRATIONS, controlDataSourceOptions } from '../data-source.js';
 import { ShardCommandCounts1763815000000 } from '../migrations/1763815000000-shard-command-counts.js';
 import { CountExitsInOwnSlots1763897000000 } from '../migrations/1763897000000-count-exits-in-own-slots.js';
-import { commandCountSlot, countCommands, type CountedChange, countStatusChanges } from './command-counts.js';
+import { CountSlotsPerStatement1763899000000 } from '../migrations/1763899000000-count-slots-per-statement.js';
+import { countCommands, type CountedChange, countStatusChanges } from './command-counts.js';
 import { COUNT_MISMATCHES_SQL } from './testing/count-mismatches.js';
 
 let database: TestDatabase;
@@ -33,21 +34,34 @@ const INSERT_COMMANDS = `
     FROM generate_series(1, $2) AS i, gen_random_uuid() AS t,
          LATERAL (SELECT (ARRAY['pending', 'sent', 'accepted'])[1 + i % 3] AS status) s`;
 
-/** Count rows that differ from the commands, per (tenant, target type, type, status, slot). */
+/** Counts that differ from the commands, per (tenant, target type, type, status). */
 async function mismatches(source: DataSource): Promise<number> {
   const [{ mismatches }] = await source.query<{ mismatches: number }[]>(COUNT_MISMATCHES_SQL);
   return mismatches;
 }
 
 describe('per-tenant command counts', () => {
-  it('choose the same slot in TypeScript as in SQL', async () => {
-    const uuids = Array.from({ length: 300 }, () => randomUUID());
-    const rows = await dataSource.query<{ slot: number }[]>(
-      'SELECT control.command_count_slot(u) AS slot FROM unnest($1::uuid[]) WITH ORDINALITY AS x(u, n) ORDER BY n',
-      [uuids],
+  it('move all the counts of a statement in one slot: one row per count, not one per command', async () => {
+    const tenantUuid = randomUUID();
+    const changes = Array.from({ length: 50 }, () => ({
+      row: {
+        uuid: randomUUID(),
+        tenant_uuid: tenantUuid,
+        target_type: 'controller',
+        type: 'soft_reset',
+        status: 'sent',
+      },
+      previousStatus: 'pending',
+    }));
+    await dataSource.transaction((manager) => countStatusChanges(manager, changes, 5));
+    const rows = await dataSource.query<{ status: string; slot: number; count: string }[]>(
+      'SELECT status, slot, count FROM control.command_counts WHERE tenant_uuid = $1 ORDER BY slot',
+      [tenantUuid],
     );
-    expect(rows.map((row) => row.slot)).toEqual(uuids.map(commandCountSlot));
-    expect(new Set(uuids.map(commandCountSlot)).size).toBeGreaterThan(16);
+    expect(rows).toEqual([
+      { status: 'sent', slot: 5, count: '50' },
+      { status: 'pending', slot: 37, count: '-50' },
+    ]);
   });
 
   it('stay exact under concurrent transactions that each move many commands, in any order, without deadlocks', async () => {
@@ -119,22 +133,25 @@ describe('per-tenant command counts', () => {
       status,
     });
     const leaving = randomUUID();
-    // The same slot as `leaving`: the same last byte.
-    const entering = `${randomUUID().slice(0, -2)}${leaving.slice(-2)}`;
+    const entering = randomUUID();
+    // Both statements draw the same slot: the ending's exit and the creation's entry are rows apart all the same.
+    const slot = 7;
     await dataSource.transaction((manager) =>
-      countStatusChanges(manager, [{ row: row(leaving, 'pending'), previousStatus: null }]),
+      countStatusChanges(manager, [{ row: row(leaving, 'pending'), previousStatus: null }], slot),
     );
     const ending = dataSource.createQueryRunner();
     await ending.connect();
     try {
       await ending.startTransaction();
-      await countStatusChanges(ending.manager, [
-        { row: row(leaving, 'accepted'), previousStatus: 'pending' },
-      ]);
-      // While that transaction holds its count rows, a creation counts a command of the same slot.
+      await countStatusChanges(
+        ending.manager,
+        [{ row: row(leaving, 'accepted'), previousStatus: 'pending' }],
+        slot,
+      );
+      // While that transaction holds its count rows, a creation counts a command in the same slot.
       await dataSource.transaction(async (manager) => {
         await manager.query(`SET LOCAL lock_timeout = '1s'`);
-        await countStatusChanges(manager, [{ row: row(entering, 'pending'), previousStatus: null }]);
+        await countStatusChanges(manager, [{ row: row(entering, 'pending'), previousStatus: null }], slot);
       });
       await ending.commitTransaction();
     } finally {
@@ -187,10 +204,25 @@ describe('the migrations to slotted counts and to exit slots', () => {
       );
       expect(exits).toBeGreaterThan(0);
 
-      // Down again: first the exits folded into their entries' slots, then one row per (tenant, target type, type,
-      // status), the sums of the slots.
+      // Down again: first recounted, each command in the slot of its uuid; then the exits folded into their entries'
+      // slots (none are left); then one row per (tenant, target type, type, status), the sums of the slots.
       const runner = current.createQueryRunner();
       try {
+        await runner.startTransaction();
+        await new CountSlotsPerStatement1763899000000().down(runner);
+        await runner.commitTransaction();
+        expect(await mismatches(current)).toBe(0);
+        const [{ perUuid }] = await current.query<{ perUuid: number }[]>(
+          `SELECT count(*)::int AS "perUuid" FROM control.command_counts c
+            WHERE c.count = (SELECT count(*) FROM control.commands m
+                              WHERE m.tenant_uuid = c.tenant_uuid AND m.target_type = c.target_type
+                                AND m.type = c.type AND m.status = c.status
+                                AND control.command_count_slot(m.uuid) = c.slot)`,
+        );
+        const [{ rows }] = await current.query<{ rows: number }[]>(
+          'SELECT count(*)::int AS rows FROM control.command_counts',
+        );
+        expect(perUuid).toBe(rows);
         await runner.startTransaction();
         await new CountExitsInOwnSlots1763897000000().down(runner);
         await runner.commitTransaction();

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { COMMAND_STATUSES } from '@cpc/ocpp-commands';
 import type { CommandFilter } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
@@ -17,20 +18,14 @@ export interface CountedChange {
 }
 
 /**
- * The count row (slot) of a command entering a status: its uuid's last byte modulo the slots, as
- * control.command_count_slot(uuid) computes it in SQL (the migration that introduced slots counted the existing
- * commands with it).
+ * The count rows (slot) a statement moves its counts in, drawn for each statement: the commands entering a status are
+ * counted in it, those leaving one in slot + COMMAND_COUNT_SLOTS (a row of negative counts, so that a batch of endings
+ * never locks a row a creation writes). Readers sum every slot, so any slot holds any command's count; one slot per
+ * statement moves one row per count however many commands it changes, and concurrent statements of one tenant meet on
+ * a row one time in COMMAND_COUNT_SLOTS (CountSlotsPerStatement1763899000000).
  */
-export function commandCountSlot(commandUuid: string): number {
-  return Number.parseInt(commandUuid.slice(-2), 16) % COMMAND_COUNT_SLOTS;
-}
-
-/**
- * The count row of a command leaving a status: its slot + COMMAND_COUNT_SLOTS, a row of negative counts, so that a
- * batch of endings never locks a row a creation writes (CountExitsInOwnSlots1763897000000).
- */
-export function commandCountExitSlot(commandUuid: string): number {
-  return commandCountSlot(commandUuid) + COMMAND_COUNT_SLOTS;
+export function batchCountSlot(): number {
+  return randomInt(COMMAND_COUNT_SLOTS);
 }
 
 /** A count row: a status of a tenant's commands of a target type and type, in one slot. */
@@ -58,14 +53,18 @@ export function compareCountKeys(a: CountKey, b: CountKey): number {
 
 /**
  * Moves the per-tenant counts (control.command_counts) along with status changes, in the caller's transaction and
- * as its last step. A command is counted in its own slot, entering a status, and in its exit slot, leaving one. Every
- * transaction touches the count rows in one global order (tenant, target type, type, lifecycle order of the status,
- * then slot), and only after the command rows it changed, so two transactions never wait for each other in a circle.
+ * as its last step, in one slot drawn for the call (batchCountSlot). Every transaction touches the count rows in one
+ * global order (tenant, target type, type, lifecycle order of the status, then slot), and only after the command rows
+ * it changed, so two transactions never wait for each other in a circle.
  */
-export async function countStatusChanges(manager: EntityManager, changes: CountedChange[]): Promise<void> {
+export async function countStatusChanges(
+  manager: EntityManager,
+  changes: CountedChange[],
+  countSlot = batchCountSlot(),
+): Promise<void> {
   const deltas = new Map<string, { key: CountKey; delta: number }>();
   const add = (row: CountedChange['row'], status: string, delta: number) => {
-    const slot = delta < 0 ? commandCountExitSlot(row.uuid) : commandCountSlot(row.uuid);
+    const slot = delta < 0 ? countSlot + COMMAND_COUNT_SLOTS : countSlot;
     const key: CountKey = [row.tenant_uuid, row.target_type, row.type, status, slot];
     const id = key.join('|');
     deltas.set(id, { key, delta: (deltas.get(id)?.delta ?? 0) + delta });

@@ -9,7 +9,8 @@ import { COMMAND_STATUSES } from '@cpc/ocpp-commands';
 
 /**
  * Rows each count is spread over, so that a tenant's writers rarely wait for each other's commits: slots 0–31 count
- * the commands entering a status, 32–63 (slot + 32) those leaving it.
+ * the commands entering a status, 32–63 (slot + 32) those leaving it. A statement counts all its changes in one slot
+ * it draws (batchCountSlot): one row per count it moves, not one per command.
  */
 export const COMMAND_COUNT_SLOTS = 32;
 
@@ -19,13 +20,13 @@ const ON_COUNTED =
   'ON CONFLICT (tenant_uuid, target_type, type, status, slot) DO UPDATE SET count = c.count + EXCLUDED.count';
 
 /**
- * Counts a batch of commands just created, as a CTE of the statement creating them: `created` names the CTE
- * returning their rows, `input` the rows they were made from, whose `count_rank` orders their count keys by
- * compareCountKeys, so the count rows are locked in the global order.
+ * Counts a batch of commands just created, as a CTE of the statement creating them, in slot `slot` (an SQL expression):
+ * `created` names the CTE returning their rows, `input` the rows they were made from, whose `count_rank` orders their
+ * count keys by compareCountKeys, so the count rows are locked in the global order.
  */
-export function countCreatedBatchSql(created: string, input: string): string {
+export function countCreatedBatchSql(created: string, input: string, slot: string): string {
   return `${ADD_TO_COUNT}
-          SELECT n.tenant_uuid, n.target_type, n.type, n.status, control.command_count_slot(n.uuid), count(*)
+          SELECT n.tenant_uuid, n.target_type, n.type, n.status, ${slot}, count(*)
             FROM ${created} n JOIN ${input} i ON i.uuid = n.uuid
            GROUP BY 1, 2, 3, 4, 5
            ORDER BY min(i.count_rank)
@@ -38,17 +39,18 @@ const COUNT_LOCK_ORDER = `tenant_uuid, target_type COLLATE "C", type COLLATE "C"
 
 /**
  * A SELECT moving the counts by `changes` (an SQL query yielding rows tenant_uuid, target_type, type, status,
- * command uuid, delta), through control.move_command_counts in the global lock order: for a statement that changes
- * commands and moves their counts at once (as its last step, see countStatusChanges).
+ * command uuid, delta) in slot `slot` (an SQL expression; its exit slot for the decrements), through
+ * control.move_command_counts in the global lock order: for a statement that changes commands and moves their counts
+ * at once (as its last step, see countStatusChanges).
  */
-export function moveCountsSql(changes: string): string {
+export function moveCountsSql(changes: string, slot: string): string {
   const ordered = (column: string, cast: string) =>
     `array_agg(${column} ORDER BY ${COUNT_LOCK_ORDER})::${cast}`;
   return `SELECT control.move_command_counts(${ordered('tenant_uuid', 'uuid[]')}, ${ordered('target_type', 'text[]')},
             ${ordered('type', 'text[]')}, ${ordered('status', 'text[]')}, ${ordered('slot', 'smallint[]')},
             ${ordered('delta', 'bigint[]')})
       FROM (SELECT tenant_uuid, target_type, type, status,
-                   control.command_count_slot(uuid) + CASE WHEN delta < 0 THEN ${COMMAND_COUNT_SLOTS} ELSE 0 END AS slot,
+                   ${slot} + CASE WHEN delta < 0 THEN ${COMMAND_COUNT_SLOTS} ELSE 0 END AS slot,
                    sum(delta) AS delta
               FROM (${changes}) AS change(tenant_uuid, target_type, type, status, uuid, delta)
              GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0) AS moved`;

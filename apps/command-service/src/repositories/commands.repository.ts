@@ -379,6 +379,8 @@ export const applyCommandTransitions = sqlStatement<
     leaseOwner: string | null;
     leaseMs: number;
     leaseLimit: number;
+    /** The slot the batch moves its counts in (batchCountSlot). */
+    countSlot: number;
   },
   AppliedTransitionRow
 >({
@@ -397,6 +399,7 @@ export const applyCommandTransitions = sqlStatement<
     'leaseOwner',
     'leaseMs',
     'leaseLimit',
+    'countSlot',
   ],
   sql: `
     WITH input AS (
@@ -480,10 +483,13 @@ export const applyCommandTransitions = sqlStatement<
                clock_timestamp() + (row_number() OVER (ORDER BY s.phase, s.position) - 1) * interval '1 microsecond'
           FROM steps s`)}
     ), counted AS (
-      ${moveCountsSql(`
+      ${moveCountsSql(
+        `
         SELECT tenant_uuid, target_type, type, previous, uuid, -1 FROM changed
         UNION ALL
-        SELECT tenant_uuid, target_type, type, status, uuid, 1 FROM changed`)}
+        SELECT tenant_uuid, target_type, type, status, uuid, 1 FROM changed`,
+        ':countSlot::smallint',
+      )}
     )
     SELECT false AS handed_over, c.uuid, c.passed_sent, c.ended,
            c.ended AND c.controller_uuid NOT IN (SELECT controller_uuid FROM leased)
@@ -519,6 +525,8 @@ export interface NewCommandColumns {
   subject: string;
   /** Each command's place in the global lock order of its count key (compareCountKeys). */
   countRanks: number[];
+  /** The slot the batch is counted in (batchCountSlot). */
+  countSlot: number;
   /** The W3C traceparent of the request that created each command when it was traced (sampled), else null. */
   traceparents: (string | null)[];
 }
@@ -537,6 +545,7 @@ const NEW_COMMAND_COLUMNS = [
   'events',
   'subject',
   'countRanks',
+  'countSlot',
   'traceparents',
 ] as const satisfies readonly (keyof NewCommandColumns)[];
 
@@ -593,7 +602,7 @@ function insertCommandsSql(claim: string | undefined): string {
                clock_timestamp()
           FROM command c JOIN input i ON i.uuid = c.uuid
          ORDER BY i.position`)}
-    ), counted AS (${countCreatedBatchSql('command', 'input')})
+    ), counted AS (${countCreatedBatchSql('command', 'input', ':countSlot::smallint')})
     SELECT * FROM command`;
 }
 

@@ -10,7 +10,7 @@ import {
   createCommands,
   type NewCommandColumns,
 } from '../../repositories/commands.repository.js';
-import { commandCountSlot, compareCountKeys, type CountKey } from '../command-counts.js';
+import { batchCountSlot, compareCountKeys, type CountKey } from '../command-counts.js';
 import type { StoredCommand } from '../command-row.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 
@@ -120,12 +120,13 @@ export class CommandInserts {
 
 /** The columns of createCommands for `commands`. */
 function columnsOf(commands: NewCommand[]): NewCommandColumns {
+  const countSlot = batchCountSlot();
   const keys = commands.map((command): CountKey => [
     command.tenantUuid,
     command.targetType,
     command.type,
     'pending',
-    commandCountSlot(command.uuid),
+    countSlot,
   ]);
   const byCountKey = keys.map((_, index) => index).sort((a, b) => compareCountKeys(keys[a], keys[b]));
   const countRank = new Array<number>(commands.length);
@@ -145,6 +146,7 @@ function columnsOf(commands: NewCommand[]): NewCommandColumns {
     events: column((command) => command.event),
     subject: CommandSubjects.statusChanged,
     countRanks: countRank,
+    countSlot,
     traceparents: column((command) => command.traceparent),
   };
 }

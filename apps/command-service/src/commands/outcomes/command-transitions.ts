@@ -11,6 +11,7 @@ import {
   failPendingCommands,
   wakeCommandLanes,
 } from '../../repositories/commands.repository.js';
+import { batchCountSlot } from '../command-counts.js';
 import { recordStatusChanges } from '../command-record.js';
 import type { ClaimedCommand, CommandRow } from '../command-row.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
@@ -212,6 +213,7 @@ export class CommandTransitions {
       leaseOwner: leases?.owner ?? null,
       leaseMs: leases?.leaseMs ?? 0,
       leaseLimit: leases?.limit ?? 0,
+      countSlot: batchCountSlot(),
     });
     const changedRows = rows.filter((row) => !row.handed_over);
     const handedOver = rows.filter((row) => row.handed_over).map(({ handed_over: _, ...command }) => command);

@@ -71,5 +71,6 @@ export function acceptedBatch(batch: string[]) {
     leaseOwner: 'this instance',
     leaseMs: 30_000,
     leaseLimit: 100,
+    countSlot: 0,
   });
 }
