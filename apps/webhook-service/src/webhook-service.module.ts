@@ -1,6 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseHealthIndicator, ServiceDatabaseModule, TableStatisticsKeeper } from '@cpc/database';
-import { DataSource } from 'typeorm';
 import { HealthModule } from '@cpc/health';
 import { NatsConnectionModule, NatsHealthIndicator, NatsRpcClientModule } from '@cpc/nats';
 import { webhooksDataSourceOptions } from './data-source.js';
@@ -66,18 +65,12 @@ export class WebhookServiceModule {
             maxIdleConnectionsPerReceiver: config.tuning.maxIdleConnectionsPerReceiver,
           }),
         },
-        {
-          // The claim, the outcomes and the fan-out are prepared: their generic plans are made again as the tables
-          // grow.
-          provide: TableStatisticsKeeper,
-          inject: [DataSource],
-          useFactory: (dataSource: DataSource) =>
-            new TableStatisticsKeeper(dataSource, {
-              tables: ['webhooks.deliveries', 'webhooks.parked_events', 'webhooks.subscriptions'],
-              checkIntervalMs: config.tuning.statisticsCheckIntervalMs,
-              minPages: config.tuning.statisticsMinPages,
-            }),
-        },
+        // The delivery statements are prepared: their generic plans are made again as the tables grow.
+        TableStatisticsKeeper.provider({
+          tables: ['webhooks.deliveries', 'webhooks.parked_events', 'webhooks.subscriptions'],
+          checkIntervalMs: config.tuning.statisticsCheckIntervalMs,
+          minPages: config.tuning.statisticsMinPages,
+        }),
         DeliverySignal,
         DeliveryOutcomes,
         ControllerLocations,

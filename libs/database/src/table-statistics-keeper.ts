@@ -1,6 +1,11 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { describeError } from '@cpc/errors';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { runQuery } from './pool-query.js';
 import { sqlStatement } from './sql-statement.js';
 
@@ -14,33 +19,23 @@ export interface TableStatisticsKeeperOptions {
 }
 
 /**
- * A table's size now and when its statistics were last taken (`relpages`, set by ANALYZE and VACUUM), in pages, and
- * whether this role may analyse it (as its owner: PostgreSQL skips the table with a warning otherwise).
+ * The tables that have at least doubled (and reached :minPages) since their statistics were last taken (`relpages`,
+ * set by ANALYZE and VACUUM), each with whether this role may analyse it (as its owner: PostgreSQL skips the table
+ * with a warning otherwise).
  */
-export function tableSizeStatement(table: string) {
-  return sqlStatement<Record<never, never>, TableSize>({
-    name: `statistics.table-size:${table}`,
-    parameters: [],
-    sql: `SELECT (pg_relation_size(oid) / current_setting('block_size')::int)::int AS pages, relpages AS analysed_pages,
-                 pg_has_role(relowner, 'USAGE') AS owned
-            FROM pg_class WHERE oid = '${table}'::regclass`,
-  });
-}
-
-interface TableSize {
-  pages: number;
-  analysed_pages: number;
-  owned: boolean;
-}
-
-/** Takes a table's statistics anew, unless another transaction is doing so (then it returns at once). */
-export function analyseTableStatement(table: string) {
-  return sqlStatement({
-    name: `statistics.analyse:${table}`,
-    parameters: [],
-    sql: `ANALYZE (SKIP_LOCKED) ${table}`,
-  });
-}
+const grownTables = sqlStatement<
+  { tables: string[]; minPages: number },
+  { table_name: string; owned: boolean }
+>({
+  name: 'statistics.grown-tables',
+  parameters: ['tables', 'minPages'],
+  sql: `SELECT table_name, pg_has_role(relowner, 'USAGE') AS owned
+          FROM (SELECT t.table_name, c.relowner, c.relpages,
+                       (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages
+                  FROM unnest(:tables::text[]) AS t(table_name)
+                  JOIN pg_class c ON c.oid = t.table_name::regclass) AS sized
+         WHERE pages >= :minPages AND pages >= 2 * relpages`,
+});
 
 /**
  * Takes a table's statistics anew (ANALYZE) whenever it has doubled since they were last taken, by this instance,
@@ -49,7 +44,7 @@ export function analyseTableStatement(table: string) {
  * database) reads it whole, and without an ANALYZE it would be kept however large the table grows (autovacuum may be
  * off, or behind); made again at every doubling, a plan never serves a table more than twice the size it was made
  * for. Replicas may check at the same time: the statistics show an ANALYZE another one has finished, and one still
- * running is skipped.
+ * running is skipped (SKIP_LOCKED).
  */
 export class TableStatisticsKeeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TableStatisticsKeeper.name);
@@ -60,6 +55,15 @@ export class TableStatisticsKeeper implements OnApplicationBootstrap, OnApplicat
     private readonly dataSource: DataSource,
     private readonly options: TableStatisticsKeeperOptions,
   ) {}
+
+  /** The keeper of a service's `tables`, on its DataSource, as a Nest provider. */
+  static provider(options: TableStatisticsKeeperOptions): Provider {
+    return {
+      provide: TableStatisticsKeeper,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => new TableStatisticsKeeper(dataSource, options),
+    };
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -76,18 +80,21 @@ export class TableStatisticsKeeper implements OnApplicationBootstrap, OnApplicat
 
   /** Analyses each table that has doubled since its statistics were taken; the tables it analysed. */
   async keepUp(): Promise<string[]> {
+    const grown = await runQuery<{ table_name: string; owned: boolean }>(
+      this.dataSource,
+      grownTables.query({ tables: [...this.options.tables], minPages: this.options.minPages }),
+    );
     const analysed: string[] = [];
-    for (const table of this.options.tables) {
-      const [size] = await runQuery<TableSize>(this.dataSource, tableSizeStatement(table).query({}));
-      if (size.pages < this.options.minPages || size.pages < 2 * size.analysed_pages) continue;
-      if (!size.owned) {
+    for (const { table_name: table, owned } of grown) {
+      if (!owned) {
         if (!this.notOwnedTold.has(table)) {
           this.notOwnedTold.add(table);
           this.logger.warn(`${table} is not analysed as it grows: this database role does not own it`);
         }
         continue;
       }
-      await runQuery(this.dataSource, analyseTableStatement(table).query({}));
+      // One of the service's own table names (options.tables), never input.
+      await this.dataSource.query(`ANALYZE (SKIP_LOCKED) ${table}`);
       analysed.push(table);
     }
     return analysed;

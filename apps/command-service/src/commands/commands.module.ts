@@ -3,7 +3,7 @@ import { ReservationsModule } from '../reservations/reservations.module.js';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { createServiceDataSource, TableStatisticsKeeper, TransactionalOutbox } from '@cpc/database';
 import { JetStreamEventBus } from '@cpc/nats';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { controlDataSourceOptions } from '../data-source.js';
@@ -61,17 +61,12 @@ export class CommandsModule {
               relayIntervalMs: config.outboxRelayIntervalMs,
             }),
         },
-        {
-          // The delivery statements are prepared: their generic plans are made again as control.commands grows.
-          provide: TableStatisticsKeeper,
-          inject: [DataSource],
-          useFactory: (dataSource: DataSource) =>
-            new TableStatisticsKeeper(dataSource, {
-              tables: ['control.commands'],
-              checkIntervalMs: config.tuning.statisticsCheckIntervalMs,
-              minPages: config.tuning.statisticsMinPages,
-            }),
-        },
+        // The delivery statements are prepared: their generic plans are made again as the tables grow.
+        TableStatisticsKeeper.provider({
+          tables: ['control.commands'],
+          checkIntervalMs: config.tuning.statisticsCheckIntervalMs,
+          minPages: config.tuning.statisticsMinPages,
+        }),
         CommandCreationService,
         CommandInserts,
         CommandTargetResolver,
