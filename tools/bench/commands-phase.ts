@@ -9,6 +9,7 @@ import { apiCall, natsLogin } from './bench-setup.js';
 import { JsonPoster } from './json-poster.js';
 import { LatencyRecorder, type LatencySummary, summarizeLoopDelay } from './latency-recorder.js';
 import type { Progress } from './progress.js';
+import { FleetNames } from './fleet-names.js';
 
 interface RpcClient {
   connect(): Promise<unknown>;
@@ -67,8 +68,20 @@ interface RemoteStartParams {
   idToken?: { idToken?: string };
 }
 
-/** `count` controllers of security profile 0 at a new location, written straight into assets.controllers. */
-export async function seedFleet(target: BenchTarget, tenant: BenchTenant, count: number, prefix = 'CMD') {
+/** The fleets this run has seeded. */
+const fleetNames = new FleetNames();
+
+/**
+ * `count` controllers of security profile 0 at a new location, written straight into assets.controllers, with OCPP
+ * identities `<prefix>-1`… (a later fleet of the same prefix in this run: `<prefix>2-1`…, see FleetNames).
+ */
+export async function seedFleet(
+  target: BenchTarget,
+  tenant: BenchTenant,
+  count: number,
+  fleetPrefix = 'CMD',
+) {
+  const prefix = fleetNames.next(fleetPrefix);
   const location = await apiCall<{ location: { uuid: string } }>(
     target,
     tenant,
@@ -105,8 +118,13 @@ export class CommandsBench {
   /** Numbers every POST of the run; its id tag (`B<n>`, within 1.6's 20 characters) names it at the charge point. */
   private posted = 0;
 
-  static async start(target: BenchTarget, tenant: BenchTenant, count: number): Promise<CommandsBench> {
-    const controllers = await seedFleet(target, tenant, count);
+  static async start(
+    target: BenchTarget,
+    tenant: BenchTenant,
+    count: number,
+    fleetPrefix = 'CMD',
+  ): Promise<CommandsBench> {
+    const controllers = await seedFleet(target, tenant, count, fleetPrefix);
     const receivedAt = new Map<string, number>();
     const noteArrival = ({ params }: { params: RemoteStartParams }) => {
       const idTag = params.idTag ?? params.idToken?.idToken;

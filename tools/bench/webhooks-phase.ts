@@ -150,7 +150,7 @@ export async function runWebhooksPhase(
   await nats.flush();
 
   progress.update(`webhooks: connecting ${options.chargePoints} charge points`);
-  const bench = await CommandsBench.start(target, tenant, options.chargePoints);
+  const bench = await CommandsBench.start(target, tenant, options.chargePoints, 'HOOK');
   try {
     const sendStart = Date.now();
     await bench.step(options.commandRate, options.seconds, progress);
