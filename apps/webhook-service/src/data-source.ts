@@ -7,6 +7,7 @@ import { IndexDueDeliveriesPerSubscription1796200000000 } from './migrations/179
 import { IndexDeliveryQueuesByKey1796300000000 } from './migrations/1796300000000-index-delivery-queues-by-key.js';
 import { LeaseDeliveriesApart1796400000000 } from './migrations/1796400000000-lease-deliveries-apart.js';
 import { NoStatisticsForBodies1796500000000 } from './migrations/1796500000000-no-statistics-for-bodies.js';
+import { SmallStatisticsSampleForDeliveries1796600000000 } from './migrations/1796600000000-small-statistics-sample-for-deliveries.js';
 
 /** Every migration of the webhooks schema, in order; listed explicitly, never globbed. */
 export const WEBHOOKS_MIGRATIONS = [
@@ -16,6 +17,7 @@ export const WEBHOOKS_MIGRATIONS = [
   IndexDeliveryQueuesByKey1796300000000,
   LeaseDeliveriesApart1796400000000,
   NoStatisticsForBodies1796500000000,
+  SmallStatisticsSampleForDeliveries1796600000000,
 ];
 
 /** No entities: every statement is written out in src/repositories. */
