@@ -19,6 +19,8 @@ describe('command-service tuning', () => {
       creationBatchSize: 500,
       creationMaxLeasesPerBatch: 64,
       recentlyEndedCapacity: 50_000,
+      listReadsAtOnce: 5,
+      listReadsWaitingAtMost: 200,
       reconnectSettleMs: 5000,
       gatewayCallEventsConcurrency: 200,
       connectedEventsBatchSize: 256,

@@ -49,6 +49,13 @@ export interface CommandServiceTuning {
   creationMaxLeasesPerBatch: number;
   /** Command uuids remembered as ended, so repeated endings skip the database: the endings of several seconds. */
   recentlyEndedCapacity: number;
+  /**
+   * List reads (GET /control/commands) running at once; the others wait their turn. A page deep by number can hold a
+   * connection for seconds, and creations share the pool (10 connections) with them: half of it stays theirs.
+   */
+  listReadsAtOnce: number;
+  /** List reads waiting for their turn at most; beyond, a list is answered service_unavailable at once. */
+  listReadsWaitingAtMost: number;
   /** Gateway call events handled at once; their transitions are written together (see CommandTransitions). */
   gatewayCallEventsConcurrency: number;
   /** Most connected events whose lanes one statement wakes, so a reconnect storm costs a statement per pull. */
@@ -105,6 +112,8 @@ export const COMMAND_SERVICE_TUNING: Readonly<CommandServiceTuning> = Object.fre
   creationBatchSize: 500,
   creationMaxLeasesPerBatch: 64,
   recentlyEndedCapacity: 50_000,
+  listReadsAtOnce: 5,
+  listReadsWaitingAtMost: 200,
   gatewayCallEventsConcurrency: 200,
   connectedEventsBatchSize: 256,
   chargingSessionEventsBatchSize: 256,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@cpc/contracts';
+import { currentRequestId, runWithRequestId } from '@cpc/logging';
 import type { JetStreamEventBus } from '@cpc/nats';
 import type { DataSource } from 'typeorm';
 import { testServerDataSource } from './testing/test-server.js';
@@ -8,9 +9,12 @@ import { TransactionalOutbox } from './transactional-outbox.js';
 /** What the outbox asks of the event bus; fails while `failing` is set, as a publish to a NATS that is away does. */
 class RecordingEventBus {
   readonly published: { subject: string; index: number }[] = [];
+  /** The request each publish ran in, if any. */
+  readonly requestIds: (string | undefined)[] = [];
   failing = false;
 
   async publish(subject: string, envelope: EventEnvelope<unknown>): Promise<void> {
+    this.requestIds.push(currentRequestId());
     await Promise.resolve();
     if (this.failing) throw new Error('no responders');
     this.published.push({ subject, index: (envelope.data as { index: number }).index });
@@ -73,6 +77,13 @@ describe('TransactionalOutbox', () => {
     expect(bus.published.map((p) => p.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(bus.published[4].subject).toBe('events.test.outbox.1');
     expect(await waiting()).toBe(0);
+  });
+
+  it("relays outside the request that set it going: not bound by that request's id or deadline", async () => {
+    await add([0, 1]);
+    await runWithRequestId('creating-request', () => outbox.flush(), Date.now() - 1);
+    expect(bus.published.map((p) => p.index)).toEqual([0, 1]);
+    expect(bus.requestIds).toEqual([undefined, undefined]);
   });
 
   it('never publishes the events of a transaction that rolled back', async () => {

@@ -3,6 +3,7 @@ import type { EventEnvelope } from '@cpc/contracts';
 import type { JetStreamEventBus } from '@cpc/nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import { describeError } from '@cpc/errors';
+import { runOutsideRequest } from '@cpc/logging';
 import { namedQuery, runQuery } from './pool-query.js';
 
 export interface TransactionalOutboxOptions {
@@ -94,25 +95,28 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
   flush(): Promise<void> {
     if (this.queued) return this.relaying;
     this.queued = true;
-    this.relaying = this.relaying.then(async () => {
-      this.queued = false;
-      if (this.stopped) return;
-      try {
-        while ((await this.publishBatch()) === this.batchSize) {
-          // A full batch: more may be waiting.
-        }
-        if (this.reportedFailure) this.logger.log('outbox: publishing works again');
-        this.reportedFailure = false;
-      } catch (error) {
-        if (!this.reportedFailure) {
-          this.logger.warn(
-            `outbox: publishing failed, retrying every ${this.options.relayIntervalMs} ms: ${describeError(error)}`,
-          );
-        }
-        this.reportedFailure = true;
-      }
-    });
+    // A request that calls this sets a run going for everyone's events: it is not the request's work.
+    this.relaying = runOutsideRequest(() => this.relaying.then(() => this.relay()));
     return this.relaying;
+  }
+
+  private async relay(): Promise<void> {
+    this.queued = false;
+    if (this.stopped) return;
+    try {
+      while ((await this.publishBatch()) === this.batchSize) {
+        // A full batch: more may be waiting.
+      }
+      if (this.reportedFailure) this.logger.log('outbox: publishing works again');
+      this.reportedFailure = false;
+    } catch (error) {
+      if (!this.reportedFailure) {
+        this.logger.warn(
+          `outbox: publishing failed, retrying every ${this.options.relayIntervalMs} ms: ${describeError(error)}`,
+        );
+      }
+      this.reportedFailure = true;
+    }
   }
 
   onApplicationBootstrap(): void {

@@ -72,3 +72,10 @@ export class RateLimitedError extends DomainError {
     return { code: this.code, message: this.message, retryAfterSeconds: this.retryAfterSeconds };
   }
 }
+
+/** The caller of a request stopped waiting before the work could start (REQUEST_TIMEOUT_HEADER): nothing was done. */
+export class RequestDeadlinePassedError extends ServiceUnavailableError {
+  constructor() {
+    super('the request waited past its deadline and was not served, try again later');
+  }
+}

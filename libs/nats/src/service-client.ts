@@ -8,7 +8,7 @@ import {
   RequestError,
   TimeoutError,
 } from '@nats-io/transport-node';
-import { isRpcErrorPayload, REQUEST_ID_HEADER } from '@cpc/contracts';
+import { isRpcErrorPayload, REQUEST_ID_HEADER, REQUEST_TIMEOUT_HEADER } from '@cpc/contracts';
 import { describeError, DomainError, ServiceUnavailableError } from '@cpc/errors';
 import { currentRequestId } from '@cpc/logging';
 import { activeTraceparent, inChildSpan, SpanKind, TRACEPARENT_HEADER, tracingOn } from '@cpc/tracing';
@@ -51,8 +51,8 @@ function isNoResponders(error: unknown): boolean {
 }
 
 /**
- * Request/reply to other services over NATS. Carries the current request id and, in a traced request, its span's
- * traceparent (a client span per request) in headers, turns a service's typed
+ * Request/reply to other services over NATS. Carries its timeout, the current request id and, in a traced request, its
+ * span's traceparent (a client span per request) in headers, turns a service's typed
  * error back into a DomainError, and a missing or slow service into service_unavailable.
  */
 @Injectable()
@@ -117,12 +117,10 @@ export class ServiceClient implements OnApplicationShutdown {
     }
     const requestId = currentRequestId();
     const traceparent = activeTraceparent();
-    let headers: MsgHdrs | undefined;
-    if (requestId || traceparent) {
-      headers = natsHeaders();
-      if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
-      if (traceparent) headers.set(TRACEPARENT_HEADER, traceparent);
-    }
+    const headers: MsgHdrs = natsHeaders();
+    headers.set(REQUEST_TIMEOUT_HEADER, String(this.timeoutMs));
+    if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
+    if (traceparent) headers.set(TRACEPARENT_HEADER, traceparent);
     const packet = JSON.stringify({
       pattern: subject,
       data: payload,

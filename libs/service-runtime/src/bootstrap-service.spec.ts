@@ -9,6 +9,7 @@ import { ClientProxyFactory, MessagePattern, Payload, Transport } from '@nestjs/
 import type { Histogram } from 'prom-client';
 import { readCommonServiceConfig, EnvReader } from '@cpc/config';
 import { NotFoundError, ServiceUnavailableError } from '@cpc/errors';
+import { currentRequestDeadline } from '@cpc/logging';
 import { NatsRequestMetrics, ServiceClient } from '@cpc/nats';
 import { type NatsTestServer, startNatsTestServer } from '@cpc/testing';
 import { bootstrapService, type RunningService } from './bootstrap-service.js';
@@ -56,6 +57,7 @@ describe('bootstrapService', () => {
 });
 
 const ECHO_SUBJECT = 'metrics-test.echo.v1';
+const DEADLINE_SUBJECT = 'metrics-test.deadline.v1';
 
 @Controller()
 class EchoController {
@@ -63,6 +65,11 @@ class EchoController {
   echo(@Payload() payload: { fail?: boolean }): { echoed: true } {
     if (payload.fail) throw new NotFoundError('nothing here');
     return { echoed: true };
+  }
+
+  @MessagePattern(DEADLINE_SUBJECT)
+  deadline(): { deadlineAt: number | null; at: number } {
+    return { deadlineAt: currentRequestDeadline() ?? null, at: Date.now() };
   }
 }
 
@@ -125,6 +132,16 @@ describe('bootstrapService metrics', () => {
       `nats_handler_duration_seconds_count{subject="${ECHO_SUBJECT}",outcome="error"} 1`,
     );
     expect(body).toMatch(/^process_resident_memory_bytes \d/m);
+  });
+
+  it("hands the handler its caller's deadline: the client's timeout from when the request arrived", async () => {
+    const sentAt = Date.now();
+    const { deadlineAt, at } = await client!.request<{ deadlineAt: number; at: number }>(
+      DEADLINE_SUBJECT,
+      {},
+    );
+    expect(deadlineAt).toBeGreaterThanOrEqual(sentAt + 5000);
+    expect(deadlineAt).toBeLessThanOrEqual(at + 5000);
   });
 
   it('counts a request nobody answers as unavailable', async () => {

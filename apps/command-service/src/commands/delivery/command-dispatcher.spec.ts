@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { hostname } from 'node:os';
+import { currentRequestDeadline, currentRequestId, runWithRequestId } from '@cpc/logging';
 import type { ServiceClient } from '@cpc/nats';
 import { COMMAND_SERVICE_TUNING, type CommandServiceConfig } from '../../command-service.config.js';
 import type { CommandTransitions } from '../outcomes/command-transitions.js';
@@ -76,6 +77,20 @@ describe('CommandDispatcher wakes', () => {
     await settle();
     expect(claims).toHaveLength(2);
     expect(claims[1] - claims[0]).toBeGreaterThanOrEqual(5);
+  });
+
+  it('claims outside the request whose creation woke it: not bound by its id or deadline', async () => {
+    const seen: unknown[] = [];
+    const own = new DispatchSignal();
+    dispatcherOn(own, {
+      claimDue: () => {
+        seen.push([currentRequestId(), currentRequestDeadline()]);
+        return Promise.resolve([]);
+      },
+    });
+    runWithRequestId('creating-request', () => own.notify(), 1_000);
+    await settle();
+    expect(seen).toEqual([[undefined, undefined]]);
   });
 
   it('claims at once again when the last run began long enough ago', async () => {

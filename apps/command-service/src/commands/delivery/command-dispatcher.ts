@@ -17,6 +17,7 @@ import {
   type TenantScopedRequest,
 } from '@cpc/contracts';
 import { describeError, DomainError } from '@cpc/errors';
+import { runOutsideRequest } from '@cpc/logging';
 import { ServiceClient } from '@cpc/nats';
 import { CommandResultError } from '@cpc/ocpp-commands';
 import { inChildSpan, type Span, tracingOn } from '@cpc/tracing';
@@ -149,7 +150,8 @@ export class CommandDispatcher
     }
     this.running = true;
     this.lastClaimStartedAt = performance.now();
-    void this.claimAndDeliver().finally(() => {
+    // Woken by a request (a creation), the round serves every lane: not that request's work, nor bound by its deadline.
+    void runOutsideRequest(() => this.claimAndDeliver()).finally(() => {
       this.running = false;
       if (this.runAgain) {
         this.runAgain = false;

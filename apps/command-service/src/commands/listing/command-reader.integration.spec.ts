@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { BoundedWork } from '@cpc/bounded-work';
 import { type CommandPage, CommandSubjects, type CommandView } from '@cpc/contracts';
 import { COMMAND_ROW_COLUMNS } from '../../repositories/commands.repository.js';
 import { toCommandView } from '../command-record.js';
 import type { CommandRow } from '../command-row.js';
+import { COMMAND_SERVICE_TUNING } from '../../command-service.config.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
 
 const harness = new CommandServiceHarness();
@@ -72,6 +75,50 @@ describe('reading commands', () => {
     for (const [index, row] of rows.entries()) {
       const view = await harness.call<CommandView>(CommandSubjects.get, { uuid: row.uuid }, tenant);
       expect(JSON.stringify(view)).toBe(expected[index]);
+    }
+  });
+});
+
+describe('list reads at once', () => {
+  it('runs at most listReadsAtOnce list reads at a time, so creations keep connections of their own', async () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the instance as `this`
+    const run = BoundedWork.prototype.run;
+    let inside = 0;
+    let most = 0;
+    const spy = jest.spyOn(BoundedWork.prototype, 'run').mockImplementation(function <T>(
+      this: BoundedWork,
+      work: () => Promise<T>,
+    ) {
+      return run.call(this, async () => {
+        inside += 1;
+        most = Math.max(most, inside);
+        try {
+          // Each read held a while, as a deep page is: the others pile up behind the bound.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return await work();
+        } finally {
+          inside -= 1;
+        }
+      });
+    });
+    try {
+      const reads = 4 * COMMAND_SERVICE_TUNING.listReadsAtOnce;
+      const pages = await Promise.all(
+        Array.from({ length: reads }, (_, index) =>
+          harness.call<CommandPage>(
+            CommandSubjects.list,
+            index % 2 === 0
+              ? { page: 1, limit: 50, orderBy: [], filter: {} }
+              : { page: 1, limit: 50, orderBy: [], filter: { target_uuid: target } },
+            tenant,
+          ),
+        ),
+      );
+      expect(pages).toHaveLength(reads);
+      expect(spy).toHaveBeenCalledTimes(reads);
+      expect(most).toBe(COMMAND_SERVICE_TUNING.listReadsAtOnce);
+    } finally {
+      spy.mockRestore();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   type CommandFilter,
   type CommandPage,
@@ -7,7 +7,8 @@ import {
   type ListCommandsPayload,
   UUID_PATTERN,
 } from '@cpc/contracts';
-import { NotFoundError } from '@cpc/errors';
+import { BoundedWork } from '@cpc/bounded-work';
+import { NotFoundError, ServiceUnavailableError } from '@cpc/errors';
 import {
   buildPagination,
   type CursorKeyKind,
@@ -33,6 +34,8 @@ import {
   type ListedCommandRow,
 } from '../../repositories/commands.repository.js';
 import { countCommands } from '../command-counts.js';
+import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
+import type { CommandServiceConfig } from '../../command-service.config.js';
 
 const COMMAND_CURSOR_KINDS: readonly CursorKeyKind[] = ['timestamp', 'uuid'];
 
@@ -47,7 +50,19 @@ function toView({ cursor_at: _sortTime, ...view }: ListedCommandRow): CommandVie
  */
 @Injectable()
 export class CommandReader {
-  constructor(private readonly dataSource: DataSource) {}
+  /** List reads hold connections of the pool the creations use: a share of it at most, and a bounded queue. */
+  private readonly listReads: BoundedWork;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(COMMAND_SERVICE_CONFIG) config: CommandServiceConfig,
+  ) {
+    this.listReads = new BoundedWork(
+      config.tuning.listReadsAtOnce,
+      config.tuning.listReadsWaitingAtMost,
+      () => new ServiceUnavailableError('too many command lists are being read, try again later'),
+    );
+  }
 
   async get(tenantUuid: string, uuid: string): Promise<CommandView> {
     if (typeof uuid !== 'string' || !UUID_PATTERN.test(uuid)) throw new NotFoundError('command');
@@ -95,10 +110,12 @@ export class CommandReader {
         keyset: read.comparison,
         withResponse,
       });
-      const fetched = await runStatement(this.dataSource, statement, {
-        ...parameters,
-        ...keysetParameters(COMMAND_LIST_KEY, cursor),
-      });
+      const fetched = await this.listReads.run(() =>
+        runStatement(this.dataSource, statement, {
+          ...parameters,
+          ...keysetParameters(COMMAND_LIST_KEY, cursor),
+        }),
+      );
       const { rows, pagination } = cursorPage(fetched, { scope, limit, cursor, read, keyOf });
       return { items: rows.map(toView), pagination };
     }
@@ -109,10 +126,12 @@ export class CommandReader {
       offset: pageOffset({ page, limit }),
       withResponse,
     });
-    const [rows, total] = await Promise.all([
-      runStatement(this.dataSource, statement, parameters),
-      this.count(filter, filters, parameters),
-    ]);
+    const [rows, total] = await this.listReads.run(() =>
+      Promise.all([
+        runStatement(this.dataSource, statement, parameters),
+        this.count(filter, filters, parameters),
+      ]),
+    );
     const pagination = pageCursorLinks(rows, buildPagination({ page, limit }, total), scope, keyOf);
     return { items: rows.map(toView), pagination };
   }
