@@ -3,7 +3,8 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * Header of a NATS request: how many milliseconds its caller waits for the reply (its request timeout). The handling
- * service starts no statement for it once that time has passed since it received it: the caller has answered
- * service_unavailable by then, and work queued behind a backlog would only hold connections that new requests need.
+ * service does not begin a request whose time has passed since it received it (its first statement): the caller has
+ * answered service_unavailable by then, and work queued behind a backlog would only hold connections that new requests
+ * need. A request that has begun is finished.
  */
 export const REQUEST_TIMEOUT_HEADER = 'x-request-timeout-ms';

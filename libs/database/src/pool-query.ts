@@ -1,7 +1,7 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { RequestDeadlinePassedError } from '@cpc/errors';
-import { currentRequestDeadline, requestDeadlinePassed } from '@cpc/logging';
+import { currentRequestDeadline, noteRequestWorkStarted, requestAbandoned } from '@cpc/logging';
 
 /** A statement for the pool or a transaction's connection; see poolQuery for what a `name` implies. */
 export interface PlainQuery {
@@ -11,8 +11,8 @@ export interface PlainQuery {
 }
 
 /**
- * Runs one statement of a hot read path straight on the DataSource's pool (for a request whose caller has stopped
- * waiting, see REQUEST_TIMEOUT_HEADER, not at all: RequestDeadlinePassedError), skipping TypeORM's query runner (the
+ * Runs one statement of a hot read path straight on the DataSource's pool (not at all as the first statement of a
+ * request whose caller has stopped waiting, see REQUEST_TIMEOUT_HEADER: RequestDeadlinePassedError), skipping TypeORM's query runner (the
  * largest cost of a read in the CPU profiles). With a `name`, PostgreSQL parses and plans the statement once per
  * connection: only for statements whose best plan does not depend on the values (a generic plan is chosen after five
  * runs), and a name must always stand for the same text. Values are hydrated as `pg` hands them over (numeric as
@@ -24,13 +24,15 @@ export async function poolQuery<TRow extends QueryResultRow>(
 ): Promise<TRow[]> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
   if (currentRequestDeadline() === undefined) return (await pool.query<TRow>(query)).rows;
-  if (requestDeadlinePassed()) throw new RequestDeadlinePassedError();
+  if (requestAbandoned()) throw new RequestDeadlinePassedError();
   // A request waits here for a connection while the pool is busy: once its caller has stopped waiting, the connection
-  // goes to the next one instead (pool.query would run it regardless).
+  // goes to the next one instead (pool.query would run it regardless). Only before its first statement: one that
+  // has begun is finished, whatever it still writes.
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
-    if (requestDeadlinePassed()) throw new RequestDeadlinePassedError();
+    if (requestAbandoned()) throw new RequestDeadlinePassedError();
+    noteRequestWorkStarted();
     return (await client.query<TRow>(query)).rows;
   } catch (error) {
     // As pool.query does: a client whose query failed is not given out again.
@@ -58,6 +60,8 @@ export function namedQuery<TRow>(
 export async function runQuery<TRow>(runner: DataSource | EntityManager, query: PlainQuery): Promise<TRow[]> {
   if ('driver' in runner) return (await poolQuery(runner, query)) as TRow[];
   if (!runner.queryRunner) return (await poolQuery(runner.connection, query)) as TRow[];
+  // In a transaction a request has begun its work: its later statements on the pool are not refused either.
+  noteRequestWorkStarted();
   const client = (await runner.queryRunner.connect()) as PoolClient;
   const result = await client.query(query);
   return result.rows as TRow[];

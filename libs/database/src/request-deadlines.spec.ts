@@ -7,7 +7,8 @@ import { testServerDataSource } from './testing/test-server.js';
 
 /**
  * Real PostgreSQL, a pool of one connection held by the spec: a request that waits for it past its deadline (its
- * caller gave up) runs nothing once it gets it, and the connection goes on to the next.
+ * caller gave up) runs nothing once it gets it, and the connection goes on to the next; a request that has begun is
+ * finished, so nothing it writes is left half-done.
  */
 describe('statements of a request with a deadline', () => {
   const table = `request_deadlines_spec_${randomUUID().replaceAll('-', '')}`;
@@ -58,6 +59,20 @@ describe('statements of a request with a deadline', () => {
     ]);
     await released;
     expect([inTime, unbounded]).toEqual([[{ value: 'in time' }], [{ value: 'unbounded' }]]);
+  });
+
+  it('finishes a request that has begun, however late its next statement comes', async () => {
+    const finished = runWithRequestId(
+      'begun',
+      async () => {
+        await namedQuery(dataSource, insert('first write'));
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return namedQuery(dataSource, insert('second write'));
+      },
+      Date.now() + 100,
+    );
+    await expect(finished).resolves.toEqual([{ value: 'second write' }]);
+    expect(await stored()).toEqual(expect.arrayContaining(['first write', 'second write']));
   });
 
   it('does not even wait for a connection once the deadline has passed', async () => {

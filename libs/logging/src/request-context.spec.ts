@@ -1,28 +1,32 @@
 import {
   currentRequestDeadline,
   currentRequestId,
-  requestDeadlinePassed,
+  noteRequestWorkStarted,
+  requestAbandoned,
   runOutsideRequest,
   runWithRequestId,
 } from './request-context.js';
 
 describe('request context', () => {
   it('knows no deadline outside a request, nor in a request whose caller named none', () => {
-    expect(requestDeadlinePassed()).toBe(false);
+    expect(requestAbandoned()).toBe(false);
     runWithRequestId('r-1', () => {
       expect(currentRequestDeadline()).toBeUndefined();
-      expect(requestDeadlinePassed(Number.MAX_SAFE_INTEGER)).toBe(false);
+      expect(requestAbandoned(Number.MAX_SAFE_INTEGER)).toBe(false);
     });
   });
 
-  it("tells when the request's deadline has passed, in everything the request awaits", async () => {
+  it('tells a request abandoned once its deadline has passed, in everything it awaits, until it begins', async () => {
     await runWithRequestId(
       'r-2',
       async () => {
         await Promise.resolve();
         expect(currentRequestDeadline()).toBe(1_000);
-        expect(requestDeadlinePassed(999)).toBe(false);
-        expect(requestDeadlinePassed(1_000)).toBe(true);
+        expect(requestAbandoned(999)).toBe(false);
+        expect(requestAbandoned(1_000)).toBe(true);
+        await Promise.resolve().then(() => noteRequestWorkStarted());
+        // Begun: finished whatever its deadline.
+        expect(requestAbandoned(2_000)).toBe(false);
       },
       1_000,
     );
