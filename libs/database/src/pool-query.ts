@@ -11,12 +11,12 @@ export interface PlainQuery {
 }
 
 /**
- * Runs one statement of a hot read path straight on the DataSource's pool (not at all as the first statement of a
- * request whose caller has stopped waiting, see REQUEST_TIMEOUT_HEADER: RequestDeadlinePassedError), skipping TypeORM's query runner (the
- * largest cost of a read in the CPU profiles). With a `name`, PostgreSQL parses and plans the statement once per
- * connection: only for statements whose best plan does not depend on the values (a generic plan is chosen after five
- * runs), and a name must always stand for the same text. Values are hydrated as `pg` hands them over (numeric as
- * strings, timestamptz as Date, json parsed).
+ * Runs one statement of a hot read path straight on the DataSource's pool, skipping TypeORM's query runner (the
+ * largest cost of a read in the CPU profiles); as the first statement of a request whose caller has stopped waiting
+ * (REQUEST_TIMEOUT_HEADER), not at all: RequestDeadlinePassedError. With a `name`, PostgreSQL parses and plans the
+ * statement once per connection: only for statements whose best plan does not depend on the values (a generic plan
+ * is chosen after five runs), and a name must always stand for the same text. Values are hydrated as `pg` hands them
+ * over (numeric as strings, timestamptz as Date, json parsed).
  */
 export async function poolQuery<TRow extends QueryResultRow>(
   dataSource: DataSource,
@@ -29,14 +29,17 @@ export async function poolQuery<TRow extends QueryResultRow>(
   // goes to the next one instead (pool.query would run it regardless). Only before its first statement: one that
   // has begun is finished, whatever it still writes.
   const client = await pool.connect();
+  if (requestAbandoned()) {
+    client.release();
+    throw new RequestDeadlinePassedError();
+  }
+  noteRequestWorkStarted();
   let failure: Error | undefined;
   try {
-    if (requestAbandoned()) throw new RequestDeadlinePassedError();
-    noteRequestWorkStarted();
     return (await client.query<TRow>(query)).rows;
   } catch (error) {
     // As pool.query does: a client whose query failed is not given out again.
-    if (!(error instanceof RequestDeadlinePassedError)) failure = error as Error;
+    failure = error as Error;
     throw error;
   } finally {
     client.release(failure);
