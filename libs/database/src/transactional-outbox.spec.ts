@@ -12,14 +12,35 @@ class RecordingEventBus {
   /** The request each publish ran in, if any. */
   readonly requestIds: (string | undefined)[] = [];
   failing = false;
+  private held: { indexes: Set<number>; reached: () => void; released: Promise<void> } | undefined;
 
   async publish(subject: string, envelope: EventEnvelope<unknown>): Promise<void> {
     this.requestIds.push(currentRequestId());
+    const index = (envelope.data as { index: number }).index;
+    if (this.held?.indexes.has(index)) {
+      this.held.reached();
+      await this.held.released;
+    }
     await Promise.resolve();
     if (this.failing) throw new Error('no responders');
-    this.published.push({ subject, index: (envelope.data as { index: number }).index });
+    this.published.push({ subject, index });
+  }
+
+  /**
+   * Holds the publishes of these events (as a slow acknowledgement would) until `release`; `reached` resolves when the
+   * first of them is published.
+   */
+  hold(indexes: number[]): { reached: Promise<void>; release: () => void } {
+    let reached!: () => void;
+    let release!: () => void;
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.held = { indexes: new Set(indexes), reached, released };
+    return { reached: reachedPromise, release };
   }
 }
+
+const range = (length: number) => Array.from({ length }, (_, index) => index);
 
 function event(index: number) {
   return {
@@ -40,6 +61,21 @@ describe('TransactionalOutbox', () => {
   let bus: RecordingEventBus;
   let outbox: TransactionalOutbox;
 
+  /** An outbox on the spec's table; a second one is what another instance of a service has. */
+  const outboxOnTheTable = () =>
+    new TransactionalOutbox(dataSource, bus as unknown as JetStreamEventBus, {
+      table,
+      relayIntervalMs: 60_000,
+      batchSize: 4,
+    });
+  const relayLockWaiters = async () =>
+    Number(
+      (
+        await dataSource.query(
+          `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+        )
+      )[0].n,
+    );
   const waiting = async () => Number((await dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
   const add = (indexes: number[]) =>
     dataSource.transaction((manager) => outbox.add(manager, indexes.map(event)));
@@ -55,11 +91,7 @@ describe('TransactionalOutbox', () => {
   beforeEach(async () => {
     await dataSource.query(`DELETE FROM ${table}`);
     bus = new RecordingEventBus();
-    outbox = new TransactionalOutbox(dataSource, bus as unknown as JetStreamEventBus, {
-      table,
-      relayIntervalMs: 60_000,
-      batchSize: 4,
-    });
+    outbox = outboxOnTheTable();
   });
 
   afterAll(async () => {
@@ -115,17 +147,39 @@ describe('TransactionalOutbox', () => {
   });
 
   it('lets two relays share the table without publishing an event twice', async () => {
-    await add(Array.from({ length: 40 }, (_, index) => index));
-    const other = new TransactionalOutbox(dataSource, bus as unknown as JetStreamEventBus, {
-      table,
-      relayIntervalMs: 60_000,
-      batchSize: 4,
-    });
+    await add(range(40));
+    const other = outboxOnTheTable();
 
     await Promise.all([outbox.flush(), other.flush()]);
 
     const indexes = bus.published.map((p) => p.index);
-    expect(indexes.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, index) => index));
+    expect(indexes.sort((a, b) => a - b)).toEqual(range(40));
+    expect(await waiting()).toBe(0);
+  });
+
+  it("keeps the order across relays of two instances: one's batch waits for the other's commit", async () => {
+    await add(range(12));
+    const other = outboxOnTheTable();
+    const firstBatch = bus.hold([0, 1, 2, 3]);
+    const first = outbox.flush();
+    await firstBatch.reached;
+
+    const second = other.flush();
+    let publishedMeanwhile: number[];
+    try {
+      // The second relay either waits for the relay lock or, taking the rows past the locked ones, publishes them.
+      while (bus.published.length === 0 && (await relayLockWaiters()) === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      publishedMeanwhile = bus.published.map((p) => p.index);
+    } finally {
+      firstBatch.release();
+      await Promise.all([first, second]);
+    }
+
+    expect(publishedMeanwhile).toEqual([]);
+
+    expect(bus.published.map((p) => p.index)).toEqual(range(12));
     expect(await waiting()).toBe(0);
   });
 });

@@ -31,6 +31,9 @@ export function outboxInsertSql(table: string, select: string): string {
   return `INSERT INTO ${table} (event_id, tenant_uuid, subject, envelope, created_at) ${select}`;
 }
 
+/** 'obox' in ASCII: the first key of the relay's advisory lock, apart from the database's other advisory locks. */
+const OUTBOX_LOCK_CLASS = 1868722040;
+
 interface PendingEvent {
   event_id: string;
   subject: string;
@@ -41,10 +44,12 @@ interface PendingEvent {
  * Durable events that must neither be lost nor published for a change that did not commit: the event row is
  * written in the change's own transaction, published to JetStream after the commit and deleted once JetStream
  * acknowledged it. A relay retries whatever is left (NATS down, a crash in between). JetStream drops a repeated
- * publish of the same event id within its duplicate window, so a retry does not deliver twice; instances relay side
- * by side (SKIP LOCKED). Events leave in the order they were written: a batch is published all at once without
- * waiting for each acknowledgement in turn, and one connection keeps them in that order in the stream; only when
- * a publish of a batch fails may later ones of it be in the stream before the failed one follows on retry.
+ * publish of the same event id within its duplicate window, so a retry does not deliver twice. Events leave in the
+ * order they were written: a batch is published all at once without waiting for each acknowledgement in turn, and
+ * one connection keeps them in that order in the stream; only when a publish of a batch fails may later ones of it be
+ * in the stream before the failed one follows on retry. The instances of a service relay one batch at a time, under
+ * an advisory lock held until the batch's commit: side by side (as SKIP LOCKED alone let them), a later batch of one
+ * instance could reach the stream before an earlier batch of another, and a command's `sent` overtake its `pending`.
  */
 export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(TransactionalOutbox.name);
@@ -136,13 +141,18 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * Takes the oldest waiting events and deletes them in one statement, publishes them, then commits: a failed publish
-   * rolls the delete back. Planned on every run, not prepared: a plan made while the table was a few pages (at
+   * Waits for the table's relay lock (another instance's batch is published and committed first), takes the oldest
+   * waiting events and deletes them in one statement, publishes them, then commits: a failed publish rolls the delete
+   * back. Planned on every run, not prepared: a plan made while the table was a few pages (at
    * start-up) kept scanning it whole once a backlog had grown it to hundreds of pages, 20–40 ms a batch; planned
    * with the table's size of the moment it deletes the locked rows by their tuple ids.
    */
   private publishBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
+      await runQuery(manager, {
+        text: `SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext($1::text))`,
+        values: [this.options.table],
+      });
       const rows = await runQuery<PendingEvent>(manager, {
         text: `WITH taken AS (
                  DELETE FROM ${this.options.table}
