@@ -28,9 +28,17 @@ import {
   waitForReady,
 } from '@cpc/platform-launcher';
 
-/** The processes a fault can hit: the services (ocpp-gateway twice) and the two servers. */
+/**
+ * The processes a fault can hit: the services (ocpp-gateway twice, command-service twice as deployed: the fault
+ * `command-service` kills the first) and the two servers.
+ */
 export type MemberName =
-  Exclude<ServiceName, 'ocpp-gateway'> | 'ocpp-gateway-a' | 'ocpp-gateway-b' | 'nats' | 'postgres';
+  | Exclude<ServiceName, 'ocpp-gateway'>
+  | 'command-service-b'
+  | 'ocpp-gateway-a'
+  | 'ocpp-gateway-b'
+  | 'nats'
+  | 'postgres';
 
 export interface FaultPlatformOptions {
   rootDir: string;
@@ -85,7 +93,7 @@ export class FaultPlatform {
   async start(): Promise<void> {
     const { rootDir, log } = this.options;
     assertEntriesBuilt(rootDir, PLATFORM_SERVICES);
-    const [postgresPort, natsPort, apiPort, ocppA, ocppB, ...healthPorts] = await this.distinctFreePorts(12);
+    const [postgresPort, natsPort, apiPort, ocppA, ocppB, ...healthPorts] = await this.distinctFreePorts(13);
     const databaseUrl = `postgres://postgres@127.0.0.1:${postgresPort}/cpc_faults`;
     const natsUrl = `nats://127.0.0.1:${natsPort}`;
     this.apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -147,6 +155,8 @@ export class FaultPlatform {
       ['auth-service', 'auth-service', {}],
       ['assets-service', 'assets-service', {}],
       ['command-service', 'command-service', {}],
+      // A second replica: commands are claimed, and status events relayed, by both side by side, as in production.
+      ['command-service-b', 'command-service', {}],
       ['ocpp-gateway-a', 'ocpp-gateway', { OCPP_PORT: String(ocppA), OCPP_GATEWAY_INSTANCE_ID: 'faults-a' }],
       ['ocpp-gateway-b', 'ocpp-gateway', { OCPP_PORT: String(ocppB), OCPP_GATEWAY_INSTANCE_ID: 'faults-b' }],
       ['api-gateway', 'api-gateway', {}],
@@ -229,6 +239,8 @@ export class FaultPlatform {
       'ocpp-gateway-a',
       'ocpp-gateway-b',
       'command-service',
+      'command-service-b',
+      'webhook-service',
       'assets-service',
       'auth-service',
     ];
