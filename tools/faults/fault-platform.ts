@@ -29,12 +29,13 @@ import {
 } from '@cpc/platform-launcher';
 
 /**
- * The processes a fault can hit: the services (ocpp-gateway twice, command-service twice as deployed: the fault
- * `command-service` kills the first) and the two servers.
+ * The processes a fault can hit: the services (ocpp-gateway twice; command-service and webhook-service twice, as
+ * deployed: their faults kill the first replica) and the two servers.
  */
 export type MemberName =
   | Exclude<ServiceName, 'ocpp-gateway'>
   | 'command-service-b'
+  | 'webhook-service-b'
   | 'ocpp-gateway-a'
   | 'ocpp-gateway-b'
   | 'nats'
@@ -54,6 +55,13 @@ interface Member {
   /** Set while the harness itself keeps it down: an exit then is no surprise. */
   heldDown: boolean;
 }
+
+/** The run's webhook receiver listens on http://127.0.0.1; a request it leaves hanging times out soon. */
+const WEBHOOK_SERVICE_ENV = {
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
+  WEBHOOK_RESPONSE_TIMEOUT_MS: '1000',
+};
 
 /** Starting a service takes 10 s on an idle 2-core machine and several times that on a busy one. */
 const SERVICE_READY_TIMEOUT_MS = 180_000;
@@ -93,7 +101,7 @@ export class FaultPlatform {
   async start(): Promise<void> {
     const { rootDir, log } = this.options;
     assertEntriesBuilt(rootDir, PLATFORM_SERVICES);
-    const [postgresPort, natsPort, apiPort, ocppA, ocppB, ...healthPorts] = await this.distinctFreePorts(13);
+    const [postgresPort, natsPort, apiPort, ocppA, ocppB, ...healthPorts] = await this.distinctFreePorts(14);
     const databaseUrl = `postgres://postgres@127.0.0.1:${postgresPort}/cpc_faults`;
     const natsUrl = `nats://127.0.0.1:${natsPort}`;
     this.apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -160,16 +168,8 @@ export class FaultPlatform {
       ['ocpp-gateway-a', 'ocpp-gateway', { OCPP_PORT: String(ocppA), OCPP_GATEWAY_INSTANCE_ID: 'faults-a' }],
       ['ocpp-gateway-b', 'ocpp-gateway', { OCPP_PORT: String(ocppB), OCPP_GATEWAY_INSTANCE_ID: 'faults-b' }],
       ['api-gateway', 'api-gateway', {}],
-      // The run's webhook receiver listens on http://127.0.0.1; a request it leaves hanging times out soon.
-      [
-        'webhook-service',
-        'webhook-service',
-        {
-          WEBHOOK_ALLOW_HTTP: 'true',
-          WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8',
-          WEBHOOK_RESPONSE_TIMEOUT_MS: '1000',
-        },
-      ],
+      ['webhook-service', 'webhook-service', WEBHOOK_SERVICE_ENV],
+      ['webhook-service-b', 'webhook-service', WEBHOOK_SERVICE_ENV],
     ];
     log(`starting ${services.map(([name]) => name).join(', ')}`);
     await Promise.all(
@@ -241,6 +241,7 @@ export class FaultPlatform {
       'command-service',
       'command-service-b',
       'webhook-service',
+      'webhook-service-b',
       'assets-service',
       'auth-service',
     ];
