@@ -17,7 +17,7 @@ class RecordingEventBus {
   async publish(subject: string, envelope: EventEnvelope<unknown>): Promise<void> {
     this.requestIds.push(currentRequestId());
     const index = (envelope.data as { index: number }).index;
-    if (this.held?.indexes.has(index)) {
+    if (this.held?.indexes.delete(index)) {
       this.held.reached();
       await this.held.released;
     }
@@ -27,8 +27,8 @@ class RecordingEventBus {
   }
 
   /**
-   * Holds the publishes of these events (as a slow acknowledgement would) until `release`; `reached` resolves when the
-   * first of them is published.
+   * Holds the first publish of each of these events (as a slow acknowledgement would) until `release`; `reached`
+   * resolves when the first of them is published.
    */
   hold(indexes: number[]): { reached: Promise<void>; release: () => void } {
     let reached!: () => void;
@@ -62,11 +62,12 @@ describe('TransactionalOutbox', () => {
   let outbox: TransactionalOutbox;
 
   /** An outbox on the spec's table; a second one is what another instance of a service has. */
-  const outboxOnTheTable = () =>
+  const outboxOnTheTable = (abandonedRelayAfterMs?: number) =>
     new TransactionalOutbox(dataSource, bus as unknown as JetStreamEventBus, {
       table,
       relayIntervalMs: 60_000,
       batchSize: 4,
+      abandonedRelayAfterMs,
     });
   const relayLockWaiters = async () =>
     Number(
@@ -180,6 +181,26 @@ describe('TransactionalOutbox', () => {
     expect(publishedMeanwhile).toEqual([]);
 
     expect(bus.published.map((p) => p.index)).toEqual(range(12));
+    expect(await waiting()).toBe(0);
+  });
+
+  it("goes on when another instance's relay went silent holding the lock: PostgreSQL ends that transaction", async () => {
+    await add(range(12));
+    const silent = outboxOnTheTable(300);
+    const neverAnswered = bus.hold([0, 1, 2, 3]);
+    const silentRelay = silent.flush();
+    await neverAnswered.reached;
+
+    let publishedByTheOther: number[];
+    try {
+      await outbox.flush();
+      publishedByTheOther = bus.published.map((p) => p.index);
+    } finally {
+      neverAnswered.release();
+      await silentRelay;
+    }
+
+    expect(publishedByTheOther).toEqual(range(12));
     expect(await waiting()).toBe(0);
   });
 });

@@ -15,6 +15,12 @@ export interface TransactionalOutboxOptions {
   /** How often what could not be published right after its commit is retried. */
   relayIntervalMs: number;
   batchSize?: number;
+  /**
+   * PostgreSQL ends a relay's transaction that has waited this long for its client (default 60 s, far beyond a
+   * publish's own timeout): a relay on a machine that vanished would otherwise hold the relay lock, and stop every
+   * instance's relay, until the dead connection is noticed, which can take hours.
+   */
+  abandonedRelayAfterMs?: number;
 }
 
 /** An event for the outbox: the subject it is published on and its envelope. */
@@ -141,17 +147,19 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * Waits for the table's relay lock (another instance's batch is published and committed first), takes the oldest
-   * waiting events and deletes them in one statement, publishes them, then commits: a failed publish rolls the delete
-   * back. Planned on every run, not prepared: a plan made while the table was a few pages (at
-   * start-up) kept scanning it whole once a backlog had grown it to hundreds of pages, 20–40 ms a batch; planned
-   * with the table's size of the moment it deletes the locked rows by their tuple ids.
+   * Waits for the table's relay lock (another instance's batch is published and committed first; a transaction whose
+   * client is gone is ended by PostgreSQL, see abandonedRelayAfterMs), takes the oldest waiting events and deletes
+   * them in one statement, publishes them, then commits: a failed publish rolls the delete back. Planned on every run,
+   * not prepared: a plan made while the table was a few pages (at start-up) kept scanning it whole once a backlog had
+   * grown it to hundreds of pages, 20–40 ms a batch; planned with the table's size of the moment it deletes the
+   * locked rows by their tuple ids.
    */
   private publishBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       await runQuery(manager, {
-        text: `SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext($1::text))`,
-        values: [this.options.table],
+        text: `SELECT set_config('idle_in_transaction_session_timeout', $2::text, true),
+                      pg_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext($1::text))`,
+        values: [this.options.table, String(this.options.abandonedRelayAfterMs ?? 60_000)],
       });
       const rows = await runQuery<PendingEvent>(manager, {
         text: `WITH taken AS (
