@@ -10,10 +10,10 @@ export interface ReceivedWebhook {
 }
 
 /**
- * What the receiver answers: a status code, at once or when the promise settles; `hang` keeps the request open without
- * answering.
+ * What the receiver answers: a status code, at once or when the promise settles (`hang up`: it closes the connection
+ * without an answer then); `hang` keeps the request open without answering.
  */
-export type ReceiverAnswer = number | Promise<number> | 'hang';
+export type ReceiverAnswer = number | Promise<number | 'hang up'> | 'hang';
 
 /** A real HTTP receiver on loopback (port 0): records every request and answers as `answer` says. */
 export class WebhookReceiver {
@@ -74,7 +74,8 @@ export class WebhookReceiver {
       this.mostOpenAtOnce = Math.max(this.mostOpenAtOnce, this.open);
       void Promise.resolve(answer).then((status) => {
         this.open -= 1;
-        response.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 300 ? 'nope' : '');
+        if (status === 'hang up') response.socket?.destroy();
+        else response.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 300 ? 'nope' : '');
       });
     });
   }

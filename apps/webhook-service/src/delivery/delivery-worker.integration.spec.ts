@@ -252,6 +252,52 @@ describe('claimed deliveries beyond the requests in flight', () => {
     }
   });
 
+  it('gives a receiver that stopped answering one request at a time until it answers again', async () => {
+    // Each request waits for the test: the receiver hangs up (no answer) or answers 204.
+    const held: ((answer: number | 'hang up') => void)[] = [];
+    let answerAtOnce = false;
+    const silent = await WebhookReceiver.start(() =>
+      answerAtOnce ? 204 : new Promise<number | 'hang up'>((resolve) => held.push(resolve)),
+    );
+    const ownTenant = randomUUID();
+    try {
+      const down = await subscribe(silent.url, ownTenant);
+      await publishPending(
+        Array.from({ length: 6 }, () => randomUUID()),
+        ownTenant,
+      );
+      await eventually(
+        () => rows(down.uuid),
+        (counts) => counts.claimed === CAP + WAITING,
+      );
+      expect(silent.received).toHaveLength(CAP);
+
+      // A request gets no answer: its slot starts none of the rows waiting while the other request is out.
+      held.shift()?.('hang up');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(silent.received).toHaveLength(CAP);
+      // Nor does the other's: one request goes out, and one only.
+      held.shift()?.('hang up');
+      await eventually(
+        () => silent.received.length,
+        (received) => received === CAP + 1,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect([silent.received.length, silent.open]).toEqual([CAP + 1, 1]);
+
+      // It is answered: the subscription's share is back.
+      held.shift()?.(204);
+      await eventually(
+        () => silent.open,
+        (open) => open === CAP,
+      );
+    } finally {
+      answerAtOnce = true;
+      for (const answer of held.splice(0)) answer(204);
+      await silent.close();
+    }
+  });
+
   it('gives the rows still waiting back to the database when the replica stops', async () => {
     const uuid = subscription.uuid;
     const sentBefore = receiver.received.length;

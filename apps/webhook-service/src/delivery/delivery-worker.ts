@@ -52,6 +52,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly inFlight = new Set<Promise<void>>();
   /** Requests to each subscription's receiver not answered yet. */
   private readonly inFlightPerSubscription = new Map<string, number>();
+  /**
+   * Subscriptions whose last request here got no HTTP answer (it timed out, the connection failed, or the target was
+   * refused): one request at a time goes to them until one is answered, instead of one in every slot, each holding a
+   * connection until it times out too (a receiver that stopped answering got a new request for each that timed out).
+   */
+  private readonly unanswering = new Set<string>();
   private readonly waiting: ClaimedDeliveries<ClaimedDelivery>;
   private running = false;
   private readonly ackFloors: AckFloors;
@@ -73,6 +79,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     // Its waiting rows are not sent any more: failed (disabled by the platform), gone (deleted), or due again for
     // when it is enabled again (disabled through the API).
     subscriptions.onNoLongerEnabled((subscriptionUuid) => {
+      this.unanswering.delete(subscriptionUuid);
       void this.release(this.waiting.dropSubscription(subscriptionUuid));
     });
     this.ackFloors = new AckFloors({
@@ -144,11 +151,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  /** Rows each subscription holds here, requests in flight and claimed rows waiting, as the claim counts them. */
+  /**
+   * Rows each subscription holds here, requests in flight and claimed rows waiting, as the claim counts them. An
+   * unanswering subscription that holds any counts as full: its one request at a time needs no more rows.
+   */
   private heldPerSubscription(): { inFlightSubscriptions: string[]; inFlightCounts: number[] } {
+    const { maxRequestsInFlightPerSubscription, maxClaimedWaitingPerSubscription } = this.config.tuning;
     const held = new Map(this.inFlightPerSubscription);
     for (const subscription of this.waiting.subscriptions()) {
       held.set(subscription, (held.get(subscription) ?? 0) + this.waiting.waitingFor(subscription));
+    }
+    for (const subscription of this.unanswering) {
+      if (held.has(subscription))
+        held.set(subscription, maxRequestsInFlightPerSubscription + maxClaimedWaitingPerSubscription);
     }
     return { inFlightSubscriptions: [...held.keys()], inFlightCounts: [...held.values()] };
   }
@@ -159,7 +174,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (!this.running) return; // shutting down: what waits goes back to the database
     const expired: ClaimedDelivery[] = [];
     const mayStart = (subscription: string) =>
-      (this.inFlightPerSubscription.get(subscription) ?? 0) < maxRequestsInFlightPerSubscription;
+      (this.inFlightPerSubscription.get(subscription) ?? 0) <
+      (this.unanswering.has(subscription) ? 1 : maxRequestsInFlightPerSubscription);
     while (this.inFlight.size < maxRequestsInFlight) {
       const next = this.waiting.next(mayStart, expired);
       if (!next) break;
@@ -217,6 +233,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    */
   private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
     const result = await this.send(delivery);
+    // Before its slot is free: a slot freed by a request that got no answer starts no other request but a probe.
+    if (result.statusCode === null) this.unanswering.add(delivery.subscription_uuid);
+    else this.unanswering.delete(delivery.subscription_uuid);
     answered();
     if (result.statusCode !== null && result.error === null) {
       await this.outcomes.delivered(delivery.id, result.statusCode);
