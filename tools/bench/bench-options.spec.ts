@@ -99,4 +99,14 @@ describe('parseBenchOptions: webhooks', () => {
     ).toBe(false);
     expect(() => parseBenchOptions(['--webhook-timing-out-receiver', 'no'], {})).toThrow(/true or false/);
   });
+
+  it('runs one command-service unless told more, and only for the platform it starts', () => {
+    expect(parseBenchOptions([], {}).commandServiceReplicas).toBe(1);
+    expect(parseBenchOptions(['--command-service-replicas', '2'], {}).commandServiceReplicas).toBe(2);
+    expect(() => parseBenchOptions(['--command-service-replicas', '0'], {})).toThrow(/positive number/);
+    const running = ['--api-url', 'http://a', '--ocpp-url', 'ws://b', '--database-url', 'postgres://c'];
+    expect(() =>
+      parseBenchOptions([...running, '--nats-url', 'nats://d', '--command-service-replicas', '2'], {}),
+    ).toThrow(/the platform the bench starts/);
+  });
 });

@@ -36,6 +36,8 @@ export interface BenchOptions {
   webhookSeconds: number;
   webhookWarmUpSeconds: number;
   webhookTimingOutReceiver: boolean;
+  /** command-service processes the bench's platform runs (production runs two at least). */
+  commandServiceReplicas: number;
   /** Tracing of the started platform: the ratio of commands traced (0 to 1), exported to an OTLP sink; undefined: off. */
   traceSampling?: number;
   authorizeChargePoints: number;
@@ -85,6 +87,8 @@ export const USAGE = `npm run bench -- [options]   (each option also as BENCH_<N
                              are the steady state's
   --webhook-timing-out-receiver true   the second subscription, whose receiver never answers (false: without it,
                              to compare)
+  --command-service-replicas 1   command-service processes of the platform the bench starts (deployed: 2 or more),
+                             side by side on one database
   --trace-sampling 0.01      trace this share of requests (0 to 1), exported as OTLP to a sink in the bench; the
                              services' CPU per command against a run without it is tracing's cost (default: off)
   --authorize-charge-points 400  OCPP-J charge points (half 1.6, half 2.0.1) sending Authorize (5/s each at
@@ -137,6 +141,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
         'webhook-seconds',
         'webhook-warm-up-seconds',
         'webhook-timing-out-receiver',
+        'command-service-replicas',
         'trace-sampling',
         'authorize-charge-points',
         'authorize-tokens',
@@ -195,6 +200,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     if (!Number.isInteger(parsed)) throw new Error(`--${name} must be a whole number, not ${parsed}`);
     return parsed;
   };
+  const commandServiceReplicas = whole('command-service-replicas', 1);
   const stormConnectors = whole('storm-connectors', 2);
   if (stormConnectors > 10) throw new Error(`--storm-connectors must be 1 to 10, not ${stormConnectors}`);
   const phases = (value('phases') ?? PHASES.join(',')).split(',') as Phase[];
@@ -212,6 +218,8 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     throw new Error(`--trace-sampling must be a number from 0 to 1, not "${samplingText}"`);
   if (traceSampling !== undefined && apiUrl)
     throw new Error('--trace-sampling configures the platform the bench starts, not a running one');
+  if (commandServiceReplicas > 1 && apiUrl)
+    throw new Error('--command-service-replicas configures the platform the bench starts, not a running one');
   return {
     phases,
     ...(apiUrl ? { external: { apiUrl, ocppUrl, databaseUrl, natsUrl } } : {}),
@@ -229,6 +237,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     webhookSeconds: number('webhook-seconds', 20),
     webhookWarmUpSeconds: number('webhook-warm-up-seconds', 5),
     webhookTimingOutReceiver: flag('webhook-timing-out-receiver', true),
+    commandServiceReplicas,
     ...(traceSampling === undefined ? {} : { traceSampling }),
     authorizeChargePoints: number('authorize-charge-points', 400),
     authorizeTokens: number('authorize-tokens', 10_000),

@@ -52,13 +52,17 @@ export async function startBenchPlatform(
   log: (line: string) => void,
   /** The services' OTEL_* variables (a traced run); none: tracing off. */
   tracingEnv: Record<string, string> = {},
+  /** command-service processes: the launcher's one and more beside it. */
+  commandServiceReplicas = 1,
 ): Promise<{
   target: BenchTarget;
   output: (service: ServiceName) => string[];
+  /** The processes of the replicas beyond the first, by a name of their own (`command-service #2`, …). */
+  replicaPids: Map<string, number>;
   stop: () => Promise<void>;
 }> {
   const [apiPort, ocppPort, natsPort, ...healthPorts] = await Promise.all(
-    Array.from({ length: 3 + PLATFORM_SERVICES.length }, findFreePort),
+    Array.from({ length: 3 + PLATFORM_SERVICES.length + commandServiceReplicas - 1 }, findFreePort),
   );
   const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const databaseName = `cpc_bench_${Date.now()}`;
@@ -94,6 +98,31 @@ export async function startBenchPlatform(
     output: keepOutput,
   });
   const summary = await platform.start();
+  const serviceEnv = (service: ServiceName): NodeJS.ProcessEnv => ({
+    ...env,
+    ...(summary.natsPasswords
+      ? natsClientEnvironment(service, summary.natsPasswords)
+      : configuredNatsLogin(env, service)),
+  });
+  const replicas = Array.from({ length: commandServiceReplicas - 1 }, (_, index) => {
+    const name = `command-service #${index + 2}`;
+    return {
+      name,
+      process: new ServiceProcess({
+        rootDir: repositoryRoot,
+        service: 'command-service',
+        env: {
+          ...serviceEnv('command-service'),
+          HEALTH_PORT: String(healthPorts[PLATFORM_SERVICES.length + index]),
+        },
+        onLine: keepOutput(name),
+      }),
+    };
+  });
+  await Promise.all(replicas.map(({ process }) => process.start()));
+  const replicaPids = new Map(
+    replicas.map(({ name, process }) => [name, process.process.pid] as [string, number | undefined]),
+  );
   const gatewayHealthPort = healthPorts[PLATFORM_SERVICES.indexOf('ocpp-gateway')];
   const gatewayPid = () => findServicePids(['ocpp-gateway'], apiPort).get('ocpp-gateway');
   /** The instance started after a kill, if any (the launcher's own was the first). */
@@ -136,13 +165,7 @@ export async function startBenchPlatform(
         replacement = new ServiceProcess({
           rootDir: repositoryRoot,
           service: 'ocpp-gateway',
-          env: {
-            ...env,
-            ...(summary.natsPasswords
-              ? natsClientEnvironment('ocpp-gateway', summary.natsPasswords)
-              : configuredNatsLogin(env, 'ocpp-gateway')),
-            HEALTH_PORT: String(gatewayHealthPort),
-          },
+          env: { ...serviceEnv('ocpp-gateway'), HEALTH_PORT: String(gatewayHealthPort) },
           onLine: keepOutput('ocpp-gateway'),
           readyTimeoutMs: GATEWAY_READY_TIMEOUT_MS,
           detached: true,
@@ -154,8 +177,12 @@ export async function startBenchPlatform(
       },
     },
     output: (service) => lines.get(service) ?? [],
+    replicaPids: new Map(
+      [...replicaPids].filter((entry): entry is [string, number] => entry[1] !== undefined),
+    ),
     stop: async () => {
       await replacement?.stop();
+      await Promise.all(replicas.map(({ process }) => process.stop()));
       await platform.stop();
       const client = new pg.Client({ connectionString: server.toString() });
       await client.connect();

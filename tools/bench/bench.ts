@@ -242,6 +242,7 @@ async function main(): Promise<void> {
     : await startBenchPlatform(
         (line) => progress.done(line),
         traceSink ? tracingEnvironment(traceSink, options.traceSampling!) : {},
+        options.commandServiceReplicas,
       );
   const target: BenchTarget = started?.target ?? {
     ...options.external!,
@@ -259,7 +260,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
     const tenant = await createBenchTenant(repositoryRoot, target);
-    const pids = findServicePids(PLATFORM_SERVICES, target.apiPort);
+    const replicaPids = started?.replicaPids ?? new Map<string, number>();
+    const pids = findServicePids(PLATFORM_SERVICES, target.apiPort, '/proc', new Set(replicaPids.values()));
+    for (const [name, pid] of replicaPids) pids.set(name, pid);
     pids.set('bench (load generator)', process.pid);
     const sampler = new ProcessUsageSampler(pids, cpus().length, serverProcessGroups(target));
     const reports: PhaseReport[] = [];

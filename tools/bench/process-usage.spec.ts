@@ -48,6 +48,12 @@ describe('process readings from /proc', () => {
       ]),
     );
   });
+
+  it('leaves out the processes it is told to (further replicas, counted apart)', () => {
+    expect(findServicePids(['api-gateway', 'ocpp-gateway'], 3000, proc, new Set([10]))).toEqual(
+      new Map([['api-gateway', 12]]),
+    );
+  });
 });
 
 describe('machine readings from /proc/stat', () => {

@@ -46,16 +46,18 @@ export const MACHINE_USAGE = 'machine (all processes)';
 
 /**
  * The process of each platform service listening on the given ports: the one whose command line runs the service's
- * `main.js` and whose environment has that API_PORT (several platforms may run on one machine).
+ * `main.js` and whose environment has that API_PORT (several platforms may run on one machine), other than `except`
+ * (further replicas of a service, counted apart).
  */
 export function findServicePids(
   services: readonly string[],
   apiPort: number,
   proc = '/proc',
+  except: ReadonlySet<number> = new Set(),
 ): Map<string, number> {
   const found = new Map<string, number>();
   for (const entry of readdirSync(proc)) {
-    if (!/^\d+$/.test(entry)) continue;
+    if (!/^\d+$/.test(entry) || except.has(Number(entry))) continue;
     try {
       const commandLine = readFileSync(`${proc}/${entry}/cmdline`, 'utf8');
       const service = services.find((name) => commandLine.includes(`/apps/${name}/src/main.js`));
