@@ -73,7 +73,9 @@ describe('TransactionalOutbox', () => {
     Number(
       (
         await dataSource.query(
-          `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+          `SELECT count(*) AS n FROM pg_locks
+            WHERE locktype = 'advisory' AND NOT granted AND classid = 1868722040 AND objid = hashtext($1)::oid`,
+          [table],
         )
       )[0].n,
     );
