@@ -120,9 +120,10 @@ export async function startBenchPlatform(
     };
   });
   await Promise.all(replicas.map(({ process }) => process.start()));
-  const replicaPids = new Map(
-    replicas.map(({ name, process }) => [name, process.process.pid] as [string, number | undefined]),
-  );
+  const replicaPids = new Map<string, number>();
+  for (const { name, process } of replicas) {
+    if (process.process.pid !== undefined) replicaPids.set(name, process.process.pid);
+  }
   const gatewayHealthPort = healthPorts[PLATFORM_SERVICES.indexOf('ocpp-gateway')];
   const gatewayPid = () => findServicePids(['ocpp-gateway'], apiPort).get('ocpp-gateway');
   /** The instance started after a kill, if any (the launcher's own was the first). */
@@ -177,9 +178,7 @@ export async function startBenchPlatform(
       },
     },
     output: (service) => lines.get(service) ?? [],
-    replicaPids: new Map(
-      [...replicaPids].filter((entry): entry is [string, number] => entry[1] !== undefined),
-    ),
+    replicaPids,
     stop: async () => {
       await replacement?.stop();
       await Promise.all(replicas.map(({ process }) => process.stop()));

@@ -14,8 +14,8 @@ export function deadlineOf(timeoutHeader: string | undefined, now: number = Date
 
 /**
  * Restores the caller's request id and deadline (REQUEST_TIMEOUT_HEADER, counted from receipt) around every NATS
- * handler, so the service's log lines carry it; a request that
- * carries a sampled `traceparent` is handled in a server span that continues the caller's trace.
+ * handler, so the service's log lines carry the id; a request that carries a sampled `traceparent` is handled in a
+ * server span that continues the caller's trace.
  */
 @Injectable()
 export class RequestContextRpcInterceptor implements NestInterceptor {

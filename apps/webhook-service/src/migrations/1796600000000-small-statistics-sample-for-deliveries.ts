@@ -30,9 +30,9 @@ const setQueueKeyStatistics = (target: number) =>
 
 /**
  * Statistics of webhooks.deliveries from a sample of 3,000 rows instead of 30,000 (ANALYZE samples 300 rows per unit of
- * the largest target of a column or an indexed expression: 10 here, 100 by default). TableStatisticsKeeper analyses the table at every doubling,
- * and under load each ANALYZE of a few tens of thousands of rows held a core for a few hundred milliseconds, long
- * enough to show in the deliveries' p99. The claims, the fan-out and the outcomes find their rows by index whatever
+ * the largest target of a column or an indexed expression: 10 here, 100 by default). TableStatisticsKeeper analyses
+ * the table at every doubling, and under load each ANALYZE of a few tens of thousands of rows held a core for a few
+ * hundred milliseconds, long enough to show in the deliveries' p99. The claims, the fan-out and the outcomes find their rows by index whatever
  * the statistics say (delivery-claims.plans.integration.spec.ts), and a status, a subscription or a due time needs no
  * finer histogram than ten buckets.
  */
