@@ -1,28 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { migrateServiceSchema } from '@cpc/database';
-import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { createWebhooksDataSource } from '../data-source.js';
+import {
+  createWebhooksTestDatabase,
+  insertCommandSubscriptions,
+  type WebhooksTestDatabase,
+} from '../testing/webhooks-test-database.js';
 import { NoStatisticsForBodies1796500000000 } from './1796500000000-no-statistics-for-bodies.js';
 import {
   SAMPLED_DELIVERY_COLUMNS,
   SmallStatisticsSampleForDeliveries1796600000000,
 } from './1796600000000-small-statistics-sample-for-deliveries.js';
 
-let database: TestDatabase;
+let testDatabase: WebhooksTestDatabase;
 let dataSource: DataSource;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = createWebhooksDataSource(database.url);
-  await migrateServiceSchema(dataSource);
-  await dataSource.initialize();
+  testDatabase = await createWebhooksTestDatabase();
+  ({ dataSource } = testDatabase);
 });
 
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await testDatabase?.drop();
 });
 
 /**
@@ -68,11 +67,7 @@ describe('the statistics of webhooks.deliveries', () => {
 
   it('are taken from a sample of 3,000 rows (ANALYZE VERBOSE says so)', async () => {
     const subscription = randomUUID();
-    await dataSource.query(
-      `INSERT INTO webhooks.subscriptions (uuid, tenant_uuid, url, event_types, secret_ciphertext)
-       VALUES ($1, $1, 'https://receiver.example/hook', ARRAY['command.status_changed'], 'sealed')`,
-      [subscription],
-    );
+    await insertCommandSubscriptions(dataSource, subscription, [subscription]);
     await dataSource.query(
       `INSERT INTO webhooks.deliveries
               (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body, next_attempt_at)
@@ -80,7 +75,7 @@ describe('the statistics of webhooks.deliveries', () => {
          FROM generate_series(1, 5000) AS seq`,
       [subscription],
     );
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new pg.Client({ connectionString: testDatabase.database.url });
     const notices: string[] = [];
     client.on('notice', (notice) => notices.push(notice.message ?? ''));
     await client.connect();

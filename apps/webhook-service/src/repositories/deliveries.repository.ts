@@ -224,6 +224,9 @@ export interface DeliveryOutcome {
  * `next_attempt_at`. A subscription's failing streak ends when all its outcomes here are deliveries, starts when all
  * are failures (unless it runs already), and starts anew (now) when both are here: the latest success is now.
  * Answers each failure's subscription's streak start (null when unknown: another statement changed it meanwhile).
+ * The later pending rows of an attempted row's queue, which cannot go before it, follow it: a failure parks them
+ * until its next attempt, so that claims do not walk past them again and again while it waits (a receiver that is
+ * down had every claim of the replica read its whole backlog), and a delivery wakes those parked.
  * Rows are locked in the order of their ids, then subscriptions in the order of theirs, as disableSubscription does,
  * so that two of these, or one and a disable, never deadlock.
  */
@@ -234,11 +237,24 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
   sql: `WITH outcome AS (
           SELECT * FROM jsonb_to_recordset(:outcomes::jsonb)
                      AS o(id uuid, delivered boolean, status_code int, error text, next_attempt_at timestamptz)),
+        followers AS MATERIALIZED (
+          SELECT f.id, CASE WHEN o.delivered THEN now() ELSE o.next_attempt_at END AS next_attempt_at
+            FROM outcome o
+            JOIN webhooks.deliveries d ON d.id = o.id
+            JOIN webhooks.deliveries f
+              ON f.status = 'pending' AND ${queueKey('f')} = ${queueKey('d')} AND f.stream_seq > d.stream_seq
+           WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND f.id <> ALL (ARRAY(SELECT id FROM outcome))
+             AND CASE WHEN o.delivered THEN f.next_attempt_at > now() ELSE f.next_attempt_at < o.next_attempt_at END),
         locked_deliveries AS MATERIALIZED (
-          SELECT d.id FROM webhooks.deliveries d JOIN outcome o ON o.id = d.id
-           WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND (o.delivered OR d.status = 'pending')
+          SELECT d.id, o.id IS NOT NULL AS attempted FROM webhooks.deliveries d LEFT JOIN outcome o ON o.id = d.id
+           WHERE d.id = ANY (ARRAY(SELECT id FROM outcome UNION ALL SELECT id FROM followers))
+             AND (o.delivered OR d.status = 'pending')
            ORDER BY d.id
              FOR UPDATE OF d),
+        followers_moved AS (
+          UPDATE webhooks.deliveries d SET next_attempt_at = f.next_attempt_at
+            FROM followers f
+           WHERE d.id = ANY (ARRAY(SELECT id FROM locked_deliveries WHERE NOT attempted)) AND f.id = d.id),
         recorded AS (
           UPDATE webhooks.deliveries d
              SET status = CASE WHEN o.delivered THEN 'delivered' ELSE d.status END,
@@ -246,7 +262,7 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
                  next_attempt_at = CASE WHEN o.delivered THEN NULL ELSE o.next_attempt_at END, leased_until = NULL,
                  last_response_code = o.status_code, last_error = left(o.error, 1000)
             FROM outcome o
-           WHERE d.id = ANY (ARRAY(SELECT id FROM locked_deliveries)) AND o.id = d.id
+           WHERE d.id = ANY (ARRAY(SELECT id FROM locked_deliveries WHERE attempted)) AND o.id = d.id
           RETURNING d.id, d.subscription_uuid, o.delivered),
         streak AS (
           SELECT subscription_uuid, bool_and(delivered) AS all_delivered, bool_or(delivered) AS any_delivered

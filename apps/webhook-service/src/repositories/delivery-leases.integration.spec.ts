@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { migrateServiceSchema, runQuery } from '@cpc/database';
-import { createTestDatabase, type TestDatabase } from '@cpc/testing';
+import { runQuery } from '@cpc/database';
 import type { DataSource, EntityManager } from 'typeorm';
-import { createWebhooksDataSource } from '../data-source.js';
 import { LeaseDeliveriesApart1796400000000 } from '../migrations/1796400000000-lease-deliveries-apart.js';
 import { claimDueDeliveries, releaseClaims } from './deliveries.repository.js';
+import {
+  createWebhooksTestDatabase,
+  insertCommandSubscriptions,
+  type WebhooksTestDatabase,
+} from '../testing/webhooks-test-database.js';
 
 /**
  * A claim's lease lives in `leased_until`, which no index holds: the claim rewrites its rows in place (heap-only
@@ -13,21 +16,15 @@ import { claimDueDeliveries, releaseClaims } from './deliveries.repository.js';
 
 const ROWS = 40;
 
-let database: TestDatabase;
+let testDatabase: WebhooksTestDatabase;
 let dataSource: DataSource;
 const tenant = randomUUID();
 const subscription = randomUUID();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = createWebhooksDataSource(database.url);
-  await migrateServiceSchema(dataSource);
-  await dataSource.initialize();
-  await dataSource.query(
-    `INSERT INTO webhooks.subscriptions (uuid, tenant_uuid, url, event_types, secret_ciphertext)
-     VALUES ($1, $2, 'https://receiver.example/hook', ARRAY['command.status_changed'], 'sealed')`,
-    [subscription, tenant],
-  );
+  testDatabase = await createWebhooksTestDatabase();
+  ({ dataSource } = testDatabase);
+  await insertCommandSubscriptions(dataSource, tenant, [subscription]);
 });
 
 beforeEach(async () => {
@@ -44,8 +41,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await testDatabase?.drop();
 });
 
 function claim(manager: EntityManager | DataSource, leaseMs = 60_000) {
