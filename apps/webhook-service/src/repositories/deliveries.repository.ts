@@ -244,6 +244,7 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
             JOIN webhooks.deliveries f
               ON f.status = 'pending' AND ${queueKey('f')} = ${queueKey('d')} AND f.stream_seq > d.stream_seq
            WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND f.id <> ALL (ARRAY(SELECT id FROM outcome))
+             AND (o.delivered OR d.status = 'pending')
              AND CASE WHEN o.delivered THEN f.next_attempt_at > now() ELSE f.next_attempt_at < o.next_attempt_at END),
         locked_deliveries AS MATERIALIZED (
           SELECT d.id, o.id IS NOT NULL AS attempted FROM webhooks.deliveries d LEFT JOIN outcome o ON o.id = d.id

@@ -119,6 +119,14 @@ describe("a queue's later rows", () => {
     expect(after.slice(1)).toEqual(before.slice(1));
   });
 
+  it('are not parked by a late failure of a head another attempt delivered meanwhile', async () => {
+    const [head] = await claim(1);
+    await record([delivered(head.id)]);
+    const before = await queueRows(head.ordering_key);
+    await record([failed(head.id, new Date(Date.now() + 60 * 60_000))]);
+    expect(await queueRows(head.ordering_key)).toEqual(before);
+  });
+
   it('are never moved earlier by a failure whose next attempt comes sooner than theirs', async () => {
     const [head] = await claim(1);
     const later = new Date(Date.now() + 60 * 60_000);
