@@ -8,3 +8,4 @@ export * from './sql-statement.js';
 export * from './query-error-logger.js';
 export * from './paged-list.js';
 export * from './table-statistics-keeper.js';
+export * from './sql-snapshots.js';

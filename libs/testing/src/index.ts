@@ -23,3 +23,4 @@ export * from './unset-fields.js';
 export * from './online-charge-point.js';
 export * from './cursor-walk.js';
 export * from './statement-plans.js';
+export * from './sql-snapshots.js';

@@ -1,13 +1,6 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { renderSqlSnapshots, SQL_SNAPSHOTS_DIR } from './sql-snapshots.js';
+import { writeSqlSnapshots } from '@cpc/database';
+import { COMMAND_SERVICE_SQL } from './sql-snapshots.js';
 
-/** Writes the SQL snapshots of command-service (run from the repository's root: `npm run sql:snapshots`). */
-const directory = join(process.cwd(), SQL_SNAPSHOTS_DIR);
-mkdirSync(directory, { recursive: true });
-const files = renderSqlSnapshots();
-for (const name of readdirSync(directory)) {
-  if (name.endsWith('.sql') && !files.has(name)) rmSync(join(directory, name));
-}
-for (const [name, content] of files) writeFileSync(join(directory, name), content);
-process.stdout.write(`${files.size} SQL snapshots written to ${SQL_SNAPSHOTS_DIR}\n`);
+/** Writes command-service's SQL snapshots (run from the repository's root: `npm run sql:snapshots`). */
+const written = writeSqlSnapshots(COMMAND_SERVICE_SQL);
+process.stdout.write(`${written} SQL snapshots written to ${COMMAND_SERVICE_SQL.directory}\n`);

@@ -376,3 +376,18 @@ export const forgetSession = sqlStatement<{
   sql: `DELETE FROM webhooks.session_updates
          WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid AND transaction_id = :transactionId`,
 });
+
+/** For the SQL snapshots. */
+export const DELIVERIES_STATEMENTS = [
+  fanOutEvents,
+  insertPing,
+  claimDueDeliveries,
+  releaseClaims,
+  recordOutcomes,
+  disableSubscription,
+  recordGone,
+  ...deliveriesList.all,
+  retryDelivery,
+  claimSessionUpdate,
+  forgetSession,
+];

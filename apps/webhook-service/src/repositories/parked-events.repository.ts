@@ -67,3 +67,11 @@ export const recordParkedEventFailure = sqlStatement<{
                failed_at = CASE WHEN :nextAttemptAt::timestamptz IS NULL THEN now() END
          WHERE stream_seq = :streamSeq`,
 });
+
+/** For the SQL snapshots. */
+export const PARKED_EVENTS_STATEMENTS = [
+  parkEvent,
+  claimParkedEvents,
+  releaseParkedEvent,
+  recordParkedEventFailure,
+];

@@ -162,3 +162,16 @@ export const enabledSubscription = sqlStatement<{ uuid: string }, IndexedSubscri
   parameters: ['uuid'],
   sql: `SELECT ${INDEXED_COLUMNS} FROM webhooks.subscriptions WHERE uuid = :uuid AND enabled`,
 });
+
+/** For the SQL snapshots. */
+export const SUBSCRIPTIONS_STATEMENTS = [
+  insertSubscription,
+  listSubscriptions,
+  countSubscriptions,
+  getSubscription,
+  updateSubscription,
+  deleteSubscription,
+  rotateSubscriptionSecret,
+  enabledSubscriptions,
+  enabledSubscription,
+];
