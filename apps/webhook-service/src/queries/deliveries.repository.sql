@@ -12,7 +12,10 @@ WITH event AS (
                  (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
                   next_attempt_at)
           SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, e.event_id, e.event_type, e.ordering_key, e.stream_seq,
-                 e.body, now()
+                 e.body,
+                 GREATEST(now(), (SELECT max(p.next_attempt_at) FROM webhooks.deliveries p
+                                   WHERE p.status = 'pending' AND p.stream_seq < e.stream_seq
+                                     AND (p.subscription_uuid::text || '/' || p.ordering_key) = s.uuid::text || '/' || e.ordering_key))
             FROM event e
             JOIN webhooks.subscriptions s
               ON s.tenant_uuid = e.tenant_uuid AND s.enabled AND e.event_type = ANY (s.event_types)

@@ -33,6 +33,15 @@ const COLUMNS = `id, event_type, status, attempts, last_response_code, last_erro
        CASE WHEN status = 'pending' THEN GREATEST(next_attempt_at, leased_until) END AS next_attempt_at, created_at,
        delivered_at`;
 
+/**
+ * A row's queue (its subscription and ordering key) as one value, the expression of deliveries_pending_queue_idx: the
+ * claims look up a queue's pending rows by it, which only that index answers (see the migration
+ * IndexDeliveryQueuesByKey1796300000000 for the plan it replaces).
+ */
+function queueKey(row: string): string {
+  return `(${row}.subscription_uuid::text || '/' || ${row}.ordering_key)`;
+}
+
 /** One event of fanOutEvents (an element of its JSON array). */
 export interface FannedOutEvent {
   tenant_uuid: string;
@@ -48,9 +57,11 @@ export interface FannedOutEvent {
 
 /**
  * The delivery rows of events (a JSON array of FannedOutEvent) in one statement: one per enabled, matching
- * subscription of each event's tenant; a redelivered event adds nothing. Answers the stream sequences of the events
- * that a location-filtered subscription of their type could want: those are fanned out again with their controller's
- * location (`location_uuid` null matches no location filter), which adds only the rows the first run left out.
+ * subscription of each event's tenant; a redelivered event adds nothing. A row whose queue waits for the next attempt
+ * of a failed earlier row waits with it, as recordOutcomes parks the rows already there, so that claims do not walk
+ * past it meanwhile. Answers the stream sequences of the events that a location-filtered subscription of their type
+ * could want: those are fanned out again with their controller's location (`location_uuid` null matches no location
+ * filter), which adds only the rows the first run left out.
  */
 export const fanOutEvents = sqlStatement<
   { events: string },
@@ -68,7 +79,10 @@ export const fanOutEvents = sqlStatement<
                  (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
                   next_attempt_at)
           SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, e.event_id, e.event_type, e.ordering_key, e.stream_seq,
-                 e.body, now()
+                 e.body,
+                 GREATEST(now(), (SELECT max(p.next_attempt_at) FROM webhooks.deliveries p
+                                   WHERE p.status = 'pending' AND p.stream_seq < e.stream_seq
+                                     AND ${queueKey('p')} = s.uuid::text || '/' || e.ordering_key))
             FROM event e
             JOIN webhooks.subscriptions s
               ON s.tenant_uuid = e.tenant_uuid AND s.enabled AND e.event_type = ANY (s.event_types)
@@ -102,15 +116,6 @@ export const insertPing = sqlStatement<
        VALUES (:id, :tenantUuid, :subscriptionUuid, :eventId, 'ping', :orderingKey, :body, now())
        RETURNING ${COLUMNS}`,
 });
-
-/**
- * A row's queue (its subscription and ordering key) as one value, the expression of deliveries_pending_queue_idx: the
- * claims look up a queue's pending rows by it, which only that index answers (see the migration
- * IndexDeliveryQueuesByKey1796300000000 for the plan it replaces).
- */
-function queueKey(row: string): string {
-  return `(${row}.subscription_uuid::text || '/' || ${row}.ordering_key)`;
-}
 
 export interface ClaimedDelivery {
   id: string;
