@@ -5,15 +5,21 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { runStatement } from '@cpc/database';
 import { describeError } from '@cpc/errors';
 import { repeatInBackground } from '@cpc/service-runtime';
 import { DataSource, type EntityManager } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
+import {
+  attachedPartitions,
+  createMonthPartition,
+  deleteExpiredDefaultRows,
+  dropMonthPartition,
+  lockPartitionMaintenance,
+} from '../repositories/meter-value-partitions.repository.js';
 
 const PARTITION_NAME = /^meter_values_p(\d{4})_(\d{2})$/;
-/** 'mvpt' in ASCII: sets this advisory lock apart from the others of the database. */
-const MAINTENANCE_LOCK = 1836478580;
 
 /** A month as the number of months since year 0, so months add and compare as integers. */
 function monthIndex(date: Date): number {
@@ -74,7 +80,7 @@ export class MeterValuePartitions implements OnApplicationBootstrap, OnApplicati
       wanted.push(month);
     }
     const changes = await this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [MAINTENANCE_LOCK]);
+      await runStatement(manager, lockPartitionMaintenance, {});
       const existing = await this.existingMonths(manager);
       const created: string[] = [];
       for (const month of wanted.filter((month) => !existing.has(month))) {
@@ -83,12 +89,10 @@ export class MeterValuePartitions implements OnApplicationBootstrap, OnApplicati
       }
       const dropped: string[] = [];
       for (const month of [...existing].filter((month) => month < oldestKept)) {
-        await manager.query(`DROP TABLE control.${partitionName(month)}`);
+        await runStatement(manager, dropMonthPartition(partitionName(month)), {});
         dropped.push(partitionName(month));
       }
-      await manager.query('DELETE FROM control.meter_values_default WHERE sampled_at < $1', [
-        monthStart(oldestKept),
-      ]);
+      await runStatement(manager, deleteExpiredDefaultRows, { before: monthStart(oldestKept) });
       return { created, dropped };
     });
     if (changes.created.length + changes.dropped.length > 0) {
@@ -100,10 +104,7 @@ export class MeterValuePartitions implements OnApplicationBootstrap, OnApplicati
   }
 
   private async existingMonths(manager: EntityManager): Promise<Set<number>> {
-    const rows = await manager.query<{ relname: string }[]>(
-      `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-        WHERE i.inhparent = 'control.meter_values'::regclass`,
-    );
+    const rows = await runStatement(manager, attachedPartitions, {});
     const months = new Set<number>();
     for (const { relname } of rows) {
       const match = PARTITION_NAME.exec(relname);
@@ -112,25 +113,11 @@ export class MeterValuePartitions implements OnApplicationBootstrap, OnApplicati
     return months;
   }
 
-  /**
-   * Creates the month's table, moves what the default partition holds of that month into it, then attaches it:
-   * attaching a month the default partition still has rows of would fail.
-   */
   private async createMonth(manager: EntityManager, month: number): Promise<void> {
-    const name = `control.${partitionName(month)}`;
-    const [from, to] = [monthStart(month), monthStart(month + 1)];
-    await manager.query(
-      `CREATE TABLE ${name} (LIKE control.meter_values INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`,
-    );
-    await manager.query(
-      `WITH moved AS (
-         DELETE FROM control.meter_values_default WHERE sampled_at >= $1 AND sampled_at < $2 RETURNING *
-       )
-       INSERT INTO ${name} SELECT * FROM moved`,
-      [from, to],
-    );
-    await manager.query(
-      `ALTER TABLE control.meter_values ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
-    );
+    const bounds = { from: monthStart(month), to: monthStart(month + 1) };
+    const partition = createMonthPartition({ table: partitionName(month), ...bounds });
+    await runStatement(manager, partition.create, {});
+    await runStatement(manager, partition.moveDefaultRows, bounds);
+    await runStatement(manager, partition.attach, {});
   }
 }
