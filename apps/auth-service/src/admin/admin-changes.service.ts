@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type AdminRequest, ErrorCode, LAST_SUPER_ADMIN_ERROR_KEY } from '@cpc/contracts';
-import { runStatement, sqlStatement } from '@cpc/database';
+import { runStatement } from '@cpc/database';
 import { DomainError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditEntry, AuditLog } from '../audit/audit-log.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
+import { actingAccountName, countSuperAdmins, lockTenantForChange } from './admin-changes.repository.js';
 import { type AdminScope, cliScope } from './admin-scope.js';
 
 /** What one administrative change did: its result, its audit entries and the accounts whose tokens it ends. */
@@ -14,29 +15,6 @@ export interface AdminChange<TResult> {
   audit: AuditEntry[];
   revokes?: string[];
 }
-
-/** Serializes a tenant's administrative changes: the row lock every one of them takes first. */
-const LOCK_TENANT = sqlStatement<{ tenantUuid: string }>({
-  name: 'admin_lock_tenant',
-  parameters: ['tenantUuid'],
-  sql: `SELECT uuid FROM auth.tenants WHERE uuid = :tenantUuid FOR NO KEY UPDATE`,
-});
-
-/** Enabled users whose role holds `*`. */
-const SUPER_ADMINS = sqlStatement<{ tenantUuid: string }, { holders: string }>({
-  name: 'admin_super_admins',
-  parameters: ['tenantUuid'],
-  sql: `SELECT count(*) AS holders FROM auth.users AS account JOIN auth.roles AS role ON role.uuid = account.role_uuid
-        WHERE account.tenant_uuid = :tenantUuid AND account.disabled_at IS NULL AND '*' = ANY (role.permissions)`,
-});
-
-/** The account that acts through the admin API, as the audit log names it. */
-const ACCOUNT_NAME = sqlStatement<{ tenantUuid: string; uuid: string }, { name: string }>({
-  name: 'admin_account_name',
-  parameters: ['tenantUuid', 'uuid'],
-  sql: `SELECT email AS name FROM auth.users WHERE tenant_uuid = :tenantUuid AND uuid = :uuid
-        UNION ALL SELECT public_key FROM auth.api_keys WHERE tenant_uuid = :tenantUuid AND uuid = :uuid`,
-});
 
 function lastSuperAdminError(): ValidationFailedError {
   return ValidationFailedError.single(
@@ -49,8 +27,8 @@ function lastSuperAdminError(): ValidationFailedError {
 /**
  * Runs every change of users, roles and API keys, from the admin API and the CLI alike, in one transaction that
  * first locks the tenant's row (so a tenant's changes happen one after the other), then makes the change, refuses one
- * made through the API when it took the tenant's last enabled holder of `*` (422 last_super_admin), writes its audit entries and revokes
- * the accounts it names; the revocations are announced once it committed.
+ * made through the API when it took the tenant's last enabled holder of `*` (422 last_super_admin), writes its audit
+ * entries and revokes the accounts it names; the revocations are announced once it committed.
  */
 @Injectable()
 export class AdminChanges {
@@ -69,7 +47,7 @@ export class AdminChanges {
     await this.revocations.changeAndRevoke(
       scope.tenantUuid,
       async (manager) => {
-        await runStatement(manager, LOCK_TENANT, { tenantUuid: scope.tenantUuid });
+        await runStatement(manager, lockTenantForChange, { tenantUuid: scope.tenantUuid });
         // The CLI's operator, who can always make a new admin (and makes a tenant's first), is not held to it.
         const guarded = scope.actor.type !== 'cli';
         const before = guarded ? await this.superAdmins(manager, scope.tenantUuid) : 0;
@@ -91,7 +69,7 @@ export class AdminChanges {
   /** The scope of an admin API request: tenant and grants from the verified token, the address api-gateway saw. */
   async apiScope(request: AdminRequest<unknown>): Promise<AdminScope> {
     const { principal } = request;
-    const [account] = await runStatement(this.dataSource, ACCOUNT_NAME, {
+    const [account] = await runStatement(this.dataSource, actingAccountName, {
       tenantUuid: principal.tenantUuid,
       uuid: principal.subject,
     });
@@ -110,7 +88,7 @@ export class AdminChanges {
   }
 
   private async superAdmins(manager: EntityManager, tenantUuid: string): Promise<number> {
-    const [row] = await runStatement(manager, SUPER_ADMINS, { tenantUuid });
+    const [row] = await runStatement(manager, countSuperAdmins, { tenantUuid });
     return Number(row.holders);
   }
 }

@@ -9,7 +9,7 @@ import type {
   ListApiKeysPayload,
   UpdateApiKeyPayload,
 } from '@cpc/contracts';
-import { runStatement, sqlStatement } from '@cpc/database';
+import { runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { EntityManager, Repository } from 'typeorm';
 import { AdminChanges } from '../admin/admin-changes.service.js';
@@ -21,6 +21,7 @@ import { RoleEntity } from '../roles/role.entity.js';
 import { RolesService } from '../roles/roles.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { ApiKeyEntity } from './api-key.entity.js';
+import { tenantsOfPublicKey } from './api-keys.repository.js';
 
 export type { ApiKeyView } from '@cpc/contracts';
 
@@ -31,16 +32,6 @@ const toApiKeyView = (key: ApiKeyEntity, role: string): ApiKeyView => ({
   role,
   revoked: key.revokedAt !== null,
   created_at: key.createdAt.toISOString(),
-});
-
-/** The tenants holding a public key: one, as keys are random, but the schema makes it unique per tenant only. */
-const TENANTS_OF_PUBLIC_KEY = sqlStatement<{ publicKey: string }, { slug: string }>({
-  name: 'api_key_tenants',
-  parameters: ['publicKey'],
-  sql: `SELECT tenants.slug
-        FROM auth.api_keys JOIN auth.tenants ON tenants.uuid = api_keys.tenant_uuid
-        WHERE api_keys.public_key = :publicKey
-        LIMIT 2`,
 });
 
 function validName(name: unknown): string {
@@ -80,7 +71,7 @@ export class ApiKeysService {
    * when no tenant or more than one holds it (the request must name its tenant then).
    */
   async tenantSlugOf(publicKey: string): Promise<string | null> {
-    const rows = await runStatement(this.apiKeys.manager, TENANTS_OF_PUBLIC_KEY, { publicKey });
+    const rows = await runStatement(this.apiKeys.manager, tenantsOfPublicKey, { publicKey });
     return rows.length === 1 ? rows[0].slug : null;
   }
 

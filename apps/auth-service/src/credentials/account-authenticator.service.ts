@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type EntityType, ErrorCode } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
@@ -8,6 +9,7 @@ import { TenantsService } from '../tenants/tenants.service.js';
 import type { AccountKind } from '../tokens/refresh-token.entity.js';
 import { UsersService } from '../users/users.service.js';
 import { normalizeLoginName } from './login-name.js';
+import { replaceApiKeySecretHash, replaceUserPasswordHash } from './secret-hashes.repository.js';
 import { SecretHasher } from './secret-hasher.js';
 import { TokenLimits } from './token-limits.js';
 
@@ -117,13 +119,12 @@ export class AccountAuthenticator {
   private async rehash(account: LoginAccount, secret: string): Promise<void> {
     try {
       const replacement = await this.hasher.hash(secret);
-      const [table, column] =
-        account.kind === 'apikey' ? ['auth.api_keys', 'secret_hash'] : ['auth.users', 'password_hash'];
-      await this.dataSource.query(`UPDATE ${table} SET ${column} = $1 WHERE uuid = $2 AND ${column} = $3`, [
+      const statement = account.kind === 'apikey' ? replaceApiKeySecretHash : replaceUserPasswordHash;
+      await runStatement(this.dataSource, statement, {
         replacement,
-        account.uuid,
-        account.secretHash,
-      ]);
+        uuid: account.uuid,
+        verifiedHash: account.secretHash,
+      });
     } catch (error) {
       this.logger.warn(
         `rehashing the secret of ${account.kind} ${account.uuid} failed: ${(error as Error).message}`,

@@ -7,10 +7,17 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { runStatement } from '@cpc/database';
 import { RateLimitedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { AUTH_CONFIG } from '../auth-config.token.js';
 import type { AuthServiceConfig } from '../auth-service.config.js';
+import {
+  giveBackTokenLimitSlot,
+  rememberKnownAddress,
+  sweepTokenLimitCounters,
+  takeTokenLimitSlot,
+} from './token-limits.repository.js';
 
 type CounterScope = 'address' | 'account' | 'account_address';
 
@@ -131,12 +138,11 @@ export class TokenLimits {
    * on; the account gets its slot back.
    */
   async settleSuccess(slots: LoginFailureSlots): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO auth.token_limit_counters AS counter (scope, subject, window_started_at, hits, known_until)
-       VALUES ($1, $2, now(), 0, now() + $3 * interval '1 day')
-       ON CONFLICT (scope, subject) DO UPDATE SET hits = 0, known_until = EXCLUDED.known_until`,
-      [slots.accountAddress.scope, slots.accountAddress.subject, this.config.tokenKnownAddressDays],
-    );
+    await runStatement(this.dataSource, rememberKnownAddress, {
+      scope: slots.accountAddress.scope,
+      subject: slots.accountAddress.subject,
+      knownDays: this.config.tokenKnownAddressDays,
+    });
     if (slots.account) await this.giveBack(slots.account);
   }
 
@@ -148,56 +154,27 @@ export class TokenLimits {
 
   /** Deletes counters whose window has ended, unless they still remember a known address. */
   async sweep(): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM auth.token_limit_counters
-        WHERE (known_until IS NULL OR known_until <= now())
-          AND ((scope = 'address' AND window_started_at <= now() - $1 * interval '1 second')
-            OR (scope <> 'address' AND window_started_at <= now() - $2 * interval '1 second'))`,
-      [this.config.tokenRateLimitWindowSeconds, this.config.tokenFailureWindowSeconds],
-    );
+    await runStatement(this.dataSource, sweepTokenLimitCounters, {
+      addressWindowSeconds: this.config.tokenRateLimitWindowSeconds,
+      failureWindowSeconds: this.config.tokenFailureWindowSeconds,
+    });
   }
 
-  /**
-   * One atomic upsert: starts a new window when the old one has ended, else counts one more hit; answers the slot,
-   * or the seconds until the window ends when the hit is beyond the limit.
-   */
+  /** Takes a slot in the counter's current window (see takeTokenLimitSlot); refused beyond `limit`. */
   private async take(
     scope: CounterScope,
     subject: string,
     windowSeconds: number,
     limit: number,
   ): Promise<TakenSlot | { refused: true; retryAfterSeconds: number }> {
-    const rows: Array<{
-      hits: number;
-      window_started_at: string;
-      retry_after_seconds: number;
-      known: boolean;
-    }> = await this.dataSource.query(
-      `INSERT INTO auth.token_limit_counters AS counter (scope, subject, window_started_at, hits)
-         VALUES ($1, $2, now(), 1)
-         ON CONFLICT (scope, subject) DO UPDATE SET
-           window_started_at = CASE WHEN counter.window_started_at <= now() - $3 * interval '1 second'
-                                    THEN now() ELSE counter.window_started_at END,
-           hits = CASE WHEN counter.window_started_at <= now() - $3 * interval '1 second'
-                       THEN 1 ELSE LEAST(counter.hits, 2000000000) + 1 END
-         RETURNING hits,
-                   window_started_at::text AS window_started_at,
-                   COALESCE(known_until > now(), false) AS known,
-                   GREATEST(1, CEIL(EXTRACT(EPOCH FROM
-                     window_started_at + $3 * interval '1 second' - now())))::int AS retry_after_seconds`,
-      [scope, subject, windowSeconds],
-    );
-    const [row] = rows;
+    const [row] = await runStatement(this.dataSource, takeTokenLimitSlot, { scope, subject, windowSeconds });
     if (row.hits > limit) return { refused: true, retryAfterSeconds: row.retry_after_seconds };
     return { scope, subject, windowSeconds, windowStartedAt: row.window_started_at, known: row.known };
   }
 
   private async giveBack(slot: TakenSlot): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE auth.token_limit_counters SET hits = hits - 1
-        WHERE scope = $1 AND subject = $2 AND window_started_at = $3::timestamptz AND hits > 0`,
-      [slot.scope, slot.subject, slot.windowStartedAt],
-    );
+    const { scope, subject, windowStartedAt } = slot;
+    await runStatement(this.dataSource, giveBackTokenLimitSlot, { scope, subject, windowStartedAt });
   }
 }
 

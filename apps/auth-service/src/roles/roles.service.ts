@@ -10,7 +10,7 @@ import {
   type RoleView,
   type UpdateRolePayload,
 } from '@cpc/contracts';
-import { runStatement, sqlStatement } from '@cpc/database';
+import { runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { EntityManager, Repository } from 'typeorm';
 import { AdminChanges } from '../admin/admin-changes.service.js';
@@ -21,6 +21,7 @@ import { refusingDuplicates } from '../credentials/admin-input-rules.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { RoleEntity } from './role.entity.js';
+import { countRoleHolders, deleteRevokedKeysOfRole } from './roles.repository.js';
 
 export type { RoleView } from '@cpc/contracts';
 
@@ -69,21 +70,6 @@ export function normalizePermissions(permissions: unknown): string[] {
 
 const sameSet = (left: string[], right: string[]) =>
   [...left].sort().join(' ') === [...right].sort().join(' ');
-
-/** Users and live API keys that have the role: while there are any, it cannot be deleted. */
-const ROLE_HOLDERS = sqlStatement<{ roleUuid: string }, { holders: string }>({
-  name: 'role_holders',
-  parameters: ['roleUuid'],
-  sql: `SELECT (SELECT count(*) FROM auth.users WHERE role_uuid = :roleUuid)
-          + (SELECT count(*) FROM auth.api_keys WHERE role_uuid = :roleUuid AND revoked_at IS NULL) AS holders`,
-});
-
-/** Revoked keys keep their role until the role goes; they can never be used again, and the audit log keeps them. */
-const DELETE_REVOKED_KEYS = sqlStatement<{ roleUuid: string }>({
-  name: 'role_delete_revoked_keys',
-  parameters: ['roleUuid'],
-  sql: `DELETE FROM auth.api_keys WHERE role_uuid = :roleUuid AND revoked_at IS NOT NULL`,
-});
 
 @Injectable()
 export class RolesService {
@@ -240,7 +226,7 @@ export class RolesService {
     await this.admin.run(scope, async (manager) => {
       const role = await lockedRow(manager, RoleEntity, scope.tenantUuid, uuid, 'role');
       requireHeld(scope, role.permissions, 'deleting this role');
-      const [{ holders }] = await runStatement(manager, ROLE_HOLDERS, { roleUuid: uuid });
+      const [{ holders }] = await runStatement(manager, countRoleHolders, { roleUuid: uuid });
       if (Number(holders) > 0)
         throw ValidationFailedError.single(
           'uuid',
@@ -248,7 +234,7 @@ export class RolesService {
           'users or API keys have this role; give them another one first',
         );
       const before = toRoleView(role);
-      await runStatement(manager, DELETE_REVOKED_KEYS, { roleUuid: uuid });
+      await runStatement(manager, deleteRevokedKeysOfRole, { roleUuid: uuid });
       await manager.delete(RoleEntity, { uuid });
       return {
         result: undefined,

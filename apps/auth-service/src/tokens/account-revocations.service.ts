@@ -1,12 +1,26 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AccountRevocation, ListRevocationsRequest, RevocationPage } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { describeError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG } from '../auth-config.token.js';
 import type { AuthServiceConfig } from '../auth-service.config.js';
 import { AccountRevocationPublisher } from './account-revocation-publisher.js';
+import {
+  accountsHoldingRole,
+  accountsInTenant,
+  deleteExpiredRevocations,
+  notBeforeOfAccount,
+  recordRevocations,
+  revocationsAsOf,
+  revocationsPage,
+  revokeRefreshTokens,
+} from './account-revocations.repository.js';
 
-/** A revocation is kept this long past its not_before: no access token lives longer (ACCESS_TOKEN_TTL_SECONDS' maximum). */
+/**
+ * A revocation is kept this long past its not_before: no access token lives longer (ACCESS_TOKEN_TTL_SECONDS'
+ * maximum).
+ */
 const RETENTION_SECONDS = 86400;
 
 /** The accounts a change revokes: given, or found inside the change's transaction. */
@@ -49,30 +63,19 @@ export class AccountRevocationsService {
 
   /** Users and live API keys that have the role. */
   async holdersOfRole(manager: EntityManager, roleUuid: string): Promise<string[]> {
-    const rows: { uuid: string }[] = await manager.query(
-      `SELECT uuid FROM auth.users WHERE role_uuid = $1
-       UNION ALL SELECT uuid FROM auth.api_keys WHERE role_uuid = $1 AND revoked_at IS NULL`,
-      [roleUuid],
-    );
+    const rows = await runStatement(manager, accountsHoldingRole, { roleUuid });
     return rows.map((row) => row.uuid);
   }
 
   /** Every user and live API key of the tenant: a disabled tenant's accounts all lose their tokens. */
   async accountsOfTenant(manager: EntityManager, tenantUuid: string): Promise<string[]> {
-    const rows: { uuid: string }[] = await manager.query(
-      `SELECT uuid FROM auth.users WHERE tenant_uuid = $1
-       UNION ALL SELECT uuid FROM auth.api_keys WHERE tenant_uuid = $1 AND revoked_at IS NULL`,
-      [tenantUuid],
-    );
+    const rows = await runStatement(manager, accountsInTenant, { tenantUuid });
     return rows.map((row) => row.uuid);
   }
 
   /** The earliest `iat` an access token of the account may carry (0: no revocation in force). */
   async notBeforeOf(accountUuid: string): Promise<number> {
-    const rows: { not_before: string }[] = await this.dataSource.query(
-      `SELECT not_before FROM auth.account_revocations WHERE account_uuid = $1`,
-      [accountUuid],
-    );
+    const rows = await runStatement(this.dataSource, notBeforeOfAccount, { accountUuid });
     return rows.length > 0 ? Number(rows[0].not_before) : 0;
   }
 
@@ -83,15 +86,13 @@ export class AccountRevocationsService {
     if (changedSince !== null && (typeof changedSince !== 'string' || Number.isNaN(Date.parse(changedSince))))
       throw ValidationFailedError.single('changedSince', 'invalid_value', 'null or an ISO 8601 instant');
     // Read first: a revocation committed while the page is read is then read again next time, never skipped.
-    const [{ as_of: asOf }]: { as_of: Date }[] = await this.dataSource.query(`SELECT now() AS as_of`);
-    const rows: { account_uuid: string; not_before: string; sequence: string }[] =
-      await this.dataSource.query(
-        `SELECT account_uuid, not_before, sequence FROM auth.account_revocations
-       WHERE ($1::timestamptz IS NULL OR changed_at >= $1::timestamptz) AND sequence > $2
-         AND not_before >= floor(extract(epoch FROM now()))::bigint - $3
-       ORDER BY sequence LIMIT $4`,
-        [changedSince, afterSequence, RETENTION_SECONDS, this.config.tuning.revocationsPageSize + 1],
-      );
+    const [{ as_of: asOf }] = await runStatement(this.dataSource, revocationsAsOf, {});
+    const rows = await runStatement(this.dataSource, revocationsPage, {
+      changedSince,
+      afterSequence,
+      retentionSeconds: RETENTION_SECONDS,
+      limit: this.config.tuning.revocationsPageSize + 1,
+    });
     const page = rows.slice(0, this.config.tuning.revocationsPageSize);
     return {
       revocations: page.map((row) => ({ subject: row.account_uuid, notBefore: Number(row.not_before) })),
@@ -101,37 +102,16 @@ export class AccountRevocationsService {
     };
   }
 
-  /**
-   * Tokens issued up to the current second are refused (not_before is the next second): `iat` counts whole seconds,
-   * and auth-service gives tokens issued later an `iat` of at least not_before. clock_timestamp(), not the
-   * transaction's start, so that tokens issued while the change ran are refused too. A revocation already in force at
-   * or past that second moves one second on: tokens issued since the previous change carry its not_before as `iat`.
-   */
+  /** Revokes the accounts' refresh tokens and records their access tokens' not_before (see recordRevocations). */
   private async revoke(
     manager: EntityManager,
     tenantUuid: string,
     accountUuids: string[],
   ): Promise<AccountRevocation[]> {
     if (accountUuids.length === 0) return [];
-    await manager.query(
-      `UPDATE auth.refresh_tokens SET revoked_at = now() WHERE account_uuid = ANY($1::uuid[]) AND revoked_at IS NULL`,
-      [accountUuids],
-    );
-    const rows: { account_uuid: string; not_before: string }[] = await manager.query(
-      `INSERT INTO auth.account_revocations AS revocation (account_uuid, tenant_uuid, not_before)
-       SELECT account_uuid, $2, floor(extract(epoch FROM clock_timestamp()))::bigint + 1
-       FROM unnest($1::uuid[]) AS account_uuid
-       ON CONFLICT (account_uuid) DO UPDATE SET
-         not_before = GREATEST(revocation.not_before + 1, EXCLUDED.not_before),
-         sequence = nextval('auth.account_revocation_sequence'),
-         changed_at = now()
-       RETURNING account_uuid, not_before`,
-      [accountUuids, tenantUuid],
-    );
-    await manager.query(
-      `DELETE FROM auth.account_revocations WHERE not_before < floor(extract(epoch FROM now()))::bigint - $1`,
-      [RETENTION_SECONDS],
-    );
+    await runStatement(manager, revokeRefreshTokens, { accountUuids });
+    const rows = await runStatement(manager, recordRevocations, { accountUuids, tenantUuid });
+    await runStatement(manager, deleteExpiredRevocations, { retentionSeconds: RETENTION_SECONDS });
     return rows.map((row) => ({ subject: row.account_uuid, notBefore: Number(row.not_before) }));
   }
 }
