@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REGENERATE_SQL_SNAPSHOTS, renderSqlSnapshots, type ServiceSqlSnapshots } from '@cpc/database';
+import {
+  REGENERATE_SQL_SNAPSHOTS,
+  renderSqlSnapshots,
+  type ServiceSqlSnapshots,
+  sqlSnapshotsDirectory,
+} from '@cpc/database';
 
 const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -16,7 +21,7 @@ export interface SqlSnapshotCheck {
  * that changed and the command that writes the snapshots anew.
  */
 export function checkSqlSnapshots(snapshots: ServiceSqlSnapshots): SqlSnapshotCheck {
-  const directory = join(REPOSITORY_ROOT, snapshots.directory);
+  const directory = join(REPOSITORY_ROOT, sqlSnapshotsDirectory(snapshots));
   const rendered = renderSqlSnapshots(snapshots);
   const files = [...rendered].map(([name, expected]) => {
     const stale = `${name} does not match its statements: run \`${REGENERATE_SQL_SNAPSHOTS}\` and commit the result`;

@@ -98,3 +98,11 @@ export const oldestDecisionsList = pagedListStatements<
     { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'DESC' },
   ],
 });
+
+/** For the SQL snapshots. */
+export const AUTHORIZATION_DECISIONS_STATEMENTS = [
+  insertAuthorizationDecisions,
+  logAuthorizationRefusals,
+  ...newestDecisionsList.all,
+  ...oldestDecisionsList.all,
+];

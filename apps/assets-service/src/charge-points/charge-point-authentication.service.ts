@@ -6,10 +6,10 @@ import {
   PASSWORD_SECURITY_PROFILES,
   UUID_PATTERN,
 } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
-import { ASSETS_SCHEMA } from '../assets-service.config.js';
-import type { HandshakeController } from './charge-point-authentication.repository.js';
+import { type HandshakeController, upgradePasswordHash } from './charge-point-authentication.repository.js';
 import { HandshakeControllerLookup } from './handshake-controller.lookup.js';
 import { type HandshakeAttempt, HandshakeFailureCounters } from './handshake-failure.counters.js';
 import { OcppPasswordHasher } from './ocpp-password-hasher.js';
@@ -152,12 +152,12 @@ export class ChargePointAuthenticationService {
     if (!this.hasher.needsUpgrade(stored)) return stored;
     try {
       const upgraded = await this.hasher.hash(password);
-      // TypeORM answers an UPDATE with [rows, affected row count].
-      const [, updatedRows] = await this.dataSource.query<[unknown, number]>(
-        `UPDATE ${ASSETS_SCHEMA}.controllers SET ocpp_password_hash = $1 WHERE uuid = $2 AND ocpp_password_hash = $3`,
-        [upgraded, controllerUuid, stored],
-      );
-      return updatedRows === 1 ? upgraded : stored;
+      const updated = await runStatement(this.dataSource, upgradePasswordHash, {
+        upgradedHash: upgraded,
+        controllerUuid,
+        storedHash: stored,
+      });
+      return updated.length === 1 ? upgraded : stored;
     } catch (error) {
       this.logger.warn(
         `could not rehash the OCPP password of controller ${controllerUuid}: ${messageOf(error)}`,

@@ -114,3 +114,11 @@ export const writePlugStates = sqlStatement<{
               AS s(uuid, status, error_code, status_updated_at)
         WHERE p.uuid = s.uuid`,
 });
+
+/** For the SQL snapshots. */
+export const CHARGE_POINT_STATE_STATEMENTS = [
+  lockControllerStates,
+  lockPlugStates,
+  writeControllerStates,
+  writePlugStates,
+];

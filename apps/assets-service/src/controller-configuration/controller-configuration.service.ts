@@ -8,10 +8,26 @@ import type {
 } from '@cpc/contracts';
 import { SETTING_LIMIT_KEYS, UUID_PATTERN } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
+import { runStatement } from '@cpc/database';
 import { buildPagination, MAX_PAGE_SIZE, pageOffset } from '@cpc/pagination';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { type ConfigurationEntry, fromReportData } from './configuration-entries.js';
+import {
+  configurationEntryRecord,
+  configurationList,
+  configurationValues,
+  deleteReportParts,
+  deleteStaleReportParts,
+  insertReportPart,
+  insertReportRequest,
+  lockReport,
+  nameReportCommand,
+  reportParts,
+  reportRequestCommand,
+  tenantController,
+  writeConfigurationEntries,
+} from './controller-configuration.repository.js';
 
 /** Who reported entries: the controller (with its tenant), the message, the command it answered, and when. */
 export interface ConfigurationReport {
@@ -31,35 +47,6 @@ export interface ReportPart {
   tbc: boolean;
   reportData: unknown[];
 }
-
-/** An entry with `undefined` (keep what is stored) spelled out for SQL. */
-function entryRecord(entry: ConfigurationEntry) {
-  return {
-    key: entry.key,
-    component: entry.component,
-    component_instance: entry.componentInstance,
-    evse_id: entry.evseId,
-    connector_id: entry.connectorId,
-    variable: entry.variable,
-    variable_instance: entry.variableInstance,
-    attribute_type: entry.attributeType,
-    value: entry.value ?? null,
-    has_value: entry.value !== undefined,
-    mutability: entry.mutability ?? null,
-    has_mutability: entry.mutability !== undefined,
-    characteristics: entry.characteristics ?? null,
-    has_characteristics: entry.characteristics !== undefined,
-    status: entry.status,
-  };
-}
-
-const ENTRY_RECORD_COLUMNS = `key text, component text, component_instance text, evse_id integer, connector_id integer,
-  variable text, variable_instance text, attribute_type text, value text, has_value boolean, mutability text,
-  has_mutability boolean, characteristics jsonb, has_characteristics boolean, status text`;
-
-const VIEW_COLUMNS = `key, component, component_instance, evse_id, connector_id, variable, variable_instance,
-  attribute_type, value, mutability, characteristics, status, source_message, source_command_uuid,
-  to_char(reported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS reported_at`;
 
 /** Escapes LIKE wildcards so a prefix matches literally. */
 const likePrefix = (value: string) => `${value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -94,60 +81,38 @@ export class ControllerConfigurationService {
     part: ReportPart,
   ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1::text), $2)`, [
-        report.controllerUuid,
-        part.requestId,
-      ]);
-      await manager.query(
-        `INSERT INTO assets.controller_report_parts (controller_uuid, request_id, seq_no, tbc, report_data, received_at)
-         SELECT $1, $2, $3, $4, $5::jsonb, $6
-          WHERE EXISTS (SELECT FROM assets.controllers WHERE uuid = $1 AND tenant_uuid = $7)
-         ON CONFLICT DO NOTHING`,
-        [
-          report.controllerUuid,
-          part.requestId,
-          part.seqNo,
-          part.tbc,
-          JSON.stringify(part.reportData),
-          report.reportedAt,
-          report.tenantUuid,
-        ],
-      );
-      // Parts of the controller's other reports that never completed, after their time.
-      await manager.query(
-        `DELETE FROM assets.controller_report_parts
-          WHERE controller_uuid = $1 AND request_id <> $2 AND received_at < $3::timestamptz - $4 * interval '1 millisecond'`,
-        [report.controllerUuid, part.requestId, report.reportedAt, this.tuning.incompleteReportTtlMs],
-      );
-      const parts = await manager.query<{ seq_no: number; tbc: boolean; report_data: unknown[] }[]>(
-        `SELECT seq_no, tbc, report_data FROM assets.controller_report_parts
-          WHERE controller_uuid = $1 AND request_id = $2 ORDER BY seq_no`,
-        [report.controllerUuid, part.requestId],
-      );
+      const { controllerUuid, tenantUuid, reportedAt } = report;
+      const { requestId } = part;
+      await runStatement(manager, lockReport, { controllerUuid, requestId });
+      await runStatement(manager, insertReportPart, {
+        controllerUuid,
+        requestId,
+        seqNo: part.seqNo,
+        tbc: part.tbc,
+        reportData: JSON.stringify(part.reportData),
+        receivedAt: reportedAt,
+        tenantUuid,
+      });
+      await runStatement(manager, deleteStaleReportParts, {
+        controllerUuid,
+        requestId,
+        reportedAt,
+        ttlMs: this.tuning.incompleteReportTtlMs,
+      });
+      const parts = await runStatement(manager, reportParts, { controllerUuid, requestId });
       const complete =
         parts.length > 0 &&
         parts.every((stored, index) => stored.seq_no === index) &&
         !parts[parts.length - 1].tbc;
       if (!complete) return;
-      const [request] = await manager.query<{ command_uuid: string }[]>(
-        `SELECT command_uuid FROM assets.controller_report_requests WHERE controller_uuid = $1 AND request_id = $2`,
-        [report.controllerUuid, part.requestId],
-      );
+      const [request] = await runStatement(manager, reportRequestCommand, { controllerUuid, requestId });
       const entries = parts.flatMap((stored) => fromReportData(stored.report_data));
       await this.write(
         manager,
-        {
-          ...report,
-          message: 'NotifyReport',
-          commandUuid: request?.command_uuid ?? null,
-          requestId: part.requestId,
-        },
+        { ...report, message: 'NotifyReport', commandUuid: request?.command_uuid ?? null, requestId },
         entries,
       );
-      await manager.query(
-        `DELETE FROM assets.controller_report_parts WHERE controller_uuid = $1 AND request_id = $2`,
-        [report.controllerUuid, part.requestId],
-      );
+      await runStatement(manager, deleteReportParts, { controllerUuid, requestId });
     });
   }
 
@@ -160,29 +125,26 @@ export class ControllerConfigurationService {
     requestId: number,
     commandUuid: string,
   ): Promise<void> {
+    const { controllerUuid } = report;
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO assets.controller_report_requests (controller_uuid, request_id, command_uuid, requested_at)
-         SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT FROM assets.controllers WHERE uuid = $1 AND tenant_uuid = $5)
-         ON CONFLICT DO NOTHING`,
-        [report.controllerUuid, requestId, commandUuid, report.reportedAt, report.tenantUuid],
-      );
-      await manager.query(
-        `UPDATE assets.controller_configuration SET source_command_uuid = $3
-          WHERE controller_uuid = $1 AND source_message = 'NotifyReport' AND source_request_id = $2
-            AND source_command_uuid IS NULL`,
-        [report.controllerUuid, requestId, commandUuid],
-      );
+      await runStatement(manager, insertReportRequest, {
+        controllerUuid,
+        requestId,
+        commandUuid,
+        requestedAt: report.reportedAt,
+        tenantUuid: report.tenantUuid,
+      });
+      await runStatement(manager, nameReportCommand, { controllerUuid, requestId, commandUuid });
     });
   }
 
   /** The setting limits the controller's stored configuration reports (see ControllerSettingLimits). */
   async settingLimits(tenantUuid: string, controllerUuid: string): Promise<ControllerSettingLimits> {
     const uuid = await this.controllerOf(tenantUuid, controllerUuid);
-    const rows = await this.dataSource.query<{ key: string; value: string | null }[]>(
-      `SELECT key, value FROM assets.controller_configuration WHERE controller_uuid = $1 AND key = ANY($2::text[])`,
-      [uuid, Object.values(SETTING_LIMIT_KEYS)],
-    );
+    const rows = await runStatement(this.dataSource, configurationValues, {
+      controllerUuid: uuid,
+      keys: Object.values(SETTING_LIMIT_KEYS),
+    });
     const limitOf = (key: string) => {
       const value = rows.find((row) => row.key === key)?.value;
       return value !== undefined && value !== null && /^\d{1,9}$/.test(value.trim()) && Number(value) > 0
@@ -198,10 +160,10 @@ export class ControllerConfigurationService {
   private async controllerOf(tenantUuid: string, controllerUuid: unknown): Promise<string> {
     const uuid = typeof controllerUuid === 'string' ? controllerUuid.toLowerCase() : '';
     if (!UUID_PATTERN.test(uuid)) throw new NotFoundError('controller');
-    const [controller] = await this.dataSource.query<{ uuid: string }[]>(
-      `SELECT uuid FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2`,
-      [tenantUuid, uuid],
-    );
+    const [controller] = await runStatement(this.dataSource, tenantController, {
+      tenantUuid,
+      controllerUuid: uuid,
+    });
     if (!controller) throw new NotFoundError('controller');
     return uuid;
   }
@@ -214,27 +176,25 @@ export class ControllerConfigurationService {
     const page = Math.max(1, Math.trunc(request.page) || 1);
     const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(request.limit) || 1));
     const filter = request.filter ?? {};
-    const where = ['tenant_uuid = $1', 'controller_uuid = $2'];
-    const parameters: unknown[] = [tenantUuid, controllerUuid];
-    if (typeof filter.component === 'string') {
-      parameters.push(filter.component);
-      where.push(`component = $${parameters.length}`);
-    }
-    if (typeof filter.key_prefix === 'string') {
-      parameters.push(likePrefix(filter.key_prefix));
-      where.push(`key LIKE $${parameters.length}`);
-    }
-    const condition = where.join(' AND ');
+    const component = typeof filter.component === 'string' ? filter.component : undefined;
+    const keyPrefix = typeof filter.key_prefix === 'string' ? filter.key_prefix : undefined;
+    const statements = configurationList({
+      component: component !== undefined,
+      keyPrefix: keyPrefix !== undefined,
+    });
+    const listFilter = {
+      tenantUuid,
+      controllerUuid,
+      component,
+      keyPattern: keyPrefix === undefined ? undefined : likePrefix(keyPrefix),
+    };
     const [items, [{ total }]] = await Promise.all([
-      this.dataSource.query<ControllerConfigurationEntryView[]>(
-        `SELECT ${VIEW_COLUMNS} FROM assets.controller_configuration WHERE ${condition}
-          ORDER BY key LIMIT ${limit} OFFSET ${pageOffset({ page, limit })}`,
-        parameters,
-      ),
-      this.dataSource.query<{ total: number }[]>(
-        `SELECT count(*)::int AS total FROM assets.controller_configuration WHERE ${condition}`,
-        parameters,
-      ),
+      runStatement(this.dataSource, statements.page, {
+        ...listFilter,
+        limit,
+        offset: pageOffset({ page, limit }),
+      }),
+      runStatement(this.dataSource, statements.count, listFilter),
     ]);
     return { items, pagination: buildPagination({ page, limit }, total) };
   }
@@ -248,40 +208,17 @@ export class ControllerConfigurationService {
     report: ConfigurationReport,
     entries: ConfigurationEntry[],
   ): Promise<void> {
-    const unique = [...new Map(entries.map((entry) => [entry.key, entryRecord(entry)])).values()];
-    await manager.query(
-      `WITH input AS (
-         SELECT * FROM jsonb_to_recordset($3::jsonb) AS e(${ENTRY_RECORD_COLUMNS})
-          WHERE EXISTS (SELECT FROM assets.controllers WHERE uuid = $1 AND tenant_uuid = $2)
-       ), updated AS (
-         UPDATE assets.controller_configuration c
-            SET value = CASE WHEN i.has_value THEN i.value ELSE c.value END,
-                mutability = CASE WHEN i.has_mutability THEN i.mutability ELSE c.mutability END,
-                characteristics = CASE WHEN i.has_characteristics THEN i.characteristics ELSE c.characteristics END,
-                status = i.status, source_message = $4, source_command_uuid = $5, source_request_id = $6,
-                reported_at = $7
-           FROM input i
-          WHERE c.controller_uuid = $1 AND c.key = i.key COLLATE "C" AND c.reported_at <= $7
-         RETURNING c.key
-       )
-       INSERT INTO assets.controller_configuration AS c (controller_uuid, key, tenant_uuid, component,
-                   component_instance, evse_id, connector_id, variable, variable_instance, attribute_type, value,
-                   mutability, characteristics, status, source_message, source_command_uuid, source_request_id,
-                   reported_at)
-       SELECT $1, i.key, $2, i.component, i.component_instance, i.evse_id, i.connector_id, i.variable,
-              i.variable_instance, i.attribute_type, i.value, i.mutability, i.characteristics, i.status, $4, $5, $6, $7
-         FROM input i
-        WHERE i.key NOT IN (SELECT key FROM updated)
-       ON CONFLICT (controller_uuid, key) DO NOTHING`,
-      [
-        report.controllerUuid,
-        report.tenantUuid,
-        JSON.stringify(unique),
-        report.message,
-        report.commandUuid,
-        report.requestId ?? null,
-        report.reportedAt,
-      ],
-    );
+    const unique = [
+      ...new Map(entries.map((entry) => [entry.key, configurationEntryRecord(entry)])).values(),
+    ];
+    await runStatement(manager, writeConfigurationEntries, {
+      controllerUuid: report.controllerUuid,
+      tenantUuid: report.tenantUuid,
+      entries: JSON.stringify(unique),
+      sourceMessage: report.message,
+      sourceCommandUuid: report.commandUuid,
+      sourceRequestId: report.requestId ?? null,
+      reportedAt: report.reportedAt,
+    });
   }
 }

@@ -56,6 +56,16 @@ export const recordDiagnosticsStatus = sqlStatement<{
           AND (diagnostics_status_at IS NULL OR diagnostics_status_at <= :occurredAt)`,
 });
 
+/** A row (without columns) when the tenant has the controller: its log can be listed. */
+export const controllerExists = sqlStatement<
+  { controllerUuid: string; tenantUuid: string },
+  Record<never, never>
+>({
+  name: 'controller-events.controller-exists',
+  parameters: ['controllerUuid', 'tenantUuid'],
+  sql: 'SELECT FROM assets.controllers WHERE uuid = :controllerUuid AND tenant_uuid = :tenantUuid',
+});
+
 interface ControllerEventsFilter {
   tenantUuid: string;
   controllerUuid: string;
@@ -93,3 +103,12 @@ export const controllerEventsList = pagedListStatements<ControllerEventsFilter, 
     { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'ASC' },
   ],
 });
+
+/** For the SQL snapshots. */
+export const CONTROLLER_EVENTS_STATEMENTS = [
+  recordControllerEvents,
+  recordFirmwareStatus,
+  recordDiagnosticsStatus,
+  controllerExists,
+  ...controllerEventsList.all,
+];

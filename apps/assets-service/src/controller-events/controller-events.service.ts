@@ -6,11 +6,11 @@ import {
   type ListControllerEventsPayload,
   isUuid,
 } from '@cpc/contracts';
-import { runPagedList } from '@cpc/database';
+import { runPagedList, runStatement } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
 import { cursorScope } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
-import { controllerEventsList } from './controller-events.repository.js';
+import { controllerEventsList, controllerExists } from './controller-events.repository.js';
 
 /** A controller's event log, for the API. */
 @Injectable()
@@ -19,10 +19,10 @@ export class ControllerEventsService {
 
   async list(tenantUuid: string, request: ListControllerEventsPayload): Promise<ControllerEventPage> {
     if (!isUuid(request.uuid)) throw new NotFoundError('controller');
-    const [exists] = await this.dataSource.query<unknown[]>(
-      'SELECT FROM assets.controllers WHERE uuid = $1 AND tenant_uuid = $2',
-      [request.uuid, tenantUuid],
-    );
+    const [exists] = await runStatement(this.dataSource, controllerExists, {
+      controllerUuid: request.uuid,
+      tenantUuid,
+    });
     if (!exists) throw new NotFoundError('controller');
     const filter = {
       tenantUuid,

@@ -15,41 +15,18 @@ import {
   PASSWORD_SECURITY_PROFILES,
   type UpdateControllerPayload,
 } from '@cpc/contracts';
-import { poolQuery, TransactionalOutbox } from '@cpc/database';
+import { runStatement, TransactionalOutbox } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { OcppPasswordHasher } from '../charge-points/ocpp-password-hasher.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
+import { controllerView, existingControllers, type ViewedController } from './controllers.repository.js';
 import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
 
 const SORT_COLUMNS = ASSET_SORT_COLUMNS;
 const DEFAULT_SECURITY_PROFILE = 1;
-
-/** What a controller's view is made of. */
-type ViewedController = Pick<
-  ControllerEntity,
-  | 'uuid'
-  | 'locationUuid'
-  | 'name'
-  | 'ocppIdentity'
-  | 'securityProfile'
-  | 'ocppPasswordHash'
-  | 'connectionStatus'
-  | 'ocppProtocol'
-  | 'lastSeenAt'
-  | 'vendor'
-  | 'model'
-  | 'serialNumber'
-  | 'firmwareVersion'
-  | 'firmwareStatus'
-  | 'firmwareStatusAt'
-  | 'diagnosticsStatus'
-  | 'diagnosticsStatusAt'
-  | 'createdAt'
-  | 'updatedAt'
->;
 
 export function toControllerView(controller: ViewedController): ControllerView {
   return {
@@ -135,23 +112,8 @@ export class ControllersService {
     return toControllerView(controller);
   }
 
-  /**
-   * One named statement on the pool, not TypeORM's findOne: the entity manager's query building and hydration were
-   * most of the cost of a lookup.
-   */
   async get(tenantUuid: string, uuid: string): Promise<ControllerView> {
-    const [controller] = await poolQuery<ViewedController>(this.dataSource, {
-      name: 'assets.controller-get',
-      text: `SELECT uuid, location_uuid AS "locationUuid", name, ocpp_identity AS "ocppIdentity",
-                    security_profile AS "securityProfile", ocpp_password_hash AS "ocppPasswordHash",
-                    connection_status AS "connectionStatus", ocpp_protocol AS "ocppProtocol",
-                    last_seen_at AS "lastSeenAt", vendor, model, serial_number AS "serialNumber",
-                    firmware_version AS "firmwareVersion", firmware_status AS "firmwareStatus",
-                    firmware_status_at AS "firmwareStatusAt", diagnostics_status AS "diagnosticsStatus",
-                    diagnostics_status_at AS "diagnosticsStatusAt", created_at AS "createdAt", updated_at AS "updatedAt"
-               FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2`,
-      values: [tenantUuid, uuid],
-    });
+    const [controller] = await runStatement(this.dataSource, controllerView, { tenantUuid, uuid });
     if (!controller) throw new NotFoundError('controller');
     return toControllerView(controller);
   }
@@ -168,16 +130,9 @@ export class ControllersService {
     const rows =
       asked.length === 0
         ? []
-        : await poolQuery<{ position: string }>(this.dataSource, {
-            name: 'assets.controllers-exist',
-            text: `SELECT x.position
-                     FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS x(tenant_uuid, uuid, position)
-                    WHERE EXISTS (SELECT FROM assets.controllers c
-                                   WHERE c.tenant_uuid = x.tenant_uuid AND c.uuid = x.uuid)`,
-            values: [
-              asked.map((controller) => controller.tenantUuid),
-              asked.map((controller) => controller.uuid),
-            ],
+        : await runStatement(this.dataSource, existingControllers, {
+            tenantUuids: asked.map((controller) => controller.tenantUuid),
+            uuids: asked.map((controller) => controller.uuid),
           });
     // Positions count from 1 among the well-formed ones.
     const found = new Set(rows.map((row) => Number(row.position) - 1));

@@ -177,3 +177,18 @@ export const idTokenRevisions = sqlStatement<{ tenantUuids: string[] }, { revisi
           LEFT JOIN assets.id_token_revisions r ON r.tenant_uuid = x.tenant_uuid
          ORDER BY x.position`,
 });
+
+/** For the SQL snapshots. */
+export const ID_TOKENS_STATEMENTS = [
+  raiseIdTokenRevision,
+  insertIdTokens,
+  upsertIdTokens,
+  findIdTokensByKey,
+  findTenantLocations,
+  insertImportPart,
+  takeImportParts,
+  deleteAbandonedImportParts,
+  idTokenSnapshotPage,
+  authorizationTokensByUuid,
+  idTokenRevisions,
+];

@@ -172,3 +172,17 @@ export const existingIdTokens = sqlStatement<{ tenantUuid: string; uuids: string
   parameters: ['tenantUuid', 'uuids'],
   sql: `SELECT uuid FROM assets.id_tokens WHERE tenant_uuid = :tenantUuid AND uuid = ANY (:uuids::uuid[])`,
 });
+
+/** For the SQL snapshots. */
+export const LOCAL_LISTS_STATEMENTS = [
+  controllerLocation,
+  tokensAllowedAt,
+  recordedLocalList,
+  preparedLocalListUpdate,
+  saveLocalListUpdate,
+  lockedLocalListUpdate,
+  recordLocalList,
+  deleteLocalListUpdate,
+  deleteAbandonedLocalListUpdates,
+  existingIdTokens,
+];

@@ -1,36 +1,11 @@
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import { isUuid } from '@cpc/contracts';
-import { poolQuery } from '@cpc/database';
+import { poolQuery, runStatement } from '@cpc/database';
 import type { DataSource } from 'typeorm';
 import type { AssetsServiceTuning } from '../assets-service.config.js';
 import { LocationEntity } from '../entities/index.js';
 import type { LocationRelations } from './location-view.js';
-
-/**
- * What a location's view derives from other tables, as expressions over `assets.locations location`: its controllers
- * (oldest first), its charge points — one per EVSE: the plugs of one controller that share an evse_id charge one
- * vehicle at a time — and its facility types by name. Subqueries of one statement, so a view is one round trip and
- * one snapshot.
- */
-const RELATIONS: Record<keyof LocationRelations, string> = {
-  controllerUuids: `COALESCE((SELECT json_agg(controller.uuid ORDER BY controller.created_at, controller.uuid)
-    FROM assets.controllers controller
-    WHERE controller.tenant_uuid = location.tenant_uuid AND controller.location_uuid = location.uuid), '[]')`,
-  chargePointCount: `(SELECT count(DISTINCT (plug.controller_uuid, plug.evse_id))::int
-    FROM assets.controllers controller
-    JOIN assets.plugs plug ON plug.tenant_uuid = controller.tenant_uuid AND plug.controller_uuid = controller.uuid
-    WHERE controller.tenant_uuid = location.tenant_uuid AND controller.location_uuid = location.uuid)`,
-  facilityTypes: `COALESCE((SELECT json_agg(json_build_object('uuid', type.uuid, 'name', type.name) ORDER BY type.name, type.uuid)
-    FROM assets.location_facility_types link
-    JOIN assets.facility_types type ON type.tenant_uuid = link.tenant_uuid AND type.uuid = link.facility_type_uuid
-    WHERE link.tenant_uuid = location.tenant_uuid AND link.location_uuid = location.uuid), '[]')`,
-};
-
-const RELATION_COLUMNS = Object.entries(RELATIONS)
-  .map(([name, expression]) => `${expression} AS "${name}"`)
-  .join(',\n');
-
-type RelationsRow = LocationRelations & { uuid: string };
+import { LOCATION_RELATIONS, locationRelations } from './locations.repository.js';
 
 /** A location as JSON: its timestamps as ISO 8601 text (with offset), until `one` makes them Dates again. */
 type LocationJson = Omit<LocationEntity, 'createdAt' | 'updatedAt'> &
@@ -50,7 +25,9 @@ function locationJson(dataSource: DataSource): string {
     if (column.type === 'numeric') return `'${column.propertyName}', ${value}::text`;
     return `'${column.propertyName}', ${value}`;
   });
-  const relations = Object.entries(RELATIONS).map(([name, expression]) => `'${name}', ${expression}`);
+  const relations = Object.entries(LOCATION_RELATIONS).map(
+    ([name, expression]) => `'${name}', ${expression}`,
+  );
   return `json_build_object(${[...columns, ...relations].join(', ')})`;
 }
 
@@ -86,6 +63,10 @@ export class LocationViewQuery {
     return this.reads.call({ tenantUuid, uuid });
   }
 
+  /**
+   * Its text follows the entity's columns, read from the DataSource's metadata once initialised: the one statement of
+   * assets-service without a snapshot.
+   */
   private async read(group: GroupedCall<LocationLookup, LocationWithRelations>[]): Promise<void> {
     this.getText ??= `SELECT x.position, ${locationJson(this.dataSource)} AS location
       FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS x(tenant_uuid, uuid, position)
@@ -105,12 +86,7 @@ export class LocationViewQuery {
 
   /** The relations of a page of locations, by uuid. */
   async relationsOf(tenantUuid: string, uuids: string[]): Promise<Map<string, LocationRelations>> {
-    const rows = await poolQuery<RelationsRow>(this.dataSource, {
-      name: 'assets.location-relations',
-      text: `SELECT location.uuid, ${RELATION_COLUMNS}
-        FROM assets.locations location WHERE location.tenant_uuid = $1 AND location.uuid = ANY($2::uuid[])`,
-      values: [tenantUuid, uuids],
-    });
+    const rows = await runStatement(this.dataSource, locationRelations, { tenantUuid, uuids });
     return new Map(
       rows.map(({ uuid, controllerUuids, chargePointCount, facilityTypes }) => [
         uuid,

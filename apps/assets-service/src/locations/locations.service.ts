@@ -12,6 +12,7 @@ import {
   type LocationWritableFields,
   type UpdateLocationPayload,
 } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
@@ -21,6 +22,7 @@ import { isForeignKeyViolation } from '../shared/database-errors.js';
 import { toDateOnly } from '../shared/time-format.js';
 import { LocationViewQuery } from './location-query.js';
 import { type LocationRelations, toLocationView } from './location-view.js';
+import { knownFacilityTypes } from './locations.repository.js';
 
 const SORT_COLUMNS = ASSET_SORT_COLUMNS;
 
@@ -185,10 +187,7 @@ export class LocationsService {
   ): Promise<void> {
     const wanted = [...new Set(facilityTypeUuids.map((uuid) => uuid.toLowerCase()))];
     if (wanted.length > 0) {
-      const found: { uuid: string }[] = await manager.query(
-        'SELECT uuid FROM assets.facility_types WHERE tenant_uuid = $1 AND uuid = ANY($2::uuid[])',
-        [tenantUuid, wanted],
-      );
+      const found = await runStatement(manager, knownFacilityTypes, { tenantUuid, uuids: wanted });
       const known = new Set(found.map((row) => row.uuid));
       const unknown = wanted.filter((uuid) => !known.has(uuid));
       if (unknown.length > 0) {

@@ -11,12 +11,14 @@ import {
   UNKNOWN_PLUG_STATUS,
   type UpdatePlugPayload,
 } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ControllerEntity, PlugEntity } from '../entities/index.js';
 import { ASSET_SORT_COLUMNS, listPage, type SortField } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '../shared/database-errors.js';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
+import { controllerLocations } from './plugs.repository.js';
 
 /** A plug's name is optional: plugs without one sort after the named ones ascending, before them descending. */
 const SORT_COLUMNS: Record<PlugSortField, SortField> = {
@@ -166,10 +168,7 @@ export class PlugsService {
   ): Promise<PlugView[]> {
     if (plugs.length === 0) return [];
     const controllerUuids = [...new Set(plugs.map((plug) => plug.controllerUuid))];
-    const rows = await manager.query<{ uuid: string; location_uuid: string }[]>(
-      'SELECT uuid, location_uuid FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = ANY($2::uuid[])',
-      [tenantUuid, controllerUuids],
-    );
+    const rows = await runStatement(manager, controllerLocations, { tenantUuid, controllerUuids });
     const locationByController = new Map(rows.map((row) => [row.uuid, row.location_uuid]));
     return plugs.map((plug) => toPlugView(plug, locationByController.get(plug.controllerUuid)!));
   }

@@ -1,4 +1,4 @@
-import type { RepositoryStatements, ServiceSqlSnapshots } from '@cpc/database';
+import type { ServiceSqlSnapshots } from '@cpc/database';
 import { CHARGING_SESSIONS_STATEMENTS } from '../repositories/charging-sessions.repository.js';
 import { COMMAND_COUNTS_STATEMENTS } from '../repositories/command-counts.repository.js';
 import { COMMANDS_STATEMENTS } from '../repositories/commands.repository.js';
@@ -7,23 +7,16 @@ import { METER_VALUE_PARTITIONS_STATEMENTS } from '../repositories/meter-value-p
 import { METER_VALUES_STATEMENTS } from '../repositories/meter-values.repository.js';
 import { RESERVATIONS_STATEMENTS } from '../repositories/reservations.repository.js';
 
-const repository = (name: string, statements: RepositoryStatements['statements']): RepositoryStatements => ({
-  repository: name,
-  source: `apps/command-service/src/repositories/${name}.repository.ts`,
-  statements,
-});
-
 /** Every statement of command-service, a snapshot per repository. */
 export const COMMAND_SERVICE_SQL: ServiceSqlSnapshots = {
   service: 'command-service',
-  directory: 'apps/command-service/src/queries',
-  repositories: [
-    repository('commands', COMMANDS_STATEMENTS),
-    repository('command-counts', COMMAND_COUNTS_STATEMENTS),
-    repository('idempotency-keys', IDEMPOTENCY_KEYS_STATEMENTS),
-    repository('charging-sessions', CHARGING_SESSIONS_STATEMENTS),
-    repository('meter-values', METER_VALUES_STATEMENTS),
-    repository('meter-value-partitions', METER_VALUE_PARTITIONS_STATEMENTS),
-    repository('reservations', RESERVATIONS_STATEMENTS),
-  ],
+  repositories: {
+    'repositories/commands': COMMANDS_STATEMENTS,
+    'repositories/command-counts': COMMAND_COUNTS_STATEMENTS,
+    'repositories/idempotency-keys': IDEMPOTENCY_KEYS_STATEMENTS,
+    'repositories/charging-sessions': CHARGING_SESSIONS_STATEMENTS,
+    'repositories/meter-values': METER_VALUES_STATEMENTS,
+    'repositories/meter-value-partitions': METER_VALUE_PARTITIONS_STATEMENTS,
+    'repositories/reservations': RESERVATIONS_STATEMENTS,
+  },
 };
