@@ -95,17 +95,18 @@ export const insertReportRequest = sqlStatement<{
          ON CONFLICT DO NOTHING`,
 });
 
-/** Entries of the report stored before its command was known name it now. */
-export const nameReportCommand = sqlStatement<{
-  controllerUuid: string;
-  requestId: number;
-  commandUuid: string;
-}>({
+/**
+ * Entries of the report stored before its command was known name it now: the command stored for the request, which
+ * insertReportRequest wrote only for a controller of the caller's tenant (and the first one known stays).
+ */
+export const nameReportCommand = sqlStatement<{ controllerUuid: string; requestId: number }>({
   name: 'controller-configuration.name-report-command',
-  parameters: ['controllerUuid', 'requestId', 'commandUuid'],
-  sql: `UPDATE assets.controller_configuration SET source_command_uuid = :commandUuid
-          WHERE controller_uuid = :controllerUuid AND source_message = 'NotifyReport'
-            AND source_request_id = :requestId AND source_command_uuid IS NULL`,
+  parameters: ['controllerUuid', 'requestId'],
+  sql: `UPDATE assets.controller_configuration c SET source_command_uuid = r.command_uuid
+          FROM assets.controller_report_requests r
+         WHERE r.controller_uuid = :controllerUuid AND r.request_id = :requestId
+           AND c.controller_uuid = r.controller_uuid AND c.source_message = 'NotifyReport'
+           AND c.source_request_id = r.request_id AND c.source_command_uuid IS NULL`,
 });
 
 /** The stored values of the given keys. */

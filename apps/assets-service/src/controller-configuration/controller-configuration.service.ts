@@ -118,7 +118,9 @@ export class ControllerConfigurationService {
 
   /**
    * A command asked for a 2.0.1 report with `requestId` (GetBaseReport accepted): entries of that report name it as
-   * their source, also those stored before this was known.
+   * their source, also those stored before this was known. Under the report's lock, as its parts are handled: the part
+   * that completes the report and this, running at once, would each miss what the other has not committed yet, and
+   * the report's entries would keep no command.
    */
   async rememberRequest(
     report: Pick<ConfigurationReport, 'tenantUuid' | 'controllerUuid' | 'reportedAt'>,
@@ -127,6 +129,7 @@ export class ControllerConfigurationService {
   ): Promise<void> {
     const { controllerUuid } = report;
     await this.dataSource.transaction(async (manager) => {
+      await runStatement(manager, lockReport, { controllerUuid, requestId });
       await runStatement(manager, insertReportRequest, {
         controllerUuid,
         requestId,
@@ -134,7 +137,7 @@ export class ControllerConfigurationService {
         requestedAt: report.reportedAt,
         tenantUuid: report.tenantUuid,
       });
-      await runStatement(manager, nameReportCommand, { controllerUuid, requestId, commandUuid });
+      await runStatement(manager, nameReportCommand, { controllerUuid, requestId });
     });
   }
 

@@ -40,10 +40,12 @@ INSERT INTO assets.controller_report_requests (controller_uuid, request_id, comm
          ON CONFLICT DO NOTHING;
 
 -- controller-configuration.name-report-command
--- $1 controllerUuid, $2 requestId, $3 commandUuid
-UPDATE assets.controller_configuration SET source_command_uuid = $3
-          WHERE controller_uuid = $1 AND source_message = 'NotifyReport'
-            AND source_request_id = $2 AND source_command_uuid IS NULL;
+-- $1 controllerUuid, $2 requestId
+UPDATE assets.controller_configuration c SET source_command_uuid = r.command_uuid
+          FROM assets.controller_report_requests r
+         WHERE r.controller_uuid = $1 AND r.request_id = $2
+           AND c.controller_uuid = r.controller_uuid AND c.source_message = 'NotifyReport'
+           AND c.source_request_id = r.request_id AND c.source_command_uuid IS NULL;
 
 -- controller-configuration.values
 -- $1 controllerUuid, $2 keys
