@@ -24,3 +24,4 @@ export * from './online-charge-point.js';
 export * from './cursor-walk.js';
 export * from './statement-plans.js';
 export * from './sql-snapshots.js';
+export * from './lock-waits.js';

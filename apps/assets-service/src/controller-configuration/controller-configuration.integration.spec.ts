@@ -9,6 +9,7 @@ import {
 } from '@cpc/contracts';
 import { NotFoundError } from '@cpc/errors';
 import { ASSETS_SERVICE_TUNING } from '../assets-service.config.js';
+import { lockWaiters } from '@cpc/testing';
 import { type AssetsFleetDatabase, createAssetsFleetDatabase } from '../testing/assets-fleet-database.js';
 import { fromGetConfiguration, fromGetVariables, fromReportData } from './configuration-entries.js';
 import {
@@ -545,18 +546,6 @@ describe('rememberRequest', () => {
   });
 });
 
-/** Resolves once `count` backends of the test database wait for a lock. */
-async function lockWaiters(count: number): Promise<void> {
-  for (;;) {
-    const [{ waiting }] = await fleet.dataSource.query<{ waiting: number }[]>(
-      `SELECT count(*)::int AS waiting FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (waiting >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe('rememberRequest alongside the part that completes the report', () => {
   it('names the command on its entries whichever commits first', async () => {
     const controller = freshController();
@@ -582,14 +571,14 @@ describe('rememberRequest alongside the part that completes the report', () => {
         seqNo: 1,
         reportData: [item('A', 'Y', [{}])],
       });
-      await lockWaiters(1);
+      await lockWaiters(fleet.dataSource, 1);
       const remembering = service.rememberRequest(
         { tenantUuid, controllerUuid: controller, reportedAt: at(1500) },
         51,
         command,
       );
       // It waits for the report's lock (or, without it, is done before the entries are committed).
-      await Promise.race([remembering, lockWaiters(2)]);
+      await Promise.race([remembering, lockWaiters(fleet.dataSource, 2)]);
       await blocker.commitTransaction();
       await Promise.all([completing, remembering]);
     } finally {

@@ -157,10 +157,14 @@ export class PlugsService {
     const plug = await manager.findOneBy(PlugEntity, { tenantUuid, uuid });
     if (!plug) throw new NotFoundError('plug');
     const [view] = await this.withLocations(tenantUuid, [plug], manager);
+    if (!view) throw new NotFoundError('plug');
     return view;
   }
 
-  /** A plug's location is its controller's. */
+  /**
+   * A plug's location is its controller's, read after the plugs: a plug whose controller was deleted in between went
+   * with it, and is left out.
+   */
   private async withLocations(
     tenantUuid: string,
     plugs: PlugEntity[],
@@ -170,7 +174,10 @@ export class PlugsService {
     const controllerUuids = [...new Set(plugs.map((plug) => plug.controllerUuid))];
     const rows = await runStatement(manager, controllerLocations, { tenantUuid, controllerUuids });
     const locationByController = new Map(rows.map((row) => [row.uuid, row.location_uuid]));
-    return plugs.map((plug) => toPlugView(plug, locationByController.get(plug.controllerUuid)!));
+    return plugs.flatMap((plug) => {
+      const locationUuid = locationByController.get(plug.controllerUuid);
+      return locationUuid === undefined ? [] : [toPlugView(plug, locationUuid)];
+    });
   }
 
   /** Checked first for a clear answer; the unique constraint still decides between two concurrent writes. */
