@@ -11,6 +11,13 @@ export type ParameterName = (index: number, field: string) => string;
 const keyOf = (token: { id_token: string; type: string }) =>
   `${token.type}\u0000${token.id_token.toLowerCase()}`;
 
+export interface ResolveOptions {
+  /** The uuid of a token not known yet. */
+  uuidOfNew?: () => string;
+  /** Locations not checked: those a token being changed has already (one deleted since stays on it). */
+  checkedAlready?: ReadonlySet<string>;
+}
+
 /**
  * The rows to write for tokens of one tenant: each keeps the uuid of the known token with its value and type (else
  * `uuid` for a single create, or a new one), its group resolved among the tenant's tokens and the batch itself, its
@@ -21,7 +28,7 @@ export async function resolveIdTokens(
   tenantUuid: string,
   tokens: CreateIdTokenPayload[],
   parameter: ParameterName,
-  uuidOfNew: () => string = randomUUID,
+  { uuidOfNew = randomUUID, checkedAlready = new Set<string>() }: ResolveOptions = {},
 ): Promise<{ rows: IdTokenWriteRow[]; known: Set<string> }> {
   const issues: ValidationIssue[] = [];
   const batch = new Map<string, number>();
@@ -48,7 +55,9 @@ export async function resolveIdTokens(
   for (const token of tokens) {
     if (!uuidByKey.has(keyOf(token))) uuidByKey.set(keyOf(token), uuidOfNew());
   }
-  const locations = [...new Set(tokens.flatMap((token) => token.allowed_location_uuids ?? []))];
+  const locations = [...new Set(tokens.flatMap((token) => token.allowed_location_uuids ?? []))].filter(
+    (uuid) => !checkedAlready.has(uuid),
+  );
   const existing =
     locations.length === 0
       ? new Set<string>()
@@ -68,7 +77,7 @@ export async function resolveIdTokens(
       });
     }
     const allowed = [...new Set(token.allowed_location_uuids ?? [])];
-    const unknown = allowed.filter((uuid) => !existing.has(uuid));
+    const unknown = allowed.filter((uuid) => !existing.has(uuid) && !checkedAlready.has(uuid));
     if (unknown.length > 0) {
       issues.push({
         parameter: parameter(index, 'allowed_location_uuids'),

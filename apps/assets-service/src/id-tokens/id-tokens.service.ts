@@ -72,9 +72,10 @@ export class IdTokensService {
 
   async create(tenantUuid: string, payload: CreateIdTokenPayload): Promise<IdTokenView> {
     const write = await this.dataSource.transaction(async (manager) => {
+      const revision = await this.raiseRevision(manager, tenantUuid);
       const { rows, known } = await resolveIdTokens(manager, tenantUuid, [payload], (_index, field) => field);
       if (known.size > 0) throw alreadyExists();
-      const written = await this.write(manager, tenantUuid, rows, 'insert');
+      const written = await this.write(manager, tenantUuid, revision, rows, 'insert');
       if (written.uuids.length === 0) throw alreadyExists();
       return written;
     });
@@ -122,6 +123,7 @@ export class IdTokensService {
 
   async update(tenantUuid: string, uuid: string, changes: UpdateIdTokenPayload): Promise<IdTokenView> {
     const write = await this.dataSource.transaction(async (manager) => {
+      const revision = await this.raiseRevision(manager, tenantUuid);
       const token = await manager.findOne(IdTokenEntity, {
         where: { tenantUuid, uuid },
         lock: { mode: 'pessimistic_write' },
@@ -139,8 +141,12 @@ export class IdTokensService {
           changes.contract_reference !== undefined ? changes.contract_reference : current.contract_reference,
         allowed_location_uuids: changes.allowed_location_uuids ?? current.allowed_location_uuids,
       };
-      const { rows } = await resolveIdTokens(manager, tenantUuid, [merged], (_index, field) => field);
-      return this.write(manager, tenantUuid, rows, 'upsert');
+      // Locations the token has already are not checked again: one deleted since must not block every change.
+      const kept = changes.allowed_location_uuids === undefined ? current.allowed_location_uuids : [];
+      const { rows } = await resolveIdTokens(manager, tenantUuid, [merged], (_index, field) => field, {
+        checkedAlready: new Set(kept),
+      });
+      return this.write(manager, tenantUuid, revision, rows, 'upsert');
     });
     this.announce(write);
     return this.get(tenantUuid, uuid);
@@ -188,6 +194,7 @@ export class IdTokensService {
     let result: { write: IdTokenWrite; created: number };
     try {
       result = await this.dataSource.transaction(async (manager) => {
+        const revision = await this.raiseRevision(manager, tenantUuid);
         const parts = await runStatement(manager, takeImportParts, { importUuid, tenantUuid });
         const tokens = parts
           .sort((a, b) => a.first_index - b.first_index)
@@ -199,14 +206,14 @@ export class IdTokensService {
             `the import arrived with ${tokens.length} of ${commit.total} tokens; send it again`,
           );
         }
-        const { rows, known } = await resolveIdTokens(
+        const { rows } = await resolveIdTokens(
           manager,
           tenantUuid,
           tokens,
           (index, field) => `id_tokens[${index}].${field}`,
         );
-        const write = await this.write(manager, tenantUuid, rows, 'upsert');
-        return { write, created: rows.length - known.size };
+        const write = await this.write(manager, tenantUuid, revision, rows, 'upsert');
+        return { write, created: write.created };
       });
     } finally {
       // Parts of a failed commit are dropped with it; so are imports abandoned long ago.
@@ -219,20 +226,31 @@ export class IdTokensService {
     return { created: result.created, updated: result.write.uuids.length - result.created };
   }
 
+  /**
+   * Writes the rows at `revision`, which the transaction raised first: every writer of a tenant's tokens queues on
+   * the revision's row lock before it reads or locks a token, so writers never deadlock and each reads what the one
+   * before it committed.
+   */
   private async write(
     manager: EntityManager,
     tenantUuid: string,
+    revision: number,
     rows: IdTokenWriteRow[],
     mode: 'insert' | 'upsert',
-  ): Promise<IdTokenWrite> {
-    const revision = await this.raiseRevision(manager, tenantUuid);
+  ): Promise<IdTokenWrite & { created: number }> {
     const written = await runStatement(manager, mode === 'insert' ? insertIdTokens : upsertIdTokens, {
       tenantUuid,
       revision: String(revision),
       now: new Date(),
       tokens: JSON.stringify(rows),
     });
-    return { tenantUuid, revision, uuids: written.map((row) => row.uuid), deleted: false };
+    return {
+      tenantUuid,
+      revision,
+      uuids: written.map((row) => row.uuid),
+      deleted: false,
+      created: written.filter((row) => row.created).length,
+    };
   }
 
   private async raiseRevision(manager: EntityManager, tenantUuid: string): Promise<number> {
