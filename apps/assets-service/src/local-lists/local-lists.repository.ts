@@ -103,7 +103,7 @@ export const saveLocalListUpdate = sqlStatement<{
         VALUES (:commandUuid, :tenantUuid, :controllerUuid, :updateType, :baseVersion, :baseVersion + 1,
                 :tokens::jsonb, :removals::jsonb, :entries::jsonb, :baseEntries::jsonb, :partEnds::integer[], :now)
         ON CONFLICT (command_uuid) DO UPDATE SET
-          update_type = EXCLUDED.update_type, base_version = EXCLUDED.base_version, version = EXCLUDED.version,
+          controller_uuid = EXCLUDED.controller_uuid, update_type = EXCLUDED.update_type, base_version = EXCLUDED.base_version, version = EXCLUDED.version,
           tokens = EXCLUDED.tokens, removals = EXCLUDED.removals, entries = EXCLUDED.entries,
           base_entries = EXCLUDED.base_entries, part_ends = EXCLUDED.part_ends, prepared_at = EXCLUDED.prepared_at
         WHERE u.tenant_uuid = EXCLUDED.tenant_uuid`,
@@ -129,9 +129,9 @@ export const lockedLocalListUpdate = sqlStatement<
 });
 
 /**
- * Makes `entries` the controller's list at `version`, only over the list the update was prepared against or one its
- * earlier parts left (`baseVersion` ≤ recorded < `version`): a list recorded meanwhile by another update, or a
- * report older than what is recorded, changes nothing.
+ * Makes `entries` the controller's list at `version`, only over the list the update was prepared against (recorded at
+ * `baseVersion`) or one its own earlier parts left (this command's, below `version`): a list recorded meanwhile by
+ * another update, even at a version between, or a report older than what is recorded, changes nothing.
  */
 export const recordLocalList = sqlStatement<{
   tenantUuid: string;
@@ -149,7 +149,7 @@ export const recordLocalList = sqlStatement<{
         ON CONFLICT (tenant_uuid, controller_uuid) DO UPDATE SET
           version = EXCLUDED.version, entries = EXCLUDED.entries, command_uuid = EXCLUDED.command_uuid,
           updated_at = EXCLUDED.updated_at
-        WHERE l.version >= :baseVersion AND l.version < EXCLUDED.version`,
+        WHERE l.version = :baseVersion OR (l.command_uuid = :commandUuid AND l.version < EXCLUDED.version)`,
 });
 
 /** Takes out a command's update once no further part of it goes out. */

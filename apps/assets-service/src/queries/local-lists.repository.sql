@@ -33,7 +33,7 @@ INSERT INTO assets.local_list_updates AS u (command_uuid, tenant_uuid, controlle
         VALUES ($1, $2, $3, $4, $5, $5 + 1,
                 $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb, $10::integer[], $11)
         ON CONFLICT (command_uuid) DO UPDATE SET
-          update_type = EXCLUDED.update_type, base_version = EXCLUDED.base_version, version = EXCLUDED.version,
+          controller_uuid = EXCLUDED.controller_uuid, update_type = EXCLUDED.update_type, base_version = EXCLUDED.base_version, version = EXCLUDED.version,
           tokens = EXCLUDED.tokens, removals = EXCLUDED.removals, entries = EXCLUDED.entries,
           base_entries = EXCLUDED.base_entries, part_ends = EXCLUDED.part_ends, prepared_at = EXCLUDED.prepared_at
         WHERE u.tenant_uuid = EXCLUDED.tenant_uuid;
@@ -53,7 +53,7 @@ INSERT INTO assets.local_lists AS l (tenant_uuid, controller_uuid, version, entr
         ON CONFLICT (tenant_uuid, controller_uuid) DO UPDATE SET
           version = EXCLUDED.version, entries = EXCLUDED.entries, command_uuid = EXCLUDED.command_uuid,
           updated_at = EXCLUDED.updated_at
-        WHERE l.version >= $3 AND l.version < EXCLUDED.version;
+        WHERE l.version = $3 OR (l.command_uuid = $6 AND l.version < EXCLUDED.version);
 
 -- local-lists.delete-update
 -- $1 tenantUuid, $2 commandUuid
