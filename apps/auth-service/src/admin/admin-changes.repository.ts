@@ -17,13 +17,31 @@ export const countSuperAdmins = sqlStatement<{ tenantUuid: string }, { holders: 
         WHERE account.tenant_uuid = :tenantUuid AND account.disabled_at IS NULL AND '*' = ANY (role.permissions)`,
 });
 
-/** The account that acts through the admin API, as the audit log names it. */
+/**
+ * The account that acts through the admin API, as the audit log names it, while it may act: a user not disabled, an
+ * API key not revoked (its tokens are refused by api-gateway once the revocation reaches it, a moment later).
+ */
 export const actingAccountName = sqlStatement<{ tenantUuid: string; uuid: string }, { name: string }>({
   name: 'admin-changes.acting-account-name',
   parameters: ['tenantUuid', 'uuid'],
-  sql: `SELECT email AS name FROM auth.users WHERE tenant_uuid = :tenantUuid AND uuid = :uuid
-        UNION ALL SELECT public_key FROM auth.api_keys WHERE tenant_uuid = :tenantUuid AND uuid = :uuid`,
+  sql: `SELECT email AS name FROM auth.users WHERE tenant_uuid = :tenantUuid AND uuid = :uuid AND disabled_at IS NULL
+        UNION ALL SELECT public_key FROM auth.api_keys
+                   WHERE tenant_uuid = :tenantUuid AND uuid = :uuid AND revoked_at IS NULL`,
+});
+
+/** The acting account if it may not act any more: a user disabled or an API key revoked. */
+export const disabledActingAccount = sqlStatement<{ tenantUuid: string; uuid: string }, { uuid: string }>({
+  name: 'admin-changes.disabled-acting-account',
+  parameters: ['tenantUuid', 'uuid'],
+  sql: `SELECT uuid FROM auth.users WHERE tenant_uuid = :tenantUuid AND uuid = :uuid AND disabled_at IS NOT NULL
+        UNION ALL SELECT uuid FROM auth.api_keys
+                   WHERE tenant_uuid = :tenantUuid AND uuid = :uuid AND revoked_at IS NOT NULL`,
 });
 
 /** For the SQL snapshots. */
-export const ADMIN_CHANGES_STATEMENTS = [lockTenantForChange, countSuperAdmins, actingAccountName];
+export const ADMIN_CHANGES_STATEMENTS = [
+  lockTenantForChange,
+  countSuperAdmins,
+  actingAccountName,
+  disabledActingAccount,
+];

@@ -6,7 +6,12 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type AuditEntry, AuditLog } from '../audit/audit-log.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
-import { actingAccountName, countSuperAdmins, lockTenantForChange } from './admin-changes.repository.js';
+import {
+  actingAccountName,
+  disabledActingAccount,
+  countSuperAdmins,
+  lockTenantForChange,
+} from './admin-changes.repository.js';
 import { type AdminScope, cliScope } from './admin-scope.js';
 
 /** What one administrative change did: its result, its audit entries and the accounts whose tokens it ends. */
@@ -50,6 +55,14 @@ export class AdminChanges {
         await runStatement(manager, lockTenantForChange, { tenantUuid: scope.tenantUuid });
         // The CLI's operator, who can always make a new admin (and makes a tenant's first), is not held to it.
         const guarded = scope.actor.type !== 'cli';
+        // Checked again behind the lock: a disable or revocation of the actor that this change queued behind wins.
+        if (guarded && scope.actor.uuid !== null) {
+          const [disabled] = await runStatement(manager, disabledActingAccount, {
+            tenantUuid: scope.tenantUuid,
+            uuid: scope.actor.uuid,
+          });
+          if (disabled) throw new DomainError(ErrorCode.Unauthorized, 'the account is disabled or revoked');
+        }
         const before = guarded ? await this.superAdmins(manager, scope.tenantUuid) : 0;
         outcome = await change(manager);
         if (before > 0 && (await this.superAdmins(manager, scope.tenantUuid)) === 0)
@@ -69,12 +82,7 @@ export class AdminChanges {
   /** The scope of an admin API request: tenant and grants from the verified token, the address api-gateway saw. */
   async apiScope(request: AdminRequest<unknown>): Promise<AdminScope> {
     const { principal } = request;
-    const [account] = await runStatement(this.dataSource, actingAccountName, {
-      tenantUuid: principal.tenantUuid,
-      uuid: principal.subject,
-    });
-    // Deleted since its token was issued (the revocation reaches api-gateway a moment later).
-    if (!account) throw new DomainError(ErrorCode.Unauthorized, 'the account no longer exists');
+    const account = await this.requireActingAccount(principal.tenantUuid, principal.subject);
     return {
       tenantUuid: principal.tenantUuid,
       actor: {
@@ -85,6 +93,14 @@ export class AdminChanges {
       },
       grants: principal.scopes,
     };
+  }
+
+  /** The acting account's name; 401 once it is deleted, disabled or revoked since its token was issued. */
+  private async requireActingAccount(tenantUuid: string, uuid: string): Promise<{ name: string }> {
+    const [account] = await runStatement(this.dataSource, actingAccountName, { tenantUuid, uuid });
+    if (!account)
+      throw new DomainError(ErrorCode.Unauthorized, 'the account is deleted, disabled or revoked');
+    return account;
   }
 
   private async superAdmins(manager: EntityManager, tenantUuid: string): Promise<number> {

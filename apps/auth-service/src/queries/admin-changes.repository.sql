@@ -12,5 +12,12 @@ SELECT count(*) AS holders FROM auth.users AS account JOIN auth.roles AS role ON
 
 -- admin-changes.acting-account-name
 -- $1 tenantUuid, $2 uuid
-SELECT email AS name FROM auth.users WHERE tenant_uuid = $1 AND uuid = $2
-        UNION ALL SELECT public_key FROM auth.api_keys WHERE tenant_uuid = $1 AND uuid = $2;
+SELECT email AS name FROM auth.users WHERE tenant_uuid = $1 AND uuid = $2 AND disabled_at IS NULL
+        UNION ALL SELECT public_key FROM auth.api_keys
+                   WHERE tenant_uuid = $1 AND uuid = $2 AND revoked_at IS NULL;
+
+-- admin-changes.disabled-acting-account
+-- $1 tenantUuid, $2 uuid
+SELECT uuid FROM auth.users WHERE tenant_uuid = $1 AND uuid = $2 AND disabled_at IS NOT NULL
+        UNION ALL SELECT uuid FROM auth.api_keys
+                   WHERE tenant_uuid = $1 AND uuid = $2 AND revoked_at IS NOT NULL;

@@ -10,8 +10,10 @@ import {
   isUuid,
   type ResolveTenantResponse,
 } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { EntityManager, Repository } from 'typeorm';
+import { lockTenantForChange } from '../admin/admin-changes.repository.js';
 import { cliScope } from '../admin/admin-scope.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import {
@@ -145,25 +147,25 @@ export class TenantsService {
   }
 
   /** Disabling revokes the refresh tokens and access tokens of every account of the tenant, as a user's disable does. */
-  async setDisabled(slug: string, disabled: boolean): Promise<TenantEntity> {
-    const tenant = await this.getBySlug(slug);
-    const before = toTenantView(tenant);
-    const disabling = disabled && tenant.disabledAt === null;
-    tenant.disabledAt = disabled ? (tenant.disabledAt ?? new Date()) : null;
-    return this.change(
-      before,
-      tenant,
+  setDisabled(slug: string, disabled: boolean): Promise<TenantEntity> {
+    let disabling = false;
+    return this.update(
+      slug,
       ['disabled'],
-      disabling ? (manager) => this.revocations.accountsOfTenant(manager, tenant.uuid) : undefined,
+      (tenant) => {
+        disabling = disabled && tenant.disabledAt === null;
+        tenant.disabledAt = disabled ? (tenant.disabledAt ?? new Date()) : null;
+      },
+      (manager, tenant) =>
+        disabling ? this.revocations.accountsOfTenant(manager, tenant.uuid) : Promise.resolve([]),
     );
   }
 
   /** Charge points of security profile 0 connect to this tenant only while this is on (see docs/security.md). */
-  async setSecurityProfile0Allowed(slug: string, allowed: boolean): Promise<TenantEntity> {
-    const tenant = await this.getBySlug(slug);
-    const before = toTenantView(tenant);
-    tenant.allowsSecurityProfile0 = allowed;
-    return this.change(before, tenant, ['allows_security_profile_0']);
+  setSecurityProfile0Allowed(slug: string, allowed: boolean): Promise<TenantEntity> {
+    return this.update(slug, ['allows_security_profile_0'], (tenant) => {
+      tenant.allowsSecurityProfile0 = allowed;
+    });
   }
 
   /** How the ocpp-gateway answers the tenant's drivers (see docs/authorization.md). */
@@ -175,8 +177,45 @@ export class TenantsService {
         `mode must be one of ${AUTHORIZATION_MODES.join(', ')}`,
       );
     }
-    const tenant = await this.getBySlug(slug);
-    tenant.authorizationMode = mode as AuthorizationMode;
-    return this.tenants.save(tenant);
+    return this.update(slug, ['authorization_mode'], (tenant) => {
+      tenant.authorizationMode = mode as AuthorizationMode;
+    });
+  }
+
+  /**
+   * Changes one setting of a tenant on its row locked in the change's transaction, so that two changes at once never
+   * write back each other's stale values, and audits it.
+   */
+  private async update(
+    slug: string,
+    changedFields: string[],
+    apply: (tenant: TenantEntity) => void,
+    revokes: (manager: EntityManager, tenant: TenantEntity) => Promise<string[]> = () => Promise.resolve([]),
+  ): Promise<TenantEntity> {
+    const { uuid } = await this.getBySlug(slug);
+    let changed: TenantEntity | undefined;
+    await this.revocations.changeAndRevoke(
+      uuid,
+      async (manager) => {
+        await runStatement(manager, lockTenantForChange, { tenantUuid: uuid });
+        const tenant = await manager.findOneBy(TenantEntity, { uuid });
+        if (!tenant) throw new NotFoundError(`tenant ${slug}`);
+        const before = toTenantView(tenant);
+        apply(tenant);
+        await manager.save(tenant);
+        await this.auditLog.record(manager, cliScope(tenant.uuid), [
+          {
+            kind: 'tenant.updated',
+            target: { type: 'tenant', uuid: tenant.uuid },
+            changedFields,
+            before,
+            after: toTenantView(tenant),
+          },
+        ]);
+        changed = tenant;
+      },
+      (manager) => (changed ? revokes(manager, changed) : Promise.resolve([])),
+    );
+    return changed!;
   }
 }

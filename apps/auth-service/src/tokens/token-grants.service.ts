@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { IssueTokenRequest, RefreshTokenRequest, TokenPair } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import { InvalidTokenRequestError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
@@ -8,6 +9,7 @@ import {
   AccountAuthenticator,
   InvalidCredentialsError,
 } from '../credentials/account-authenticator.service.js';
+import { lockIssuingApiKey, lockIssuingUser } from '../credentials/issuing-accounts.repository.js';
 import { TokenLimits } from '../credentials/token-limits.js';
 import { RolesService } from '../roles/roles.service.js';
 import { AccessTokenSigner } from './access-token-signer.service.js';
@@ -62,14 +64,21 @@ export class TokenGrantsService {
       dataUuid: request.uuid?.toLowerCase() ?? null,
       scope: narrowedScope(role?.permissions ?? [], request.scope),
     };
-    return this.dataSource.transaction(async (manager) =>
-      this.issuePair(
+    return this.dataSource.transaction(async (manager) => {
+      const statement = account.kind === 'apikey' ? lockIssuingApiKey : lockIssuingUser;
+      const [live] = await runStatement(manager, statement, {
+        tenantUuid: account.tenant.uuid,
+        uuid: account.uuid,
+      });
+      // Disabled, revoked, deleted or given another role while its credentials were checked.
+      if (!live || live.role_uuid !== account.roleUuid) throw new InvalidCredentialsError();
+      return this.issuePair(
         grant,
         role?.permissions ?? [],
         account.tenant.slug,
         await this.refreshTokens.issue(manager, grant),
-      ),
-    );
+      );
+    });
   }
 
   /**
