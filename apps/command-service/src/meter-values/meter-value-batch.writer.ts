@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
-import type { MeterValuesEvent } from '@cpc/contracts';
+import { chargingSessionUuidOf, type MeterValuesEvent } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
@@ -93,7 +92,10 @@ export class MeterValueBatchWriter {
       await runStatement(manager, insertMeterSamples, rows);
       if (sessions.length === 0) return;
       await runStatement(manager, recordSessionMeterSummaries, {
-        uuids: sessions.map(() => randomUUID()),
+        // The uuid a session's other writers and webhook-service derive from its key.
+        uuids: sessions.map((session) =>
+          chargingSessionUuidOf(session.tenantUuid, session.controllerUuid, session.transactionId),
+        ),
         tenantUuids: sessions.map((session) => session.tenantUuid),
         controllerUuids: sessions.map((session) => session.controllerUuid),
         transactionIds: sessions.map((session) => session.transactionId),

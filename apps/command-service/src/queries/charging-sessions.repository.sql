@@ -41,6 +41,7 @@ WITH target AS (
                  OR s.plug_uuid = $2::uuid
                  OR (t.connector_id IS NOT NULL AND s.connector_id = t.connector_id
                      AND s.evse_id IS NOT DISTINCT FROM t.evse_id))
+          ORDER BY s.ocpp_transaction_id COLLATE "C"
             FOR UPDATE OF s
        ),
        latest AS (SELECT uuid, started_at FROM rivals ORDER BY started_at DESC, created_at DESC, uuid DESC LIMIT 1)
@@ -86,8 +87,8 @@ INSERT INTO control.charging_sessions AS s
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
-         meter_last_wh = EXCLUDED.meter_last_wh,
-         meter_last_at = EXCLUDED.meter_last_at,
+         meter_last_wh = COALESCE(EXCLUDED.meter_last_wh, s.meter_last_wh),
+         meter_last_at = CASE WHEN EXCLUDED.meter_last_wh IS NULL THEN s.meter_last_at ELSE EXCLUDED.meter_last_at END,
          rebooted_at = NULL,
          updated_at = now()
        WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at;

@@ -75,7 +75,8 @@ WITH used AS (
          RETURNING r.uuid
        ), pruned AS (
          DELETE FROM control.reservation_early_uses
-          WHERE controller_uuid = $2 AND received_at < now() - interval '1 day'
+          WHERE tenant_uuid = $1 AND controller_uuid = $2
+            AND received_at < now() - interval '1 day'
        ), kept_aside AS (
          INSERT INTO control.reservation_early_uses (tenant_uuid, controller_uuid, reservation_id, transaction_id, used_at)
          SELECT $1, $2, $3, $5::varchar, $4::timestamptz

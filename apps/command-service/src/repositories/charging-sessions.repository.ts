@@ -102,7 +102,7 @@ export const recordChargingSessionLocation = sqlStatement<
         RETURNING ${PLUG_STATE}`,
 });
 
-/** A meter reading; the latest by sample time is kept. */
+/** A meter reading; the latest by sample time is kept, and an event without one keeps it. */
 export const recordChargingSessionMeterValue = sqlStatement<{
   uuid: string;
   tenantUuid: string;
@@ -117,8 +117,8 @@ export const recordChargingSessionMeterValue = sqlStatement<{
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at)
        VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :meterWh, :sampledAt)
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
-         meter_last_wh = EXCLUDED.meter_last_wh,
-         meter_last_at = EXCLUDED.meter_last_at,
+         meter_last_wh = COALESCE(EXCLUDED.meter_last_wh, s.meter_last_wh),
+         meter_last_at = CASE WHEN EXCLUDED.meter_last_wh IS NULL THEN s.meter_last_at ELSE EXCLUDED.meter_last_at END,
          rebooted_at = NULL,
          updated_at = now()
        WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at`,
@@ -160,7 +160,8 @@ export const recordChargingSessionEnd = sqlStatement<{
  * Of the started, active sessions that share the connector of session :uuid (or, once known, its plug :plugUuid),
  * all but the latest started end as superseded, at the start of the latest: a charge point that rebooted, or never
  * read the answer to a start, opens a new transaction on a connector whose old one it never ends. Locks them first,
- * so two transactions deciding for one connector take turns.
+ * so two transactions deciding for one connector take turns, and in the order the meter-value writer locks a
+ * controller's sessions (by transaction id, as bytes), so the two never deadlock.
  */
 export const supersedeOlderSessions = sqlStatement<
   { uuid: string; plugUuid: string | null },
@@ -180,6 +181,7 @@ export const supersedeOlderSessions = sqlStatement<
                  OR s.plug_uuid = :plugUuid::uuid
                  OR (t.connector_id IS NOT NULL AND s.connector_id = t.connector_id
                      AND s.evse_id IS NOT DISTINCT FROM t.evse_id))
+          ORDER BY s.ocpp_transaction_id COLLATE "C"
             FOR UPDATE OF s
        ),
        latest AS (SELECT uuid, started_at FROM rivals ORDER BY started_at DESC, created_at DESC, uuid DESC LIMIT 1)

@@ -154,7 +154,8 @@ export const useReservation = sqlStatement<
          RETURNING r.uuid
        ), pruned AS (
          DELETE FROM control.reservation_early_uses
-          WHERE controller_uuid = :controllerUuid AND received_at < now() - interval '1 day'
+          WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid
+            AND received_at < now() - interval '1 day'
        ), kept_aside AS (
          INSERT INTO control.reservation_early_uses (tenant_uuid, controller_uuid, reservation_id, transaction_id, used_at)
          SELECT :tenantUuid, :controllerUuid, :reservationId, :transactionId::varchar, :usedAt::timestamptz
