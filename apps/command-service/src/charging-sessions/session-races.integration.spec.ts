@@ -204,9 +204,9 @@ describe('charging sessions from redelivered and reordered events', () => {
     }
   });
 
-  // Known bug, not fixed yet: the session upserts (record-start, record-end, record-meter-value) insert the derived uuid but arbitrate
-  // only on (tenant, controller, transaction): two first writes of one session that both pass the ON CONFLICT
-  // check collide on charging_sessions_pkey, which is no arbiter, and one fails ("duplicate key ... pkey").
+  // Known bug, not fixed yet: the session upserts (record-start, record-end, record-meter-value) insert the derived
+  // uuid but arbitrate only on (tenant, controller, transaction): two first writes of one session that both pass the ON
+  // CONFLICT check collide on charging_sessions_pkey, which is no arbiter, and one fails ("duplicate key ... pkey").
   it.failing('a start and its end of a new session handled at once both apply to one session', async () => {
     const cp = chargePoint();
     const holder = await openSession(dataSource);
@@ -331,8 +331,8 @@ describe('two sessions of one plug', () => {
     ]);
   });
 
-  // Known bug, not fixed yet: setPlug decides which session keeps the plug (supersedeOlderSessions) before the unique index
-  // charging_sessions_one_active_per_plug orders the writers; a session that got the plug meanwhile is not among
+  // Known bug, not fixed yet: setPlug decides which session keeps the plug (supersedeOlderSessions) before the unique
+  // index charging_sessions_one_active_per_plug orders the writers; a session that got the plug meanwhile is not among
   // the rivals, so the UPDATE fails with a unique violation (event redelivered, error logged) instead of superseding.
   it.failing(
     'two sessions given the same plug at once: the later started keeps it, the older is superseded',
@@ -453,44 +453,40 @@ describe('a reservation used by a transaction whose messages come out of order',
     return uuid;
   }
 
-  // Known bug, not fixed yet: useReservation links the session by a subquery on charging_sessions; an Updated naming the reservation
-  // (and its EVSE, no reading) handled before the transaction's row exists (its Started failed and comes again)
-  // marks the reservation used with charging_session_uuid NULL, and the later Started cannot fill it in.
-  it.failing(
-    'the reservation is linked to the session even when the start is handled after the update',
-    async () => {
-      const cp = chargePoint();
-      const reserve = await activeReservation(cp.tenantUuid, cp.controllerUuid, 77);
-      await handle(
-        cp.events.event(ChargePointEventSubjects.transactionUpdated, cp.controllerUuid, {
-          transactionId: '50',
-          meterWh: null,
-          sampledAt: '2026-03-05T10:01:00.000Z',
-          evseId: 1,
-          connectorId: 1,
-          reservationId: 77,
-        }),
-      );
-      await handle(
-        cp.events.event(ChargePointEventSubjects.transactionStarted, cp.controllerUuid, {
-          transactionId: '50',
-          connectorId: 1,
-          evseId: 1,
-          idTag: 'TAG',
-          meterStartWh: 0,
-          startedAt: '2026-03-05T10:00:00.000Z',
-          reservationId: 77,
-        }),
-      );
-      const [reservation] = await dataSource.query<
-        { status: string; charging_session_uuid: string | null }[]
-      >('SELECT status, charging_session_uuid FROM control.reservations WHERE reserve_command_uuid = $1', [
-        reserve,
-      ]);
-      expect(reservation).toEqual({
-        status: 'used',
-        charging_session_uuid: chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, '50'),
-      });
-    },
-  );
+  // A use links the session by the uuid derived from its key when the session's row is not there yet: an Updated
+  // naming the reservation (no reading) handled before the Started (which failed and comes again) had left the
+  // reservation used without a session, and the later Started could not fill it in.
+  it('the reservation is linked to the session even when the start is handled after the update', async () => {
+    const cp = chargePoint();
+    const reserve = await activeReservation(cp.tenantUuid, cp.controllerUuid, 77);
+    await handle(
+      cp.events.event(ChargePointEventSubjects.transactionUpdated, cp.controllerUuid, {
+        transactionId: '50',
+        meterWh: null,
+        sampledAt: '2026-03-05T10:01:00.000Z',
+        evseId: 1,
+        connectorId: 1,
+        reservationId: 77,
+      }),
+    );
+    await handle(
+      cp.events.event(ChargePointEventSubjects.transactionStarted, cp.controllerUuid, {
+        transactionId: '50',
+        connectorId: 1,
+        evseId: 1,
+        idTag: 'TAG',
+        meterStartWh: 0,
+        startedAt: '2026-03-05T10:00:00.000Z',
+        reservationId: 77,
+      }),
+    );
+    const [reservation] = await dataSource.query<{ status: string; charging_session_uuid: string | null }[]>(
+      'SELECT status, charging_session_uuid FROM control.reservations WHERE reserve_command_uuid = $1',
+      [reserve],
+    );
+    expect(reservation).toEqual({
+      status: 'used',
+      charging_session_uuid: chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, '50'),
+    });
+  });
 });

@@ -87,6 +87,30 @@ export const recordReservation = sqlStatement<{
        ON CONFLICT (reserve_command_uuid) DO NOTHING`,
 });
 
+/**
+ * One writer at a time for a charge point's reservation id, until the transaction ends: the acceptance of a reserve
+ * command (recordReservation) and a use of its id (useReservation), handled at once by two consumers, each missed what
+ * the other had not committed, and the use was lost. Taken in a statement of its own, before the write, so that the
+ * write's snapshot sees what the other committed.
+ */
+export const lockReservationId = sqlStatement<{ controllerUuid: string; reservationId: number }>({
+  name: 'reservations.lock-id',
+  parameters: ['controllerUuid', 'reservationId'],
+  sql: `SELECT pg_advisory_xact_lock(
+                 hashtextextended(:controllerUuid::text || '/reservation/' || :reservationId::text, 0))`,
+});
+
+/** lockReservationId for the reservation a reserve command makes (see recordReservation for its id). */
+export const lockReservationIdOfCommand = sqlStatement<{ commandUuid: string; generatedId: number }>({
+  name: 'reservations.lock-id-of-command',
+  parameters: ['commandUuid', 'generatedId'],
+  sql: `SELECT pg_advisory_xact_lock(hashtextextended(
+                  c.controller_uuid::text || '/reservation/'
+                    || COALESCE((c.parameters->>'reservation_id')::integer, :generatedId::integer)::text, 0))
+          FROM control.commands c
+         WHERE c.uuid = :commandUuid AND c.type = 'reserve'`,
+});
+
 /** A cancel_reservation its charge point accepted cancels that charge point's active reservation of that id. */
 export const cancelReservation = sqlStatement<{ commandUuid: string; cancelledAt: string }, { uuid: string }>(
   {
@@ -136,19 +160,22 @@ export const useReservation = sqlStatement<
     reservationId: number;
     usedAt: string;
     transactionId: string;
+    /** The uuid the transaction's session has or will have (chargingSessionUuidOf), if its row is not there yet. */
+    sessionUuid: string;
   },
   { uuid: string }
 >({
   name: 'reservations.use',
-  parameters: ['tenantUuid', 'controllerUuid', 'reservationId', 'usedAt', 'transactionId'],
+  parameters: ['tenantUuid', 'controllerUuid', 'reservationId', 'usedAt', 'transactionId', 'sessionUuid'],
   sql: `WITH used AS (
          UPDATE control.reservations r
             SET status = 'used', ended_at = GREATEST(r.created_at, :usedAt::timestamptz), updated_at = now(),
                 used_by_transaction_id = :transactionId::varchar,
-                charging_session_uuid = (
-                  SELECT s.uuid FROM control.charging_sessions s
-                   WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
-                     AND s.ocpp_transaction_id = :transactionId::varchar)
+                charging_session_uuid = COALESCE(
+                  (SELECT s.uuid FROM control.charging_sessions s
+                    WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
+                      AND s.ocpp_transaction_id = :transactionId::varchar),
+                  :sessionUuid::uuid)
           WHERE r.tenant_uuid = :tenantUuid AND r.controller_uuid = :controllerUuid
             AND r.reservation_id = :reservationId AND r.status = 'active'
          RETURNING r.uuid
@@ -217,6 +244,8 @@ export const reservationsList = pagedListStatements<ReservationListFilter, Reser
 
 /** For the SQL snapshots. */
 export const RESERVATIONS_STATEMENTS = [
+  lockReservationId,
+  lockReservationIdOfCommand,
   recordReservation,
   cancelReservation,
   endReservation,

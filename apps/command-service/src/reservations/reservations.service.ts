@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  chargingSessionUuidOf,
   type EventEnvelope,
   isUuid,
   type ListReservationsPayload,
@@ -19,6 +20,8 @@ import {
   cancelReservation,
   endReservation,
   getReservation,
+  lockReservationId,
+  lockReservationIdOfCommand,
   recordReservation,
   type ReservationRow,
   reservationsList,
@@ -61,11 +64,15 @@ export class ReservationsService {
     if (reply.outcome !== 'answered' || reply.status !== 'accepted') return;
     const at = typeof event.occurredAt === 'string' ? event.occurredAt : new Date().toISOString();
     if (reply.action === 'ReserveNow') {
-      await runStatement(this.dataSource, recordReservation, {
-        uuid: randomUUID(),
-        commandUuid,
-        generatedId: ocppIdFromCommandUuid(commandUuid),
-        acceptedAt: at,
+      const generatedId = ocppIdFromCommandUuid(commandUuid);
+      await this.dataSource.transaction(async (manager) => {
+        await runStatement(manager, lockReservationIdOfCommand, { commandUuid, generatedId });
+        await runStatement(manager, recordReservation, {
+          uuid: randomUUID(),
+          commandUuid,
+          generatedId,
+          acceptedAt: at,
+        });
       });
     } else if (reply.action === 'CancelReservation') {
       const cancelled = await runStatement(this.dataSource, cancelReservation, {
@@ -79,13 +86,18 @@ export class ReservationsService {
 
   /** A transaction that names a reservation used it up, even when heard before the reservation's acceptance. */
   async recordUse(tenantUuid: string, data: ReservationUse): Promise<void> {
-    if (!isOcppId(data.reservationId)) return;
-    await runStatement(this.dataSource, useReservation, {
-      tenantUuid,
-      controllerUuid: data.controllerUuid,
-      reservationId: data.reservationId,
-      usedAt: data.startedAt ?? data.sampledAt ?? new Date().toISOString(),
-      transactionId: data.transactionId,
+    const { reservationId, controllerUuid, transactionId } = data;
+    if (!isOcppId(reservationId)) return;
+    await this.dataSource.transaction(async (manager) => {
+      await runStatement(manager, lockReservationId, { controllerUuid, reservationId });
+      await runStatement(manager, useReservation, {
+        tenantUuid,
+        controllerUuid,
+        reservationId,
+        usedAt: data.startedAt ?? data.sampledAt ?? new Date().toISOString(),
+        transactionId,
+        sessionUuid: chargingSessionUuidOf(tenantUuid, controllerUuid, transactionId),
+      });
     });
   }
 
