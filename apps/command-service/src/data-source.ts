@@ -23,6 +23,7 @@ import { LaneHandoverFunction1763896000000 } from './migrations/1763896000000-la
 import { CountExitsInOwnSlots1763897000000 } from './migrations/1763897000000-count-exits-in-own-slots.js';
 import { OneLaneFunction1763898000000 } from './migrations/1763898000000-one-lane-function.js';
 import { CountSlotsPerStatement1763899000000 } from './migrations/1763899000000-count-slots-per-statement.js';
+import { CreateReservationEarlyEnds1763900000000 } from './migrations/1763900000000-create-reservation-early-ends.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -50,6 +51,7 @@ export const CONTROL_MIGRATIONS = [
   CountExitsInOwnSlots1763897000000,
   OneLaneFunction1763898000000,
   CountSlotsPerStatement1763899000000,
+  CreateReservationEarlyEnds1763900000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

@@ -30,6 +30,16 @@ WITH reserve AS (
          RETURNING u.transaction_id, u.used_at, u.received_at
        ), first_use AS (
          SELECT transaction_id, used_at FROM early ORDER BY received_at LIMIT 1
+       ), early_end AS (
+         DELETE FROM control.reservation_early_ends e
+          USING reserve
+          WHERE e.controller_uuid = reserve.controller_uuid AND e.reservation_id = reserve.reservation_id
+            AND e.tenant_uuid = reserve.tenant_uuid
+            -- Event times are whole milliseconds.
+            AND e.ended_at >= date_trunc('milliseconds', reserve.created_at)
+         RETURNING e.status, e.ended_at
+       ), first_end AS (
+         SELECT status, ended_at FROM early_end ORDER BY ended_at LIMIT 1
        ), replaced AS (
          UPDATE control.reservations r
             SET status = 'replaced', ended_at = GREATEST(r.created_at, $4::timestamptz), updated_at = now()
@@ -45,13 +55,14 @@ WITH reserve AS (
               CASE WHEN reserve.target_type = 'connector' THEN reserve.target_uuid END,
               (reserve.target->>'connectorId')::integer, (reserve.target->>'evseId')::integer, reserve.reservation_id,
               reserve.parameters->>'id_tag', (reserve.parameters->>'expires_at')::timestamptz,
-              CASE WHEN first_use.used_at IS NULL THEN 'active' ELSE 'used' END,
-              CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST($4::timestamptz, first_use.used_at) END,
+              CASE WHEN first_use.used_at IS NOT NULL THEN 'used' ELSE COALESCE(first_end.status, 'active') END,
+              CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST($4::timestamptz, first_use.used_at)
+                   WHEN first_end.ended_at IS NOT NULL THEN GREATEST($4::timestamptz, first_end.ended_at) END,
               (SELECT s.uuid FROM control.charging_sessions s
                 WHERE s.tenant_uuid = reserve.tenant_uuid AND s.controller_uuid = reserve.controller_uuid
                   AND s.ocpp_transaction_id = first_use.transaction_id),
               first_use.transaction_id, reserve.uuid, $4::timestamptz
-         FROM reserve LEFT JOIN first_use ON true
+         FROM reserve LEFT JOIN first_use ON true LEFT JOIN first_end ON true
        ON CONFLICT (reserve_command_uuid) DO NOTHING;
 
 -- reservations.cancel
@@ -67,11 +78,31 @@ UPDATE control.reservations r
 
 -- reservations.end
 -- $1 tenantUuid, $2 controllerUuid, $3 reservationId, $4 status, $5 endedAt
-UPDATE control.reservations r
-          SET status = $4, ended_at = GREATEST(r.created_at, $5::timestamptz), updated_at = now()
-        WHERE r.tenant_uuid = $1 AND r.controller_uuid = $2
-          AND r.reservation_id = $3 AND r.status = 'active'
-       RETURNING r.uuid;
+WITH ended AS (
+         UPDATE control.reservations r
+            SET status = $4, ended_at = GREATEST(r.created_at, $5::timestamptz), updated_at = now()
+          WHERE r.tenant_uuid = $1 AND r.controller_uuid = $2
+            AND r.reservation_id = $3 AND r.status = 'active'
+         RETURNING r.uuid
+       ), pruned AS (
+         DELETE FROM control.reservation_early_ends
+          WHERE tenant_uuid = $1 AND controller_uuid = $2
+            AND received_at < now() - interval '1 day'
+       ), kept_aside AS (
+         INSERT INTO control.reservation_early_ends (tenant_uuid, controller_uuid, reservation_id, status, ended_at)
+         SELECT $1, $2, $3, $4, $5::timestamptz
+          WHERE NOT EXISTS (SELECT 1 FROM ended)
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservations r
+               WHERE r.controller_uuid = $2 AND r.reservation_id = $3
+                 AND r.tenant_uuid = $1 AND r.status = $4
+                 AND r.ended_at = GREATEST(r.created_at, $5::timestamptz))
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservation_early_ends e
+               WHERE e.controller_uuid = $2 AND e.reservation_id = $3
+                 AND e.tenant_uuid = $1 AND e.ended_at = $5::timestamptz)
+       )
+       SELECT uuid FROM ended;
 
 -- reservations.use
 -- $1 tenantUuid, $2 controllerUuid, $3 reservationId, $4 usedAt, $5 transactionId, $6 sessionUuid

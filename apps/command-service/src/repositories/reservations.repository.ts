@@ -38,7 +38,8 @@ const RESERVATION_COLUMNS = `r.uuid, r.controller_uuid, r.plug_uuid, r.connector
  * given, else `generatedId` (reservationIdFor). An older active reservation with the same id on the same charge point
  * is replaced, as OCPP replaces it on the charge point; a repeat of the acceptance changes nothing. A use of that id
  * on that charge point heard since the command was created, before this acceptance (useReservation kept it aside),
- * was a use of this reservation: it starts as `used`, linked to that transaction's session.
+ * was a use of this reservation: it starts as `used`, linked to that transaction's session. Else an end of that id on
+ * that charge point that happened since (endReservation kept it aside) ended it: it starts `expired` or `removed`.
  */
 export const recordReservation = sqlStatement<{
   uuid: string;
@@ -62,6 +63,16 @@ export const recordReservation = sqlStatement<{
          RETURNING u.transaction_id, u.used_at, u.received_at
        ), first_use AS (
          SELECT transaction_id, used_at FROM early ORDER BY received_at LIMIT 1
+       ), early_end AS (
+         DELETE FROM control.reservation_early_ends e
+          USING reserve
+          WHERE e.controller_uuid = reserve.controller_uuid AND e.reservation_id = reserve.reservation_id
+            AND e.tenant_uuid = reserve.tenant_uuid
+            -- Event times are whole milliseconds.
+            AND e.ended_at >= date_trunc('milliseconds', reserve.created_at)
+         RETURNING e.status, e.ended_at
+       ), first_end AS (
+         SELECT status, ended_at FROM early_end ORDER BY ended_at LIMIT 1
        ), replaced AS (
          UPDATE control.reservations r
             SET status = 'replaced', ended_at = GREATEST(r.created_at, :acceptedAt::timestamptz), updated_at = now()
@@ -77,13 +88,14 @@ export const recordReservation = sqlStatement<{
               CASE WHEN reserve.target_type = 'connector' THEN reserve.target_uuid END,
               (reserve.target->>'connectorId')::integer, (reserve.target->>'evseId')::integer, reserve.reservation_id,
               reserve.parameters->>'id_tag', (reserve.parameters->>'expires_at')::timestamptz,
-              CASE WHEN first_use.used_at IS NULL THEN 'active' ELSE 'used' END,
-              CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST(:acceptedAt::timestamptz, first_use.used_at) END,
+              CASE WHEN first_use.used_at IS NOT NULL THEN 'used' ELSE COALESCE(first_end.status, 'active') END,
+              CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST(:acceptedAt::timestamptz, first_use.used_at)
+                   WHEN first_end.ended_at IS NOT NULL THEN GREATEST(:acceptedAt::timestamptz, first_end.ended_at) END,
               (SELECT s.uuid FROM control.charging_sessions s
                 WHERE s.tenant_uuid = reserve.tenant_uuid AND s.controller_uuid = reserve.controller_uuid
                   AND s.ocpp_transaction_id = first_use.transaction_id),
               first_use.transaction_id, reserve.uuid, :acceptedAt::timestamptz
-         FROM reserve LEFT JOIN first_use ON true
+         FROM reserve LEFT JOIN first_use ON true LEFT JOIN first_end ON true
        ON CONFLICT (reserve_command_uuid) DO NOTHING`,
 });
 
@@ -127,7 +139,12 @@ export const cancelReservation = sqlStatement<{ commandUuid: string; cancelledAt
   },
 );
 
-/** The charge point ended its active reservation of that id: `expired` / `removed`, as a 2.0.1 ReservationStatusUpdate says. */
+/**
+ * The charge point ended its active reservation of that id: `expired` / `removed`, as a 2.0.1 ReservationStatusUpdate
+ * says. With none active, the end is kept aside for the reservation it may precede (recordReservation), unless it
+ * ended one already or is kept already (a redelivery); kept-aside ends of the charge point older than a day are
+ * dropped on the way.
+ */
 export const endReservation = sqlStatement<
   {
     tenantUuid: string;
@@ -140,11 +157,31 @@ export const endReservation = sqlStatement<
 >({
   name: 'reservations.end',
   parameters: ['tenantUuid', 'controllerUuid', 'reservationId', 'status', 'endedAt'],
-  sql: `UPDATE control.reservations r
-          SET status = :status, ended_at = GREATEST(r.created_at, :endedAt::timestamptz), updated_at = now()
-        WHERE r.tenant_uuid = :tenantUuid AND r.controller_uuid = :controllerUuid
-          AND r.reservation_id = :reservationId AND r.status = 'active'
-       RETURNING r.uuid`,
+  sql: `WITH ended AS (
+         UPDATE control.reservations r
+            SET status = :status, ended_at = GREATEST(r.created_at, :endedAt::timestamptz), updated_at = now()
+          WHERE r.tenant_uuid = :tenantUuid AND r.controller_uuid = :controllerUuid
+            AND r.reservation_id = :reservationId AND r.status = 'active'
+         RETURNING r.uuid
+       ), pruned AS (
+         DELETE FROM control.reservation_early_ends
+          WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid
+            AND received_at < now() - interval '1 day'
+       ), kept_aside AS (
+         INSERT INTO control.reservation_early_ends (tenant_uuid, controller_uuid, reservation_id, status, ended_at)
+         SELECT :tenantUuid, :controllerUuid, :reservationId, :status, :endedAt::timestamptz
+          WHERE NOT EXISTS (SELECT 1 FROM ended)
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservations r
+               WHERE r.controller_uuid = :controllerUuid AND r.reservation_id = :reservationId
+                 AND r.tenant_uuid = :tenantUuid AND r.status = :status
+                 AND r.ended_at = GREATEST(r.created_at, :endedAt::timestamptz))
+            AND NOT EXISTS (
+              SELECT 1 FROM control.reservation_early_ends e
+               WHERE e.controller_uuid = :controllerUuid AND e.reservation_id = :reservationId
+                 AND e.tenant_uuid = :tenantUuid AND e.ended_at = :endedAt::timestamptz)
+       )
+       SELECT uuid FROM ended`,
 });
 
 /**

@@ -71,11 +71,16 @@ const use = (at: ChargePoint, reservationId: number, transactionId: string): Pro
     startedAt: new Date().toISOString(),
   });
 
-/** A 2.0.1 ReservationStatusUpdate as the charge-point consumer hands it over. */
-const statusUpdate = (at: ChargePoint, reservationId: number, status: string): Promise<void> =>
+/** A 2.0.1 ReservationStatusUpdate as the charge-point consumer hands it over (again, with the same time). */
+const statusUpdate = (
+  at: ChargePoint,
+  reservationId: number,
+  status: string,
+  occurredAt = new Date().toISOString(),
+): Promise<void> =>
   reservations.recordStatusUpdate({
     eventId: randomUUID(),
-    occurredAt: new Date().toISOString(),
+    occurredAt,
     tenantUuid: at.tenantUuid,
     data: { controllerUuid: at.controllerUuid, reservationId, status },
   });
@@ -129,10 +134,19 @@ describe('reservations: redelivered and reordered reports', () => {
     });
   });
 
-  // Known bug, not fixed yet: a ReservationStatusUpdate (charge-point consumer) heard before the ReserveNow answer is
-  // recorded (ocpp-calls consumer) finds no active reservation and is dropped: the reservation then stays active
-  // although the station removed it. Uses are kept aside for this (reservation_early_uses); status updates are not.
-  it.failing('a status report heard before the acceptance still ends the reservation', async () => {
+  // An end heard before the acceptance is kept aside for it (reservation_early_ends), as a use is, and ends it.
+  it('a status report redelivered after it ended its reservation ends no later one of the same id', async () => {
+    const at = chargePoint();
+    await accepted(await command(at, 12), at);
+    const next = await command(at, 12);
+    const removedAt = new Date().toISOString();
+    await statusUpdate(at, 12, 'Removed', removedAt);
+    await statusUpdate(at, 12, 'Removed', removedAt);
+    await accepted(next, at);
+    expect((await reservationsOf(at)).map((row) => row.status)).toEqual(['removed', 'active']);
+  });
+
+  it('a status report heard before the acceptance still ends the reservation', async () => {
     const at = chargePoint();
     const reserve = await command(at, 8);
     await statusUpdate(at, 8, 'Removed');

@@ -118,12 +118,17 @@ export class ReservationsService {
       this.logger.warn(`ignoring malformed reservation status event ${String(event.eventId)}`);
       return;
     }
-    await runStatement(this.dataSource, endReservation, {
-      tenantUuid: event.tenantUuid,
-      controllerUuid: data.controllerUuid,
-      reservationId: data.reservationId,
-      status,
-      endedAt: typeof event.occurredAt === 'string' ? event.occurredAt : new Date().toISOString(),
+    const { controllerUuid, reservationId } = data;
+    await this.dataSource.transaction(async (manager) => {
+      // As a use does: the acceptance and this take turns, so an end is either applied or kept aside for it.
+      await runStatement(manager, lockReservationId, { controllerUuid, reservationId });
+      await runStatement(manager, endReservation, {
+        tenantUuid: event.tenantUuid,
+        controllerUuid,
+        reservationId,
+        status,
+        endedAt: typeof event.occurredAt === 'string' ? event.occurredAt : new Date().toISOString(),
+      });
     });
   }
 
