@@ -26,6 +26,7 @@ import {
   type ListedChargingSessionRow,
   type SessionPlugState,
   setChargingSessionPlug,
+  lockPlugAssignment,
   supersedeOlderSessions,
 } from '../repositories/charging-sessions.repository.js';
 import { ChargingSessionEntity } from './charging-session.entity.js';
@@ -125,6 +126,7 @@ export class ChargingSessionsService {
    */
   async setPlug(sessionUuid: string, plugUuid: string): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
+      await runStatement(manager, lockPlugAssignment, { plugUuid });
       const ended = await runStatement(manager, supersedeOlderSessions, { uuid: sessionUuid, plugUuid });
       await runStatement(manager, setChargingSessionPlug, { uuid: sessionUuid, plugUuid });
       return ended.length;

@@ -6,13 +6,14 @@ import {
   type MeterValuesEvent,
   type OcppCallCompletedEvent,
 } from '@cpc/contracts';
-import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
+import { createServiceDataSource, migrateServiceSchema, runStatement } from '@cpc/database';
 import type { DeliveredEvent } from '@cpc/nats';
 import { createTestDatabase, lockWaiters, openSession, outcome, type TestDatabase } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { controlDataSourceOptions } from '../data-source.js';
 import { MeterValueBatchWriter } from '../meter-values/meter-value-batch.writer.js';
+import { lockPlugAssignment } from '../repositories/charging-sessions.repository.js';
 import { ReservationsService } from '../reservations/reservations.service.js';
 import { ChargingSessionEventsConsumer } from './charging-session-events.consumer.js';
 import { ChargingSessionsService } from './charging-sessions.service.js';
@@ -331,40 +332,37 @@ describe('two sessions of one plug', () => {
     ]);
   });
 
-  // Known bug, not fixed yet: setPlug decides which session keeps the plug (supersedeOlderSessions) before the unique
-  // index charging_sessions_one_active_per_plug orders the writers; a session that got the plug meanwhile is not among
-  // the rivals, so the UPDATE fails with a unique violation (event redelivered, error logged) instead of superseding.
-  it.failing(
-    'two sessions given the same plug at once: the later started keeps it, the older is superseded',
-    async () => {
-      const cp = chargePoint();
-      const plug = randomUUID();
-      // The older start named only the EVSE; the newer one its connector: they share no connector id.
-      const older = await started(cp.tenantUuid, cp.controllerUuid, '40', null, '2026-03-05T10:00:00.000Z');
-      const newer = await started(cp.tenantUuid, cp.controllerUuid, '41', 1, '2026-03-05T12:00:00.000Z');
-      const holder = await openSession(dataSource);
-      let result: { error?: unknown };
-      try {
-        // The older session's setPlug, in flight on another instance.
-        await holder.query('UPDATE control.charging_sessions SET plug_uuid = $1 WHERE uuid = $2', [
-          plug,
-          older,
-        ]);
-        const pending = outcome(sessions.setPlug(newer, plug));
-        await lockWaiters(dataSource, 1);
-        await holder.commitTransaction();
-        result = await pending;
-      } finally {
-        await holder.release();
-      }
-      expect(result.error).toBeUndefined();
-      const rows = await rowsOf(cp.tenantUuid, cp.controllerUuid);
-      expect(rows.map((row) => [row.uuid, row.stop_reason, row.plug_uuid])).toEqual([
-        [older, 'superseded', plug],
-        [newer, null, plug],
+  // Plug assignments take turns per plug (lockPlugAssignment): a session that got the plug meanwhile is among the
+  // rivals and is superseded, where the later write had failed on charging_sessions_one_active_per_plug.
+  it('two sessions given the same plug at once: the later started keeps it, the older is superseded', async () => {
+    const cp = chargePoint();
+    const plug = randomUUID();
+    // The older start named only the EVSE; the newer one its connector: they share no connector id.
+    const older = await started(cp.tenantUuid, cp.controllerUuid, '40', null, '2026-03-05T10:00:00.000Z');
+    const newer = await started(cp.tenantUuid, cp.controllerUuid, '41', 1, '2026-03-05T12:00:00.000Z');
+    const holder = await openSession(dataSource);
+    let result: { error?: unknown };
+    try {
+      // The older session's setPlug, in flight on another instance.
+      await runStatement(holder.manager, lockPlugAssignment, { plugUuid: plug });
+      await holder.query('UPDATE control.charging_sessions SET plug_uuid = $1 WHERE uuid = $2', [
+        plug,
+        older,
       ]);
-    },
-  );
+      const pending = outcome(sessions.setPlug(newer, plug));
+      await lockWaiters(dataSource, 1);
+      await holder.commitTransaction();
+      result = await pending;
+    } finally {
+      await holder.release();
+    }
+    expect(result.error).toBeUndefined();
+    const rows = await rowsOf(cp.tenantUuid, cp.controllerUuid);
+    expect(rows.map((row) => [row.uuid, row.stop_reason, row.plug_uuid])).toEqual([
+      [older, 'superseded', plug],
+      [newer, null, plug],
+    ]);
+  });
 
   // The plug resolution locks a controller's sessions in the order the meter-value writer does, so the two never
   // deadlock.

@@ -27,6 +27,10 @@ UPDATE control.charging_sessions
         RETURNING uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId",
                 started_at IS NOT NULL AS started;
 
+-- charging-sessions.lock-plug-assignment
+-- $1 plugUuid
+SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/plug', 0));
+
 -- charging-sessions.supersede-older
 -- $1 uuid, $2 plugUuid
 WITH target AS (

@@ -157,6 +157,17 @@ export const recordChargingSessionEnd = sqlStatement<{
 });
 
 /**
+ * One plug assignment at a time per plug, until the transaction ends: two sessions given one plug at once each chose
+ * their rivals before the other's assignment committed, and the later write failed on the one-active-session-per-plug
+ * index. Taken in a statement of its own, so that the choice that follows sees the other's assignment.
+ */
+export const lockPlugAssignment = sqlStatement<{ plugUuid: string }>({
+  name: 'charging-sessions.lock-plug-assignment',
+  parameters: ['plugUuid'],
+  sql: `SELECT pg_advisory_xact_lock(hashtextextended(:plugUuid::text || '/plug', 0))`,
+});
+
+/**
  * Of the started, active sessions that share the connector of session :uuid (or, once known, its plug :plugUuid),
  * all but the latest started end as superseded, at the start of the latest: a charge point that rebooted, or never
  * read the answer to a start, opens a new transaction on a connector whose old one it never ends. Locks them first,
@@ -420,6 +431,7 @@ export function chargingSessionsList(
 export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionStart,
   recordChargingSessionLocation,
+  lockPlugAssignment,
   supersedeOlderSessions,
   findControllersWithOpenSessions,
   markSessionsRebooted,
