@@ -65,30 +65,23 @@ export class TenantsService {
     private readonly auditLog: AuditLog,
   ) {}
 
-  /** The CLI's change of a tenant, with its audit entry, in one transaction. */
-  private async change(
+  /** Saves the tenant with its audit entry (created when there is no `before`), in the caller's transaction. */
+  private async saveAudited(
+    manager: EntityManager,
     before: TenantView | null,
     tenant: TenantEntity,
     changedFields: string[],
-    revokes: (manager: EntityManager) => Promise<string[]> = () => Promise.resolve([]),
-  ): Promise<TenantEntity> {
-    await this.revocations.changeAndRevoke(
-      tenant.uuid,
-      async (manager) => {
-        await manager.save(tenant);
-        await this.auditLog.record(manager, cliScope(tenant.uuid), [
-          {
-            kind: before ? 'tenant.updated' : 'tenant.created',
-            target: { type: 'tenant', uuid: tenant.uuid },
-            changedFields,
-            before,
-            after: toTenantView(tenant),
-          },
-        ]);
+  ): Promise<void> {
+    await manager.save(tenant);
+    await this.auditLog.record(manager, cliScope(tenant.uuid), [
+      {
+        kind: before ? 'tenant.updated' : 'tenant.created',
+        target: { type: 'tenant', uuid: tenant.uuid },
+        changedFields,
+        before,
+        after: toTenantView(tenant),
       },
-      revokes,
-    );
-    return tenant;
+    ]);
   }
 
   async create(input: {
@@ -118,7 +111,10 @@ export class TenantsService {
       disabledAt: null,
     });
     try {
-      return await this.change(null, tenant, ['slug', 'name', 'uuid', 'default_context']);
+      await this.tenants.manager.transaction((manager) =>
+        this.saveAudited(manager, null, tenant, ['slug', 'name', 'uuid', 'default_context']),
+      );
+      return tenant;
     } catch (error) {
       if (isUniqueViolation(error)) throw alreadyExists('slug', `tenant ${input.slug} or its uuid`);
       throw error;
@@ -202,16 +198,7 @@ export class TenantsService {
         if (!tenant) throw new NotFoundError(`tenant ${slug}`);
         const before = toTenantView(tenant);
         apply(tenant);
-        await manager.save(tenant);
-        await this.auditLog.record(manager, cliScope(tenant.uuid), [
-          {
-            kind: 'tenant.updated',
-            target: { type: 'tenant', uuid: tenant.uuid },
-            changedFields,
-            before,
-            after: toTenantView(tenant),
-          },
-        ]);
+        await this.saveAudited(manager, before, tenant, changedFields);
         changed = tenant;
       },
       (manager) => (changed ? revokes(manager, changed) : Promise.resolve([])),

@@ -1,35 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { OcppCallCompletedEvent } from '@cpc/contracts';
-import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
-import { createTestDatabase, lockWaiters, openSession, outcome, type TestDatabase } from '@cpc/testing';
+import { lockWaiters, openSession, outcome } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
-import { controlDataSourceOptions } from '../data-source.js';
-import { ReservationsService } from './reservations.service.js';
+import type { ReservationsService } from './reservations.service.js';
+import {
+  type ChargePoint,
+  chargePoint,
+  createReservationsTestDatabase,
+  type ReservationsTestDatabase,
+} from './testing/reservations-test-database.js';
 
-let database: TestDatabase;
+let testDatabase: ReservationsTestDatabase;
 let dataSource: DataSource;
 let reservations: ReservationsService;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = createServiceDataSource({ ...controlDataSourceOptions(database.url), poolSize: 4 });
-  await migrateServiceSchema(dataSource);
-  await dataSource.initialize();
-  reservations = new ReservationsService(dataSource);
+  testDatabase = await createReservationsTestDatabase();
+  ({ dataSource, reservations } = testDatabase);
 });
 
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await testDatabase?.drop();
 });
-
-interface ChargePoint {
-  tenantUuid: string;
-  controllerUuid: string;
-}
-
-const chargePoint = (): ChargePoint => ({ tenantUuid: randomUUID(), controllerUuid: randomUUID() });
 
 /** A reserve (or cancel_reservation) command as command-service stored it when the API created it. */
 async function command(at: ChargePoint, reservationId: number, type = 'reserve'): Promise<string> {

@@ -1,34 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { OcppCallCompletedEvent } from '@cpc/contracts';
-import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
-import { createTestDatabase, type TestDatabase } from '@cpc/testing';
 import type { DataSource } from 'typeorm';
-import { controlDataSourceOptions } from '../data-source.js';
-import { ReservationsService } from './reservations.service.js';
+import type { ReservationsService } from './reservations.service.js';
+import {
+  type ChargePoint,
+  chargePoint,
+  createReservationsTestDatabase,
+  type ReservationsTestDatabase,
+} from './testing/reservations-test-database.js';
 
-let database: TestDatabase;
+let testDatabase: ReservationsTestDatabase;
 let dataSource: DataSource;
 let reservations: ReservationsService;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataSource = createServiceDataSource({ ...controlDataSourceOptions(database.url), poolSize: 4 });
-  await migrateServiceSchema(dataSource);
-  await dataSource.initialize();
-  reservations = new ReservationsService(dataSource);
+  testDatabase = await createReservationsTestDatabase();
+  ({ dataSource, reservations } = testDatabase);
 });
 
 afterAll(async () => {
-  await dataSource?.destroy();
-  await database?.drop();
+  await testDatabase?.drop();
 });
-
-interface ChargePoint {
-  tenantUuid: string;
-  controllerUuid: string;
-}
-
-const chargePoint = (): ChargePoint => ({ tenantUuid: randomUUID(), controllerUuid: randomUUID() });
 
 /** A reserve command as command-service stored it when the API created it (`createdAt` ago by default now). */
 async function reserveCommand(
