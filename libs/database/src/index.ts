@@ -9,3 +9,4 @@ export * from './query-error-logger.js';
 export * from './paged-list.js';
 export * from './table-statistics-keeper.js';
 export * from './sql-snapshots.js';
+export * from './database-errors.js';

@@ -10,7 +10,7 @@ import { describeError } from '@cpc/errors';
 import { type DeliveredEvent, JetStreamEventBus } from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
-import { isDataException } from '../shared/database-errors.js';
+import { isDataException } from '@cpc/database';
 import {
   recordControllerEvents,
   recordDiagnosticsStatus,

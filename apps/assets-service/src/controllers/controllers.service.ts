@@ -22,7 +22,7 @@ import { OcppPasswordHasher } from '../charge-points/ocpp-password-hasher.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
 import { controllerView, existingControllers, type ViewedController } from './controllers.repository.js';
 import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
-import { isUniqueViolation } from '../shared/database-errors.js';
+import { isUniqueViolation } from '@cpc/database';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
 
 const SORT_COLUMNS = ASSET_SORT_COLUMNS;

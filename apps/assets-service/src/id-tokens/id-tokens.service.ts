@@ -21,7 +21,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { IdTokenEntity } from '../entities/index.js';
 import { ASSET_SORT_COLUMNS, listPage, type SortField } from '../shared/asset-listing.js';
-import { isForeignKeyViolation } from '../shared/database-errors.js';
+import { isForeignKeyViolation } from '@cpc/database';
 import { resolveIdTokens } from './id-token-references.js';
 import { toIdTokenView } from './id-token-view.js';
 import {

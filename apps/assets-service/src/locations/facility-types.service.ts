@@ -11,7 +11,7 @@ import { ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { FacilityTypeEntity } from '../entities/index.js';
 import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
-import { isUniqueViolation } from '../shared/database-errors.js';
+import { isUniqueViolation } from '@cpc/database';
 import { toIsoSeconds } from '../shared/time-format.js';
 
 const SORT_COLUMNS = ASSET_SORT_COLUMNS;

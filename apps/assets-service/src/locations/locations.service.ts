@@ -18,7 +18,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { ControllerEntity, LocationEntity, LocationFacilityTypeEntity } from '../entities/index.js';
 import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
-import { isForeignKeyViolation } from '../shared/database-errors.js';
+import { isForeignKeyViolation } from '@cpc/database';
 import { toDateOnly } from '../shared/time-format.js';
 import { LocationViewQuery } from './location-query.js';
 import { type LocationRelations, toLocationView } from './location-view.js';

@@ -16,7 +16,7 @@ import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ControllerEntity, PlugEntity } from '../entities/index.js';
 import { ASSET_SORT_COLUMNS, listPage, type SortField } from '../shared/asset-listing.js';
-import { isUniqueViolation } from '../shared/database-errors.js';
+import { isUniqueViolation } from '@cpc/database';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
 import { controllerLocations } from './plugs.repository.js';
 

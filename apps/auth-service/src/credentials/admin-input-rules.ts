@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
 
 /** Shapes the management console accepts; checked before anything is written. */
@@ -32,13 +33,6 @@ export function requirePassword(password: string): void {
 
 export function alreadyExists(parameter: string, what: string): ValidationFailedError {
   return ValidationFailedError.single(parameter, 'already_exists', `${what} already exists`);
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  return (
-    (error as { code?: string }).code === '23505' ||
-    (error as { driverError?: { code?: string } }).driverError?.code === '23505'
-  );
 }
 
 /** Runs `change`; a unique violation in it is answered as 422 already_exists on `parameter`. */

@@ -10,18 +10,13 @@ import {
   isUuid,
   type ResolveTenantResponse,
 } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
+import { isUniqueViolation, runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { EntityManager, Repository } from 'typeorm';
 import { lockTenantForChange } from '../admin/admin-changes.repository.js';
 import { cliScope } from '../admin/admin-scope.js';
 import { AuditLog } from '../audit/audit-log.service.js';
-import {
-  alreadyExists,
-  isUniqueViolation,
-  requireMatch,
-  TENANT_SLUG_PATTERN,
-} from '../credentials/admin-input-rules.js';
+import { alreadyExists, requireMatch, TENANT_SLUG_PATTERN } from '../credentials/admin-input-rules.js';
 import { AccountRevocationsService } from '../tokens/account-revocations.service.js';
 import { TenantEntity } from './tenant.entity.js';
 

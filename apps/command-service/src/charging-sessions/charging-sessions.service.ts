@@ -30,6 +30,7 @@ import {
   supersedeOlderSessions,
 } from '../repositories/charging-sessions.repository.js';
 import { ChargingSessionEntity } from './charging-session.entity.js';
+import { writingNewSession } from './session-first-write.js';
 
 /** 0 means "the whole charge point" (1.6) or "not known yet" (2.0.1 before a cable is in): no connector. */
 function connectorOrNull(value: number | null): number | null {
@@ -58,30 +59,34 @@ export class ChargingSessionsService {
   constructor(private readonly dataSource: DataSource) {}
 
   async recordStart(tenantUuid: string, data: TransactionStartedEvent['data']): Promise<SessionPlugState> {
-    const [row] = await runStatement(this.dataSource, recordChargingSessionStart, {
-      uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
-      tenantUuid,
-      controllerUuid: data.controllerUuid,
-      transactionId: data.transactionId,
-      connectorId: connectorOrNull(data.connectorId),
-      evseId: data.evseId,
-      idTag: data.idTag,
-      startedAt: data.startedAt,
-      meterStartWh: data.meterStartWh,
-    });
+    const [row] = await writingNewSession(() =>
+      runStatement(this.dataSource, recordChargingSessionStart, {
+        uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
+        tenantUuid,
+        controllerUuid: data.controllerUuid,
+        transactionId: data.transactionId,
+        connectorId: connectorOrNull(data.connectorId),
+        evseId: data.evseId,
+        idTag: data.idTag,
+        startedAt: data.startedAt,
+        meterStartWh: data.meterStartWh,
+      }),
+    );
     return row;
   }
 
   /** Keeps the latest reading by sample time. */
   async recordMeterValue(tenantUuid: string, data: TransactionUpdatedEvent['data']): Promise<void> {
-    await runStatement(this.dataSource, recordChargingSessionMeterValue, {
-      uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
-      tenantUuid,
-      controllerUuid: data.controllerUuid,
-      transactionId: data.transactionId,
-      meterWh: data.meterWh,
-      sampledAt: data.sampledAt,
-    });
+    await writingNewSession(() =>
+      runStatement(this.dataSource, recordChargingSessionMeterValue, {
+        uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
+        tenantUuid,
+        controllerUuid: data.controllerUuid,
+        transactionId: data.transactionId,
+        meterWh: data.meterWh,
+        sampledAt: data.sampledAt,
+      }),
+    );
   }
 
   /** The EVSE / connector a later message names; null when the session is not known (yet). */
@@ -100,15 +105,17 @@ export class ChargingSessionsService {
   }
 
   async recordEnd(tenantUuid: string, data: TransactionEndedEvent['data']): Promise<void> {
-    await runStatement(this.dataSource, recordChargingSessionEnd, {
-      uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
-      tenantUuid,
-      controllerUuid: data.controllerUuid,
-      transactionId: data.transactionId,
-      stoppedAt: data.stoppedAt,
-      meterStopWh: data.meterStopWh,
-      stopReason: data.reason?.slice(0, 50) ?? null,
-    });
+    await writingNewSession(() =>
+      runStatement(this.dataSource, recordChargingSessionEnd, {
+        uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
+        tenantUuid,
+        controllerUuid: data.controllerUuid,
+        transactionId: data.transactionId,
+        stoppedAt: data.stoppedAt,
+        meterStopWh: data.meterStopWh,
+        stopReason: data.reason?.slice(0, 50) ?? null,
+      }),
+    );
   }
 
   /** Ends the older sessions open on the session's connector; returns how many. */

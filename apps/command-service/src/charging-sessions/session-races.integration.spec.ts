@@ -9,7 +9,7 @@ import {
 import { createServiceDataSource, migrateServiceSchema, runStatement } from '@cpc/database';
 import type { DeliveredEvent } from '@cpc/nats';
 import { createTestDatabase, lockWaiters, openSession, outcome, type TestDatabase } from '@cpc/testing';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { controlDataSourceOptions } from '../data-source.js';
 import { MeterValueBatchWriter } from '../meter-values/meter-value-batch.writer.js';
@@ -110,6 +110,30 @@ function chargePoint() {
   return { tenantUuid, controllerUuid, events, ended, updated };
 }
 
+/**
+ * A second session that inserts, uncommitted, a row with the derived uuid of transaction `transactionId`'s session but
+ * stored under transaction `storedUnder`: under the same key it holds writers on the key; under another key it holds
+ * them on the primary key, just after their check of the key.
+ */
+async function holdingSessionRow(
+  cp: ReturnType<typeof chargePoint>,
+  transactionId: string,
+  storedUnder: string,
+): Promise<QueryRunner> {
+  const holder = await openSession(dataSource);
+  await holder.query(
+    `INSERT INTO control.charging_sessions (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id)
+     VALUES ($1, $2, $3, $4)`,
+    [
+      chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, transactionId),
+      cp.tenantUuid,
+      cp.controllerUuid,
+      storedUnder,
+    ],
+  );
+  return holder;
+}
+
 /** A meter-values event of one Power.Active.Import sample. */
 const meterEvent = (
   tenantUuid: string,
@@ -191,33 +215,22 @@ describe('charging sessions from redelivered and reordered events', () => {
 
   it('a start and its end waiting on the session another writer is inserting both apply to it', async () => {
     const cp = chargePoint();
-    const holder = await openSession(dataSource);
+    // The same session, inserted by another instance: both upserts wait on its key, then update it.
+    const holder = await holdingSessionRow(cp, '9', '9');
     try {
-      // The same session, inserted by another instance: both upserts wait on its key, then update it.
-      await holder.query(
-        `INSERT INTO control.charging_sessions (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id)
-         VALUES ($1, $2, $3, '9')`,
-        [chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, '9'), cp.tenantUuid, cp.controllerUuid],
-      );
       await startAndEndAtOnce(cp, () => holder.commitTransaction());
     } finally {
       await holder.release();
     }
   });
 
-  // Known bug, not fixed yet: the session upserts (record-start, record-end, record-meter-value) insert the derived
-  // uuid but arbitrate only on (tenant, controller, transaction): two first writes of one session that both pass the ON
-  // CONFLICT check collide on charging_sessions_pkey, which is no arbiter, and one fails ("duplicate key ... pkey").
-  it.failing('a start and its end of a new session handled at once both apply to one session', async () => {
+  // The upserts arbitrate on (tenant, controller, transaction) and insert the derived uuid: two first writes that both
+  // pass the key's check meet on the primary key, and the later runs again (writingNewSession) instead of failing.
+  it('a start and its end of a new session handled at once both apply to one session', async () => {
     const cp = chargePoint();
-    const holder = await openSession(dataSource);
+    // Holds both writers just after their ON CONFLICT check, on the primary key (a row of that uuid, another key).
+    const holder = await holdingSessionRow(cp, '9', 'elsewhere');
     try {
-      // Holds both writers just after their ON CONFLICT check, on the primary key (a row of that uuid, another key).
-      await holder.query(
-        `INSERT INTO control.charging_sessions (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id)
-         VALUES ($1, $2, $3, 'elsewhere')`,
-        [chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, '9'), cp.tenantUuid, cp.controllerUuid],
-      );
       await startAndEndAtOnce(cp, () => holder.rollbackTransaction());
     } finally {
       await holder.release();
@@ -289,6 +302,31 @@ describe('meter values around the session', () => {
     expect(rows.map((row) => row.uuid)).toEqual([
       chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, '22'),
     ]);
+  });
+  it('meter values and the start of a new session written at the same instant both apply to it', async () => {
+    const cp = chargePoint();
+    // Holds both first writes just after their check of the session's key, on the primary key, as in the start/end
+    // race above: the meter writer's transaction, which fails with its statement, runs again as a whole.
+    const holder = await holdingSessionRow(cp, '23', 'elsewhere');
+    try {
+      const metered = outcome(meterValues.write(meterEvent(cp.tenantUuid, cp.controllerUuid, '23')));
+      const started = outcome(handle(cp.events.transactionStarted(cp.controllerUuid, '23', 1)));
+      await lockWaiters(dataSource, 2);
+      await holder.rollbackTransaction();
+      expect([(await metered).error, (await started).error]).toEqual([undefined, undefined]);
+    } finally {
+      await holder.release();
+    }
+    const [summary] = await dataSource.query<{ uuid: string; started: boolean; peak_power_w: number }[]>(
+      `SELECT uuid, started_at IS NOT NULL AS started, peak_power_w::float8 AS peak_power_w
+         FROM control.charging_sessions WHERE tenant_uuid = $1 AND controller_uuid = $2`,
+      [cp.tenantUuid, cp.controllerUuid],
+    );
+    expect(summary).toEqual({
+      uuid: chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, '23'),
+      started: true,
+      peak_power_w: 7000,
+    });
   });
 });
 

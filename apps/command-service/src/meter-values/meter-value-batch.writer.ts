@@ -5,6 +5,7 @@ import { runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
+import { writingNewSession } from '../charging-sessions/session-first-write.js';
 import { insertMeterSamples, recordSessionMeterSummaries } from '../repositories/meter-values.repository.js';
 
 interface SessionSummary {
@@ -88,21 +89,24 @@ export class MeterValueBatchWriter {
     const sessions = [...summaries.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([, summary]) => summary);
-    await this.dataSource.transaction(async (manager) => {
-      await runStatement(manager, insertMeterSamples, rows);
-      if (sessions.length === 0) return;
-      await runStatement(manager, recordSessionMeterSummaries, {
-        // The uuid a session's other writers and webhook-service derive from its key.
-        uuids: sessions.map((session) =>
-          chargingSessionUuidOf(session.tenantUuid, session.controllerUuid, session.transactionId),
-        ),
-        tenantUuids: sessions.map((session) => session.tenantUuid),
-        controllerUuids: sessions.map((session) => session.controllerUuid),
-        transactionIds: sessions.map((session) => session.transactionId),
-        peakPowersW: sessions.map((session) => session.peakPowerW),
-        lastSampleAts: sessions.map((session) => session.lastSampleAt),
-      });
-    });
+    // The whole transaction again after a race on a new session's first write: its failed statement aborted it.
+    await writingNewSession(() =>
+      this.dataSource.transaction(async (manager) => {
+        await runStatement(manager, insertMeterSamples, rows);
+        if (sessions.length === 0) return;
+        await runStatement(manager, recordSessionMeterSummaries, {
+          // The uuid a session's other writers and webhook-service derive from its key.
+          uuids: sessions.map((session) =>
+            chargingSessionUuidOf(session.tenantUuid, session.controllerUuid, session.transactionId),
+          ),
+          tenantUuids: sessions.map((session) => session.tenantUuid),
+          controllerUuids: sessions.map((session) => session.controllerUuid),
+          transactionIds: sessions.map((session) => session.transactionId),
+          peakPowersW: sessions.map((session) => session.peakPowerW),
+          lastSampleAts: sessions.map((session) => session.lastSampleAt),
+        });
+      }),
+    );
   }
 }
 
