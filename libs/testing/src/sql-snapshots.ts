@@ -5,6 +5,7 @@ import {
   renderSqlSnapshots,
   type ServiceSqlSnapshots,
   sqlSnapshotsDirectory,
+  writeSqlSnapshots,
 } from '@cpc/database';
 
 const REPOSITORY_ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -18,9 +19,11 @@ export interface SqlSnapshotCheck {
 
 /**
  * Compares a service's checked-in SQL snapshots with the SQL its repositories send; a problem names the statements
- * that changed and the command that writes the snapshots anew.
+ * that changed and the command that writes the snapshots anew (UPDATE_SQL_SNAPSHOTS=1 writes them first).
  */
 export function checkSqlSnapshots(snapshots: ServiceSqlSnapshots): SqlSnapshotCheck {
+  // `npm run sql:snapshots` runs these specs with it: the files are written first, then checked as always.
+  if (process.env.UPDATE_SQL_SNAPSHOTS === '1') writeSqlSnapshots(snapshots, REPOSITORY_ROOT);
   const directory = join(REPOSITORY_ROOT, sqlSnapshotsDirectory(snapshots));
   const rendered = renderSqlSnapshots(snapshots);
   const files = [...rendered].map(([name, expected]) => {
