@@ -25,6 +25,15 @@ describe('loadWebhookServiceConfig', () => {
     );
   });
 
+  it('refuses timeouts that an attempt could not end within while its delivery is leased', () => {
+    expect(() =>
+      loadWebhookServiceConfig({ WEBHOOK_CONNECT_TIMEOUT_MS: '10000', WEBHOOK_RESPONSE_TIMEOUT_MS: '20000' }),
+    ).toThrow(/WEBHOOK_CONNECT_TIMEOUT_MS \+ WEBHOOK_RESPONSE_TIMEOUT_MS must be under 30000 ms/);
+    expect(
+      loadWebhookServiceConfig({ WEBHOOK_CONNECT_TIMEOUT_MS: '5000', WEBHOOK_RESPONSE_TIMEOUT_MS: '20000' }),
+    ).toMatchObject({ connectTimeoutMs: 5000, responseTimeoutMs: 20_000 });
+  });
+
   it('reads the allow-list', () => {
     const config = loadWebhookServiceConfig({ WEBHOOK_ALLOWED_TARGET_RANGES: '127.0.0.0/8, ::1/128' });
     expect(config.allowedTargetRanges).toEqual(['127.0.0.0/8', '::1/128']);

@@ -195,6 +195,23 @@ export function loadWebhookServiceConfig(env: NodeJS.ProcessEnv = process.env): 
         if (!isCidr(range))
           reader.problems.push(`WEBHOOK_ALLOWED_TARGET_RANGES: "${range}" is not a CIDR range`);
       }
+      const connectTimeoutMs = reader.int('WEBHOOK_CONNECT_TIMEOUT_MS', {
+        default: 3000,
+        min: 100,
+        max: 60_000,
+      });
+      const responseTimeoutMs = reader.int('WEBHOOK_RESPONSE_TIMEOUT_MS', {
+        default: 10_000,
+        min: 100,
+        max: 60_000,
+      });
+      // A claimed row may wait half its lease before it is sent (ClaimedDeliveries); its attempt must end in the rest.
+      const attemptAtMost = WEBHOOK_SERVICE_TUNING.claimLeaseMs / 2;
+      if (connectTimeoutMs + responseTimeoutMs >= attemptAtMost)
+        reader.problems.push(
+          `WEBHOOK_CONNECT_TIMEOUT_MS + WEBHOOK_RESPONSE_TIMEOUT_MS must be under ${attemptAtMost} ms ` +
+            `(half the claim lease), so that an attempt ends while its delivery is leased`,
+        );
       return {
         ...common,
         databaseUrl: readDatabaseUrl(reader),
@@ -209,12 +226,8 @@ export function loadWebhookServiceConfig(env: NodeJS.ProcessEnv = process.env): 
           min: 0,
           max: 30 * 86_400,
         }),
-        connectTimeoutMs: reader.int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 3000, min: 100, max: 60_000 }),
-        responseTimeoutMs: reader.int('WEBHOOK_RESPONSE_TIMEOUT_MS', {
-          default: 10_000,
-          min: 100,
-          max: 60_000,
-        }),
+        connectTimeoutMs,
+        responseTimeoutMs,
         tuning: WEBHOOK_SERVICE_TUNING,
       };
     },

@@ -27,10 +27,11 @@ export class DeliveryOutcomes {
     });
   }
 
-  /** A 2xx answer: the delivery is done. */
-  async delivered(id: string, statusCode: number): Promise<void> {
+  /** A 2xx answer to attempt `attempts` (as its claim counted it): the delivery is done. */
+  async delivered(id: string, attempts: number, statusCode: number): Promise<void> {
     await this.writes.call({
       id,
+      attempts,
       delivered: true,
       status_code: statusCode,
       error: null,
@@ -40,11 +41,18 @@ export class DeliveryOutcomes {
 
   /**
    * A failed attempt, tried again at `nextAttemptAt`; resolves with the start of its subscription's failing streak
-   * (null when the row was no longer pending or the streak is unknown).
+   * (null when the row was no longer pending or at that attempt, or the streak is unknown).
    */
-  failed(id: string, statusCode: number | null, error: string, nextAttemptAt: Date): Promise<Date | null> {
+  failed(
+    id: string,
+    attempts: number,
+    statusCode: number | null,
+    error: string,
+    nextAttemptAt: Date,
+  ): Promise<Date | null> {
     return this.writes.call({
       id,
+      attempts,
       delivered: false,
       status_code: statusCode,
       error,

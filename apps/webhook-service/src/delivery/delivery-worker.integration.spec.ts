@@ -80,7 +80,7 @@ beforeAll(async () => {
       startWebhookService(
         webhookServiceTestConfig(
           { natsUrl, databaseUrl },
-          { WEBHOOK_RESPONSE_TIMEOUT_MS: '30000' },
+          { WEBHOOK_RESPONSE_TIMEOUT_MS: '26000' },
           {
             maxRequestsInFlightPerSubscription: CAP,
             maxClaimedWaitingPerSubscription: WAITING,

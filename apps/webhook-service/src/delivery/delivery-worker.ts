@@ -8,11 +8,12 @@ import {
 import { runStatement } from '@cpc/database';
 import { describeError } from '@cpc/errors';
 import { JetStreamEventBus } from '@cpc/nats';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
   disableSubscription,
+  failPendingOfDisabled,
   recordGone,
   releaseClaims,
 } from '../repositories/deliveries.repository.js';
@@ -188,7 +189,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async release(deliveries: ClaimedDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
     try {
-      await runStatement(this.dataSource, releaseClaims, { ids: deliveries.map((delivery) => delivery.id) });
+      await runStatement(this.dataSource, releaseClaims, {
+        ids: deliveries.map((delivery) => delivery.id),
+        attempts: deliveries.map((delivery) => delivery.attempts),
+      });
     } catch (error) {
       // They come back when their lease ends.
       this.logger.warn(`giving back ${deliveries.length} claimed deliveries failed: ${describeError(error)}`);
@@ -238,34 +242,60 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     else this.unanswering.delete(delivery.subscription_uuid);
     answered();
     if (result.statusCode !== null && result.error === null) {
-      await this.outcomes.delivered(delivery.id, result.statusCode);
+      await this.outcomes.delivered(delivery.id, delivery.attempts, result.statusCode);
       return;
     }
     const error = result.error ?? 'failed';
     if (result.statusCode === HTTP_GONE) {
-      // The subscription first: it locks its pending deliveries, this one among them, in the order outcomes do.
       await this.dataSource.transaction(async (manager) => {
-        await runStatement(manager, disableSubscription, {
-          subscriptionUuid: delivery.subscription_uuid,
-          reason: 'the receiver answered 410 Gone',
-        });
+        await this.disable(manager, delivery.subscription_uuid, 'the receiver answered 410 Gone', null);
         await runStatement(manager, recordGone, { id: delivery.id, statusCode: HTTP_GONE, error });
       });
-      // Its waiting rows are failed now; dropped at once (the index tells of it too, but only if its read succeeds).
-      this.waiting.dropSubscription(delivery.subscription_uuid);
-      await this.subscriptions.changed(delivery.subscription_uuid);
+      await this.forgetDisabled(delivery.subscription_uuid);
       return;
     }
     const nextAttemptAt = new Date(Date.now() + retryDelayMs(delivery.attempts, this.config.tuning));
-    const failingSince = await this.outcomes.failed(delivery.id, result.statusCode, error, nextAttemptAt);
-    if (failingSince && Date.now() - failingSince.getTime() >= this.config.tuning.failingDisableAfterMs) {
-      await runStatement(this.dataSource, disableSubscription, {
-        subscriptionUuid: delivery.subscription_uuid,
-        reason: `deliveries failing since ${failingSince.toISOString()}; last: ${error}`,
-      });
-      this.waiting.dropSubscription(delivery.subscription_uuid);
-      await this.subscriptions.changed(delivery.subscription_uuid);
+    const failingSince = await this.outcomes.failed(
+      delivery.id,
+      delivery.attempts,
+      result.statusCode,
+      error,
+      nextAttemptAt,
+    );
+    const { failingDisableAfterMs } = this.config.tuning;
+    if (failingSince && Date.now() - failingSince.getTime() >= failingDisableAfterMs) {
+      // The statement checks the streak again: a success or a re-enable since this outcome wins.
+      const reason = `deliveries failing since ${failingSince.toISOString()}; last: ${error}`;
+      const disabled = await this.dataSource.transaction((manager) =>
+        this.disable(manager, delivery.subscription_uuid, reason, failingDisableAfterMs),
+      );
+      if (disabled) await this.forgetDisabled(delivery.subscription_uuid);
     }
+  }
+
+  /**
+   * Disables the subscription (with `failingForMs`, only if its deliveries still fail that long) and fails its pending
+   * deliveries, those of fan-outs that committed while the disable waited for them too; answers whether it did.
+   */
+  private async disable(
+    manager: EntityManager,
+    subscriptionUuid: string,
+    reason: string,
+    failingForMs: number | null,
+  ): Promise<boolean> {
+    const [{ disabled }] = await runStatement(manager, disableSubscription, {
+      subscriptionUuid,
+      reason,
+      failingForMs,
+    });
+    if (disabled) await runStatement(manager, failPendingOfDisabled, { subscriptionUuid, reason });
+    return disabled;
+  }
+
+  /** Its waiting rows are failed now: dropped at once (the index tells of it too, but only if its read succeeds). */
+  private async forgetDisabled(subscriptionUuid: string): Promise<void> {
+    this.waiting.dropSubscription(subscriptionUuid);
+    await this.subscriptions.changed(subscriptionUuid);
   }
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {

@@ -7,6 +7,13 @@ WITH event AS (
           SELECT * FROM jsonb_to_recordset($1::jsonb)
                      AS e(tenant_uuid uuid, event_id varchar, event_type varchar, ordering_key varchar,
                           stream_seq bigint, body text, controller_uuid uuid, location_uuid uuid)),
+        subscription AS MATERIALIZED (
+          SELECT s.uuid, s.tenant_uuid, s.event_types, s.controller_uuid, s.location_uuid
+            FROM webhooks.subscriptions s
+           WHERE s.tenant_uuid = ANY (ARRAY(SELECT DISTINCT tenant_uuid FROM event)) AND s.enabled
+             AND s.event_types && ARRAY(SELECT DISTINCT event_type::text FROM event)
+           ORDER BY s.uuid
+             FOR SHARE),
         inserted AS (
           INSERT INTO webhooks.deliveries
                  (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
@@ -17,8 +24,8 @@ WITH event AS (
                                    WHERE p.status = 'pending' AND p.stream_seq < e.stream_seq
                                      AND (p.subscription_uuid::text || '/' || p.ordering_key) = s.uuid::text || '/' || e.ordering_key))
             FROM event e
-            JOIN webhooks.subscriptions s
-              ON s.tenant_uuid = e.tenant_uuid AND s.enabled AND e.event_type = ANY (s.event_types)
+            JOIN subscription s
+              ON s.tenant_uuid = e.tenant_uuid AND e.event_type = ANY (s.event_types)
              AND (s.controller_uuid IS NULL OR s.controller_uuid = e.controller_uuid)
              AND (s.location_uuid IS NULL OR s.location_uuid = e.location_uuid)
           ON CONFLICT (event_id, subscription_uuid) DO NOTHING
@@ -78,19 +85,21 @@ WITH in_flight AS (
                     AS previous_secret_ciphertext;
 
 -- deliveries.release-claims
--- $1 ids
-UPDATE webhooks.deliveries SET attempts = attempts - 1, leased_until = NULL
-         WHERE id = ANY ($1::uuid[]) AND status = 'pending' AND attempts > 0;
+-- $1 ids, $2 attempts
+UPDATE webhooks.deliveries d SET attempts = d.attempts - 1, leased_until = NULL
+          FROM unnest($1::uuid[], $2::int[]) AS claim(id, attempts)
+         WHERE d.id = claim.id AND d.attempts = claim.attempts AND d.status = 'pending' AND d.attempts > 0;
 
 -- deliveries.record-outcomes (prepared)
 -- $1 outcomes
 WITH outcome AS (
           SELECT * FROM jsonb_to_recordset($1::jsonb)
-                     AS o(id uuid, delivered boolean, status_code int, error text, next_attempt_at timestamptz)),
+                     AS o(id uuid, attempts int, delivered boolean, status_code int, error text,
+                          next_attempt_at timestamptz)),
         followers AS MATERIALIZED (
           SELECT f.id, CASE WHEN o.delivered THEN now() ELSE o.next_attempt_at END AS next_attempt_at
             FROM outcome o
-            JOIN webhooks.deliveries d ON d.id = o.id
+            JOIN webhooks.deliveries d ON d.id = o.id AND d.attempts = o.attempts
             JOIN webhooks.deliveries f
               ON f.status = 'pending' AND (f.subscription_uuid::text || '/' || f.ordering_key) = (d.subscription_uuid::text || '/' || d.ordering_key) AND f.stream_seq > d.stream_seq
            WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND f.id <> ALL (ARRAY(SELECT id FROM outcome))
@@ -99,7 +108,7 @@ WITH outcome AS (
         locked_deliveries AS MATERIALIZED (
           SELECT d.id, o.id IS NOT NULL AS attempted FROM webhooks.deliveries d LEFT JOIN outcome o ON o.id = d.id
            WHERE d.id = ANY (ARRAY(SELECT id FROM outcome UNION ALL SELECT id FROM followers))
-             AND (o.delivered OR d.status = 'pending')
+             AND (o.delivered OR d.status = 'pending') AND (o.id IS NULL OR d.attempts = o.attempts)
            ORDER BY d.id
              FOR UPDATE OF d),
         followers_moved AS (
@@ -141,20 +150,32 @@ WITH outcome AS (
          WHERE NOT r.delivered;
 
 -- deliveries.disable-subscription
--- $1 subscriptionUuid, $2 reason
+-- $1 subscriptionUuid, $2 reason, $3 failingForMs
 WITH locked AS MATERIALIZED (
           SELECT id FROM webhooks.deliveries
            WHERE subscription_uuid = $1 AND status = 'pending'
            ORDER BY id
              FOR UPDATE),
+        disabled AS (
+          UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left($2, 500), updated_at = now()
+           WHERE uuid = $1 AND (SELECT count(*) FROM locked) >= 0
+             AND ($3::bigint IS NULL
+                  OR (enabled AND failing_since <= now() - $3::bigint * interval '1 millisecond'))
+          RETURNING uuid),
         failed AS (
           UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
                  last_error = COALESCE(d.last_error, left($2, 1000))
             FROM locked l
-           WHERE d.id = l.id AND d.status = 'pending'
+           WHERE d.id = l.id AND d.status = 'pending' AND EXISTS (SELECT 1 FROM disabled)
           RETURNING d.id)
-        UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left($2, 500), updated_at = now()
-         WHERE uuid = $1 AND (SELECT count(*) FROM failed) >= 0;
+        SELECT EXISTS (SELECT 1 FROM disabled) AS disabled;
+
+-- deliveries.fail-pending-of-disabled
+-- $1 subscriptionUuid, $2 reason
+UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
+               last_error = COALESCE(d.last_error, left($2, 1000))
+         WHERE d.subscription_uuid = $1 AND d.status = 'pending'
+           AND EXISTS (SELECT 1 FROM webhooks.subscriptions s WHERE s.uuid = $1 AND NOT s.enabled);
 
 -- deliveries.record-gone
 -- $1 id, $2 statusCode, $3 error

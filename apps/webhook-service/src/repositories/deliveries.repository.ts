@@ -62,6 +62,9 @@ export interface FannedOutEvent {
  * past it meanwhile. Answers the stream sequences of the events that a location-filtered subscription of their type
  * could want: those are fanned out again with their controller's location (`location_uuid` null matches no location
  * filter), which adds only the rows the first run left out.
+ * The subscriptions it writes rows for are share-locked first, in the order of their uuids (the order recordOutcomes
+ * locks them in): a subscription being disabled or deleted is waited for and then left out, and a disable waits for
+ * the fan-outs that read it enabled, so it sees their rows (disableSubscription, failPendingOfDisabled).
  */
 export const fanOutEvents = sqlStatement<
   { events: string },
@@ -74,6 +77,13 @@ export const fanOutEvents = sqlStatement<
           SELECT * FROM jsonb_to_recordset(:events::jsonb)
                      AS e(tenant_uuid uuid, event_id varchar, event_type varchar, ordering_key varchar,
                           stream_seq bigint, body text, controller_uuid uuid, location_uuid uuid)),
+        subscription AS MATERIALIZED (
+          SELECT s.uuid, s.tenant_uuid, s.event_types, s.controller_uuid, s.location_uuid
+            FROM webhooks.subscriptions s
+           WHERE s.tenant_uuid = ANY (ARRAY(SELECT DISTINCT tenant_uuid FROM event)) AND s.enabled
+             AND s.event_types && ARRAY(SELECT DISTINCT event_type::text FROM event)
+           ORDER BY s.uuid
+             FOR SHARE),
         inserted AS (
           INSERT INTO webhooks.deliveries
                  (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, stream_seq, body,
@@ -84,8 +94,8 @@ export const fanOutEvents = sqlStatement<
                                    WHERE p.status = 'pending' AND p.stream_seq < e.stream_seq
                                      AND ${queueKey('p')} = s.uuid::text || '/' || e.ordering_key))
             FROM event e
-            JOIN webhooks.subscriptions s
-              ON s.tenant_uuid = e.tenant_uuid AND s.enabled AND e.event_type = ANY (s.event_types)
+            JOIN subscription s
+              ON s.tenant_uuid = e.tenant_uuid AND e.event_type = ANY (s.event_types)
              AND (s.controller_uuid IS NULL OR s.controller_uuid = e.controller_uuid)
              AND (s.location_uuid IS NULL OR s.location_uuid = e.location_uuid)
           ON CONFLICT (event_id, subscription_uuid) DO NOTHING
@@ -203,18 +213,22 @@ export const claimDueDeliveries = sqlStatement<
 
 /**
  * Gives claimed rows back unsent (shutdown, or a claim that waited past its time in ClaimedDeliveries): due at once
- * again, the attempt their claim counted taken back.
+ * again, the attempt their claim counted taken back. A claim is named by its row and the attempt it counted
+ * (`attempts` as the claim answered it): a row whose lease ran out and that another replica claimed since is theirs.
  */
-export const releaseClaims = sqlStatement<{ ids: string[] }>({
+export const releaseClaims = sqlStatement<{ ids: string[]; attempts: number[] }>({
   name: 'deliveries.release-claims',
-  parameters: ['ids'],
-  sql: `UPDATE webhooks.deliveries SET attempts = attempts - 1, leased_until = NULL
-         WHERE id = ANY (:ids::uuid[]) AND status = 'pending' AND attempts > 0`,
+  parameters: ['ids', 'attempts'],
+  sql: `UPDATE webhooks.deliveries d SET attempts = d.attempts - 1, leased_until = NULL
+          FROM unnest(:ids::uuid[], :attempts::int[]) AS claim(id, attempts)
+         WHERE d.id = claim.id AND d.attempts = claim.attempts AND d.status = 'pending' AND d.attempts > 0`,
 });
 
 /** One attempt's outcome, as recordOutcomes takes it (an element of its JSON array). */
 export interface DeliveryOutcome {
   id: string;
+  /** The attempt (the row's `attempts` as its claim answered it): an outcome of an earlier claim changes nothing. */
+  attempts: number;
   /** A 2xx answer: the delivery is done; otherwise it is retried at `next_attempt_at`. */
   delivered: boolean;
   status_code: number | null;
@@ -224,8 +238,9 @@ export interface DeliveryOutcome {
 }
 
 /**
- * The outcomes of attempts (a JSON array of DeliveryOutcome), of any subscriptions, in one statement. Delivered: the
- * row is done. Failed: the row, if still pending (its subscription may have been disabled meanwhile), waits for
+ * The outcomes of attempts (a JSON array of DeliveryOutcome), of any subscriptions, in one statement. An outcome
+ * counts only while its row is at the attempt it reports: one that arrives after its lease ran out and another replica
+ * claimed the row again (a slow attempt) leaves that claim alone. Delivered: the row is done. Failed: the row, if still pending (its subscription may have been disabled meanwhile), waits for
  * `next_attempt_at`. A subscription's failing streak ends when all its outcomes here are deliveries, starts when all
  * are failures (unless it runs already), and starts anew (now) when both are here: the latest success is now.
  * Answers each failure's subscription's streak start (null when unknown: another statement changed it meanwhile).
@@ -241,11 +256,12 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
   parameters: ['outcomes'],
   sql: `WITH outcome AS (
           SELECT * FROM jsonb_to_recordset(:outcomes::jsonb)
-                     AS o(id uuid, delivered boolean, status_code int, error text, next_attempt_at timestamptz)),
+                     AS o(id uuid, attempts int, delivered boolean, status_code int, error text,
+                          next_attempt_at timestamptz)),
         followers AS MATERIALIZED (
           SELECT f.id, CASE WHEN o.delivered THEN now() ELSE o.next_attempt_at END AS next_attempt_at
             FROM outcome o
-            JOIN webhooks.deliveries d ON d.id = o.id
+            JOIN webhooks.deliveries d ON d.id = o.id AND d.attempts = o.attempts
             JOIN webhooks.deliveries f
               ON f.status = 'pending' AND ${queueKey('f')} = ${queueKey('d')} AND f.stream_seq > d.stream_seq
            WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND f.id <> ALL (ARRAY(SELECT id FROM outcome))
@@ -254,7 +270,7 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
         locked_deliveries AS MATERIALIZED (
           SELECT d.id, o.id IS NOT NULL AS attempted FROM webhooks.deliveries d LEFT JOIN outcome o ON o.id = d.id
            WHERE d.id = ANY (ARRAY(SELECT id FROM outcome UNION ALL SELECT id FROM followers))
-             AND (o.delivered OR d.status = 'pending')
+             AND (o.delivered OR d.status = 'pending') AND (o.id IS NULL OR d.attempts = o.attempts)
            ORDER BY d.id
              FOR UPDATE OF d),
         followers_moved AS (
@@ -297,26 +313,50 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
 });
 
 /**
- * Disables a subscription (410, or failing too long) and ends its pending deliveries as failed, with the reason. The
+ * Disables a subscription and ends its pending deliveries as failed, with the reason: on a 410 (`failingForMs` null)
+ * always; for a failing streak (`failingForMs` its limit) only while it is enabled and still failing that long, so a
+ * success or a re-enable that came after the worker read the streak wins. Answers whether it disabled it. The
  * deliveries are locked before the subscription and in the order of their ids, as recordOutcomes locks them: the
- * other way round the two deadlocked.
+ * other way round the two deadlocked. Rows of fan-outs that read the subscription enabled and commit while this
+ * waits for its lock are not among those it sees: failPendingOfDisabled, next in its transaction, fails them.
  */
-export const disableSubscription = sqlStatement<{ subscriptionUuid: string; reason: string }>({
+export const disableSubscription = sqlStatement<
+  { subscriptionUuid: string; reason: string; failingForMs: number | null },
+  { disabled: boolean }
+>({
   name: 'deliveries.disable-subscription',
-  parameters: ['subscriptionUuid', 'reason'],
+  parameters: ['subscriptionUuid', 'reason', 'failingForMs'],
   sql: `WITH locked AS MATERIALIZED (
           SELECT id FROM webhooks.deliveries
            WHERE subscription_uuid = :subscriptionUuid AND status = 'pending'
            ORDER BY id
              FOR UPDATE),
+        disabled AS (
+          UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
+           WHERE uuid = :subscriptionUuid AND (SELECT count(*) FROM locked) >= 0
+             AND (:failingForMs::bigint IS NULL
+                  OR (enabled AND failing_since <= now() - :failingForMs::bigint * interval '1 millisecond'))
+          RETURNING uuid),
         failed AS (
           UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
                  last_error = COALESCE(d.last_error, left(:reason, 1000))
             FROM locked l
-           WHERE d.id = l.id AND d.status = 'pending'
+           WHERE d.id = l.id AND d.status = 'pending' AND EXISTS (SELECT 1 FROM disabled)
           RETURNING d.id)
-        UPDATE webhooks.subscriptions SET enabled = false, disabled_reason = left(:reason, 500), updated_at = now()
-         WHERE uuid = :subscriptionUuid AND (SELECT count(*) FROM failed) >= 0`,
+        SELECT EXISTS (SELECT 1 FROM disabled) AS disabled`,
+});
+
+/**
+ * The pending deliveries of a subscription that is disabled, failed with the reason: after disableSubscription, in its
+ * transaction, for the rows fan-outs committed while it waited for the subscription's lock.
+ */
+export const failPendingOfDisabled = sqlStatement<{ subscriptionUuid: string; reason: string }>({
+  name: 'deliveries.fail-pending-of-disabled',
+  parameters: ['subscriptionUuid', 'reason'],
+  sql: `UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
+               last_error = COALESCE(d.last_error, left(:reason, 1000))
+         WHERE d.subscription_uuid = :subscriptionUuid AND d.status = 'pending'
+           AND EXISTS (SELECT 1 FROM webhooks.subscriptions s WHERE s.uuid = :subscriptionUuid AND NOT s.enabled)`,
 });
 
 /** A 410 Gone answer: the delivery failed for good (after disableSubscription, in its transaction). */
@@ -390,6 +430,7 @@ export const DELIVERIES_STATEMENTS = [
   releaseClaims,
   recordOutcomes,
   disableSubscription,
+  failPendingOfDisabled,
   recordGone,
   ...deliveriesList.all,
   retryDelivery,

@@ -88,13 +88,13 @@ describe.each([
   });
 
   it("an attempt's outcome reads the rows it records", async () => {
-    const [{ id }] = await dataSource.query<{ id: string }[]>(
-      `SELECT id FROM webhooks.deliveries WHERE subscription_uuid = $1 AND ordering_key = 'command:9' LIMIT 1`,
+    const [{ id, attempts }] = await dataSource.query<{ id: string; attempts: number }[]>(
+      `SELECT id, attempts FROM webhooks.deliveries WHERE subscription_uuid = $1 AND ordering_key = 'command:9' LIMIT 1`,
       [healthy],
     );
     const outcome = recordOutcomes.query({
       outcomes: JSON.stringify([
-        { id, delivered: true, status_code: 204, error: null, next_attempt_at: null },
+        { id, attempts, delivered: true, status_code: 204, error: null, next_attempt_at: null },
       ]),
     });
     const { read } = await measure(outcome, planCacheMode);
@@ -102,18 +102,19 @@ describe.each([
   });
 
   it("a batch of outcomes reads its rows and their queues' later rows, not the backlog", async () => {
-    const ids = await dataSource.query<{ id: string }[]>(
-      `SELECT DISTINCT ON (ordering_key) id FROM webhooks.deliveries
+    const ids = await dataSource.query<{ id: string; attempts: number }[]>(
+      `SELECT DISTINCT ON (ordering_key) id, attempts FROM webhooks.deliveries
         WHERE subscription_uuid = $1 ORDER BY ordering_key, stream_seq LIMIT ${OUTCOMES}`,
       [healthy],
     );
     const outcome = recordOutcomes.query({
       outcomes: JSON.stringify(
-        ids.map(({ id }, index) =>
+        ids.map(({ id, attempts }, index) =>
           index % 2 === 0
-            ? { id, delivered: true, status_code: 204, error: null, next_attempt_at: null }
+            ? { id, attempts, delivered: true, status_code: 204, error: null, next_attempt_at: null }
             : {
                 id,
+                attempts,
                 delivered: false,
                 status_code: 500,
                 error: 'HTTP 500',

@@ -68,22 +68,30 @@ function claimQuery(limit: number) {
 }
 
 const claim = (limit: number) =>
-  runQuery<{ id: string; ordering_key: string }>(dataSource, claimQuery(limit));
+  runQuery<{ id: string; ordering_key: string; attempts: number }>(dataSource, claimQuery(limit));
 
 function record(outcomes: DeliveryOutcome[]) {
   return runQuery(dataSource, recordOutcomes.query({ outcomes: JSON.stringify(outcomes) }));
 }
 
-const failed = (id: string, nextAttemptAt: Date): DeliveryOutcome => ({
+/** A claimed row: its id and the attempt its claim counted, which names the attempt in its outcome. */
+interface ClaimedRow {
+  id: string;
+  attempts: number;
+}
+
+const failed = ({ id, attempts }: ClaimedRow, nextAttemptAt: Date): DeliveryOutcome => ({
   id,
+  attempts,
   delivered: false,
   status_code: null,
   error: 'connect ECONNREFUSED 127.0.0.1:9',
   next_attempt_at: nextAttemptAt.toISOString(),
 });
 
-const delivered = (id: string): DeliveryOutcome => ({
+const delivered = ({ id, attempts }: ClaimedRow): DeliveryOutcome => ({
   id,
+  attempts,
   delivered: true,
   status_code: 204,
   error: null,
@@ -122,13 +130,13 @@ describe("a queue's later rows", () => {
   it('wait with a failed head until its next attempt, and are due at once when it is delivered', async () => {
     const [head] = await claim(1);
     const retryAt = new Date(Date.now() + 60 * 60_000);
-    await record([failed(head.id, retryAt)]);
+    await record([failed(head, retryAt)]);
 
     const [failedHead, ...waiting] = await queueRows(head.ordering_key);
     expect(failedHead).toMatchObject({ id: head.id, status: 'pending', next_attempt_at: retryAt });
     expect(waiting.map((row) => row.next_attempt_at)).toEqual([retryAt, retryAt]);
 
-    await record([delivered(head.id)]);
+    await record([delivered(head)]);
     const [deliveredHead, ...woken] = await queueRows(head.ordering_key);
     expect(deliveredHead.status).toBe('delivered');
     for (const row of woken) expect(row.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
@@ -140,7 +148,7 @@ describe("a queue's later rows", () => {
   it('that arrive while a failed head waits wait with it, and are due at once when it is delivered', async () => {
     const [head] = await claim(1);
     const retryAt = new Date(Date.now() + 60 * 60_000);
-    await record([failed(head.id, retryAt)]);
+    await record([failed(head, retryAt)]);
     const otherQueue = head.ordering_key === 'command:1' ? 'command:2' : 'command:1';
     await fanOut([head.ordering_key, otherQueue]);
 
@@ -149,7 +157,7 @@ describe("a queue's later rows", () => {
     // A queue whose head has not failed is due at once.
     expect((await queueRows(otherQueue)).at(-1)!.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
 
-    await record([delivered(head.id)]);
+    await record([delivered(head)]);
     const woken = (await queueRows(head.ordering_key)).at(-1)!;
     expect(woken.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
   });
@@ -157,25 +165,25 @@ describe("a queue's later rows", () => {
   it('are not moved by a delivered head when they are due anyway', async () => {
     const [head] = await claim(1);
     const before = await queueRows(head.ordering_key);
-    await record([delivered(head.id)]);
+    await record([delivered(head)]);
     const after = await queueRows(head.ordering_key);
     expect(after.slice(1)).toEqual(before.slice(1));
   });
 
   it('are not parked by a late failure of a head another attempt delivered meanwhile', async () => {
     const [head] = await claim(1);
-    await record([delivered(head.id)]);
+    await record([delivered(head)]);
     const before = await queueRows(head.ordering_key);
-    await record([failed(head.id, new Date(Date.now() + 60 * 60_000))]);
+    await record([failed(head, new Date(Date.now() + 60 * 60_000))]);
     expect(await queueRows(head.ordering_key)).toEqual(before);
   });
 
   it('are never moved earlier by a failure whose next attempt comes sooner than theirs', async () => {
     const [head] = await claim(1);
     const later = new Date(Date.now() + 60 * 60_000);
-    await record([failed(head.id, later)]);
+    await record([failed(head, later)]);
     const sooner = new Date(Date.now() + 60_000);
-    await record([failed(head.id, sooner)]);
+    await record([failed(head, sooner)]);
     const [, ...waiting] = await queueRows(head.ordering_key);
     expect(waiting.map((row) => row.next_attempt_at)).toEqual([later, later]);
   });
@@ -184,7 +192,7 @@ describe("a queue's later rows", () => {
     const heads = await claim(QUEUES);
     expect(heads).toHaveLength(QUEUES);
     const retryAt = new Date(Date.now() + 60_000);
-    await record(heads.map((head) => failed(head.id, retryAt)));
+    await record(heads.map((head) => failed(head, retryAt)));
     // The receiver is still down while events go on: one more for every queue.
     await fanOut(heads.map((head) => head.ordering_key));
     await dataSource.query('ANALYZE webhooks.deliveries');

@@ -11,7 +11,7 @@ import {
   type WebhookSubscriptionView,
   WebhookSubjects,
 } from '@cpc/contracts';
-import { runPagedList, runStatement } from '@cpc/database';
+import { isForeignKeyViolation, runPagedList, runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { buildPagination, cursorScope, pageOffset } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
@@ -143,6 +143,10 @@ export class SubscriptionsService {
       eventId: `ping-${id}`,
       orderingKey: `ping:${id}`,
       body: webhookBody('ping', new Date().toISOString(), { subscription_uuid: uuid }),
+    }).catch((error: unknown) => {
+      // Deleted since it was read: as if it had been gone already.
+      if (isForeignKeyViolation(error)) throw new NotFoundError(SUBSCRIPTION);
+      throw error;
     });
     this.signal.wake();
     return toDeliveryView(row);
