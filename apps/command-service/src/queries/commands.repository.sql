@@ -220,16 +220,21 @@ UPDATE control.commands
           RETURNING 'pending' AS previous, uuid, tenant_uuid, controller_uuid, type, target_type, target_uuid, status, result, created_at, completed_at;
 
 -- commands.apply-transitions (prepared)
--- $1 uuids, $2 wantsSent, $3 sentAts, $4 endings, $5 results, $6 responses, $7 sentEventIds, $8 endingEventIds, $9 subject, $10 leaseOwner, $11 leaseMs, $12 leaseLimit, $13 countSlot
+-- $1 uuids, $2 wantsSent, $3 sentAts, $4 endings, $5 results, $6 responses, $7 reporterTenantUuids, $8 reporterControllerUuids, $9 sentEventIds, $10 endingEventIds, $11 subject, $12 leaseOwner, $13 leaseMs, $14 leaseLimit, $15 countSlot
 WITH input AS (
       SELECT * FROM unnest($1::uuid[], $2::bool[], $3::timestamptz[], $4::varchar[], $5::jsonb[], $6::jsonb[],
-                           $7::uuid[], $8::uuid[])
-             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, response, sent_event_id,
-                                  ending_event_id, position)
+                           $7::uuid[], $8::uuid[], $9::uuid[], $10::uuid[])
+             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, response, reporter_tenant_uuid,
+                                  reporter_controller_uuid, sent_event_id, ending_event_id, position)
     ), locked AS (
-      SELECT uuid, status FROM control.commands
-       WHERE uuid IN (SELECT uuid FROM input) AND completed_at IS NULL
-       ORDER BY uuid FOR UPDATE
+      SELECT c.uuid, c.status FROM input i JOIN control.commands c ON c.uuid = i.uuid
+       WHERE c.completed_at IS NULL AND (i.reporter_tenant_uuid IS NULL
+         OR (c.tenant_uuid = i.reporter_tenant_uuid AND c.controller_uuid = i.reporter_controller_uuid))
+       ORDER BY c.uuid FOR UPDATE OF c
+    ), foreign_reports AS (
+      SELECT c.uuid FROM input i JOIN control.commands c ON c.uuid = i.uuid
+       WHERE i.reporter_tenant_uuid IS NOT NULL AND NOT (i.reporter_tenant_uuid IS NULL
+         OR (c.tenant_uuid = i.reporter_tenant_uuid AND c.controller_uuid = i.reporter_controller_uuid))
     ), changed AS (
       UPDATE control.commands c
          SET status = COALESCE(i.ending, 'sent'),
@@ -249,7 +254,7 @@ WITH input AS (
                 i.ending IS NOT NULL AS ended, i.sent_event_id, i.ending_event_id, i.position
     ), successors AS MATERIALIZED (
       SELECT next.uuid
-        FROM (SELECT DISTINCT controller_uuid FROM changed WHERE ended AND $10::text IS NOT NULL) AS lane
+        FROM (SELECT DISTINCT controller_uuid FROM changed WHERE ended AND $12::text IS NOT NULL) AS lane
         CROSS JOIN LATERAL (
           SELECT h.uuid FROM control.commands h
            WHERE h.controller_uuid = lane.controller_uuid AND h.status IN ('pending', 'sent') AND h.uuid NOT IN (SELECT uuid FROM input)
@@ -259,16 +264,16 @@ WITH input AS (
        WHERE c.uuid IN (SELECT uuid FROM successors) AND c.completed_at IS NULL
          AND (c.lease_until IS NULL OR c.lease_until < now())
        ORDER BY c.created_at
-       LIMIT $12
+       LIMIT $14
        FOR UPDATE SKIP LOCKED
     ), handed AS MATERIALIZED (
       SELECT uuid FROM successors_locked
        WHERE control.lane_is_free(controller_uuid, uuid, ARRAY(SELECT uuid FROM changed WHERE ended))
     ), leased AS (
       UPDATE control.commands c
-         SET lease_owner = $10, lease_until = lease.until, next_attempt_at = lease.until,
+         SET lease_owner = $12, lease_until = lease.until, next_attempt_at = lease.until,
              attempts = c.attempts + 1
-        FROM (SELECT clock_timestamp() + $11 * interval '1 millisecond' AS until) AS lease
+        FROM (SELECT clock_timestamp() + $13 * interval '1 millisecond' AS until) AS lease
        WHERE c.uuid IN (SELECT uuid FROM handed)
       RETURNING c.uuid, c.tenant_uuid, c.controller_uuid, c.type, c.target_type, c.target_uuid, c.target, c.parameters, c.status, c.valid_until, c.created_at, c.target_deleted_at, c.traceparent
     ), woken AS (
@@ -290,7 +295,7 @@ WITH input AS (
         FROM changed c WHERE c.ended
     ), events AS (
       INSERT INTO control.outbox_events (event_id, tenant_uuid, subject, envelope, created_at) 
-        SELECT s.event_id, s.tenant_uuid, $9,
+        SELECT s.event_id, s.tenant_uuid, $11,
                jsonb_build_object(
                  'eventId', s.event_id,
                  'occurredAt', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
@@ -316,7 +321,7 @@ WITH input AS (
             array_agg(delta ORDER BY tenant_uuid, target_type COLLATE "C", type COLLATE "C",
   array_position(ARRAY['pending', 'sent', 'accepted', 'rejected', 'timeout', 'failed'], status::text), slot)::bigint[])
       FROM (SELECT tenant_uuid, target_type, type, status,
-                   $13::smallint + CASE WHEN delta < 0 THEN 32 ELSE 0 END AS slot,
+                   $15::smallint + CASE WHEN delta < 0 THEN 32 ELSE 0 END AS slot,
                    sum(delta) AS delta
               FROM (
         SELECT tenant_uuid, target_type, type, previous, uuid, -1 FROM changed
@@ -324,15 +329,18 @@ WITH input AS (
         SELECT tenant_uuid, target_type, type, status, uuid, 1 FROM changed) AS change(tenant_uuid, target_type, type, status, uuid, delta)
              GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0) AS moved
     )
-    SELECT false AS handed_over, c.uuid, c.passed_sent, c.ended,
+    SELECT false AS handed_over, false AS foreign_report, c.uuid, c.passed_sent, c.ended,
            c.ended AND c.controller_uuid NOT IN (SELECT controller_uuid FROM leased)
              AND EXISTS (SELECT FROM control.commands w
                           WHERE w.controller_uuid = c.controller_uuid AND w.status IN ('pending', 'sent')
                             AND w.uuid NOT IN (SELECT uuid FROM input)) AS lane_waiting,
-           NULL AS tenant_uuid, NULL AS controller_uuid, NULL AS type, NULL AS target_type, NULL AS target_uuid, NULL AS target, NULL AS parameters, NULL AS status, NULL AS valid_until, NULL AS created_at, NULL AS target_deleted_at, NULL AS traceparent
+           c.tenant_uuid, c.controller_uuid, NULL AS type, NULL AS target_type, NULL AS target_uuid, NULL AS target, NULL AS parameters, NULL AS status, NULL AS valid_until, NULL AS created_at, NULL AS target_deleted_at, NULL AS traceparent
       FROM changed c, counted
     UNION ALL
-    SELECT true, l.uuid, NULL, NULL, NULL, l.tenant_uuid, l.controller_uuid, l.type, l.target_type, l.target_uuid, l.target, l.parameters, l.status, l.valid_until, l.created_at, l.target_deleted_at, l.traceparent FROM leased l;
+    SELECT true, false, l.uuid, NULL, NULL, NULL, l.tenant_uuid, l.controller_uuid, l.type, l.target_type, l.target_uuid, l.target, l.parameters, l.status, l.valid_until, l.created_at, l.target_deleted_at, l.traceparent FROM leased l
+    UNION ALL
+    SELECT false, true, f.uuid, false, false, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM foreign_reports f;
 
 -- commands.get-view
 -- $1 tenantUuid, $2 uuid

@@ -20,7 +20,7 @@ WITH reserve AS (
          SELECT c.uuid, c.tenant_uuid, c.controller_uuid, c.target_type, c.target_uuid, c.target, c.parameters,
                 c.created_at, COALESCE((c.parameters->>'reservation_id')::integer, $3::integer) AS reservation_id
            FROM control.commands c
-          WHERE c.uuid = $2 AND c.type = 'reserve'
+          WHERE c.uuid = $2 AND c.type = 'reserve' AND c.status = 'accepted'
             AND NOT EXISTS (SELECT 1 FROM control.reservations x WHERE x.reserve_command_uuid = c.uuid)
        ), early AS (
          DELETE FROM control.reservation_early_uses u
@@ -71,7 +71,7 @@ UPDATE control.reservations r
           SET status = 'cancelled', cancel_command_uuid = c.uuid,
               ended_at = GREATEST(r.created_at, $2::timestamptz), updated_at = now()
          FROM control.commands c
-        WHERE c.uuid = $1 AND c.type = 'cancel_reservation'
+        WHERE c.uuid = $1 AND c.type = 'cancel_reservation' AND c.status = 'accepted'
           AND r.tenant_uuid = c.tenant_uuid AND r.controller_uuid = c.controller_uuid
           AND r.reservation_id = (c.parameters->>'reservation_id')::integer AND r.status = 'active'
        RETURNING r.uuid;

@@ -321,13 +321,19 @@ export const failPendingCommands = sqlStatement<
           RETURNING 'pending' AS previous, ${COMMAND_ROW_COLUMNS}`,
 });
 
-/** A row of applyCommandTransitions: a command the batch changed, or the next command of a lane it handed over. */
-export type AppliedTransitionRow = ChangedCommandRow | HandedOverCommandRow;
+/**
+ * A row of applyCommandTransitions: a command the batch changed, the next command of a lane it handed over, or a
+ * command reported by a charge point that is not its own.
+ */
+export type AppliedTransitionRow = ChangedCommandRow | HandedOverCommandRow | ForeignReportRow;
 
 /** A command the batch changed. */
 export interface ChangedCommandRow {
   handed_over: false;
+  foreign_report: false;
   uuid: string;
+  tenant_uuid: string;
+  controller_uuid: string;
   /** It went pending → sent in this batch (whether or not it also ended). */
   passed_sent: boolean;
   /** It reached a terminal status in this batch. */
@@ -341,17 +347,36 @@ export interface ChangedCommandRow {
 }
 
 /** The next command of a lane the batch ended a command of, leased to :leaseOwner for its dispatcher to deliver. */
-export type HandedOverCommandRow = ClaimedCommand & { handed_over: true };
+export type HandedOverCommandRow = ClaimedCommand & { handed_over: true; foreign_report: false };
+
+/** A command (open or not) whose transition the batch refused: another charge point than its own reported it. */
+export interface ForeignReportRow {
+  handed_over: false;
+  foreign_report: true;
+  uuid: string;
+  passed_sent: false;
+  ended: false;
+  lane_waiting: false;
+}
+
+/**
+ * The command `c` is of the charge point that reported its transition in the input row `i`, or nobody did (the
+ * dispatcher's own reply, which comes from the command's lane itself).
+ */
+const REPORTED_BY_ITS_CHARGE_POINT = `(i.reporter_tenant_uuid IS NULL
+         OR (c.tenant_uuid = i.reporter_tenant_uuid AND c.controller_uuid = i.reporter_controller_uuid))`;
 
 /**
  * A batch of status changes as one statement, so a batch costs one round trip and one commit. Parameters, one array
  * element per command: :uuids, :wantsSent whether its call went out (pending → sent), :sentAts when (null: now),
  * :endings its terminal status (null: none), :results its result, :responses the charge point's answer (null:
- * none; never in the events), :sentEventIds and :endingEventIds the event ids of
- * its sent and ending events; :subject the events' subject.
+ * none; never in the events), :reporterTenantUuids and :reporterControllerUuids the charge point whose gateway event
+ * reported it (null: no check), :sentEventIds and :endingEventIds the event ids of its sent and ending events;
+ * :subject the events' subject.
  *
  * Steps, in the order their locks are taken:
- * 1. `locked`: the open commands, locked in uuid order (batches never wait for each other in a circle).
+ * 1. `locked`: the open commands, locked in uuid order (batches never wait for each other in a circle), those
+ *    reported by another charge point than their own left out (`foreign_reports`: returned, changed in no way).
  * 2. `changed`: each becomes `sent` and/or reaches its ending. Guarded by the status read under the lock, so a
  *    command never moves backwards or out of a terminal status.
  * 3. `successors` … `leased`: with :leaseOwner, the next command of each lane a command of the batch ended is
@@ -372,6 +397,8 @@ export const applyCommandTransitions = sqlStatement<
     endings: (string | null)[];
     results: (string | null)[];
     responses: (string | null)[];
+    reporterTenantUuids: (string | null)[];
+    reporterControllerUuids: (string | null)[];
     sentEventIds: string[];
     endingEventIds: string[];
     subject: string;
@@ -393,6 +420,8 @@ export const applyCommandTransitions = sqlStatement<
     'endings',
     'results',
     'responses',
+    'reporterTenantUuids',
+    'reporterControllerUuids',
     'sentEventIds',
     'endingEventIds',
     'subject',
@@ -404,13 +433,16 @@ export const applyCommandTransitions = sqlStatement<
   sql: `
     WITH input AS (
       SELECT * FROM unnest(:uuids::uuid[], :wantsSent::bool[], :sentAts::timestamptz[], :endings::varchar[], :results::jsonb[], :responses::jsonb[],
-                           :sentEventIds::uuid[], :endingEventIds::uuid[])
-             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, response, sent_event_id,
-                                  ending_event_id, position)
+                           :reporterTenantUuids::uuid[], :reporterControllerUuids::uuid[], :sentEventIds::uuid[], :endingEventIds::uuid[])
+             WITH ORDINALITY AS x(uuid, wants_sent, sent_at, ending, result, response, reporter_tenant_uuid,
+                                  reporter_controller_uuid, sent_event_id, ending_event_id, position)
     ), locked AS (
-      SELECT uuid, status FROM control.commands
-       WHERE uuid IN (SELECT uuid FROM input) AND ${OPEN_BY_UUID}
-       ORDER BY uuid FOR UPDATE
+      SELECT c.uuid, c.status FROM input i JOIN control.commands c ON c.uuid = i.uuid
+       WHERE c.${OPEN_BY_UUID} AND ${REPORTED_BY_ITS_CHARGE_POINT}
+       ORDER BY c.uuid FOR UPDATE OF c
+    ), foreign_reports AS (
+      SELECT c.uuid FROM input i JOIN control.commands c ON c.uuid = i.uuid
+       WHERE i.reporter_tenant_uuid IS NOT NULL AND NOT ${REPORTED_BY_ITS_CHARGE_POINT}
     ), changed AS (
       UPDATE control.commands c
          SET status = COALESCE(i.ending, 'sent'),
@@ -491,15 +523,20 @@ export const applyCommandTransitions = sqlStatement<
         ':countSlot::smallint',
       )}
     )
-    SELECT false AS handed_over, c.uuid, c.passed_sent, c.ended,
+    SELECT false AS handed_over, false AS foreign_report, c.uuid, c.passed_sent, c.ended,
            c.ended AND c.controller_uuid NOT IN (SELECT controller_uuid FROM leased)
              AND EXISTS (SELECT FROM control.commands w
                           WHERE w.controller_uuid = c.controller_uuid AND w.${OPEN}
                             AND w.uuid NOT IN (SELECT uuid FROM input)) AS lane_waiting,
-           ${CLAIMED_COMMAND_COLUMNS.map((column) => `NULL AS ${column}`).join(', ')}
+           ${CLAIMED_COMMAND_COLUMNS.map((column) =>
+             column === 'tenant_uuid' || column === 'controller_uuid' ? `c.${column}` : `NULL AS ${column}`,
+           ).join(', ')}
       FROM changed c, counted
     UNION ALL
-    SELECT true, l.uuid, NULL, NULL, NULL, ${claimedCommandColumns('l')} FROM leased l`,
+    SELECT true, false, l.uuid, NULL, NULL, NULL, ${claimedCommandColumns('l')} FROM leased l
+    UNION ALL
+    SELECT false, true, f.uuid, false, false, false, ${CLAIMED_COMMAND_COLUMNS.map(() => 'NULL').join(', ')}
+      FROM foreign_reports f`,
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ const RESERVATION_COLUMNS = `r.uuid, r.controller_uuid, r.plug_uuid, r.connector
  * on that charge point heard since the command was created, before this acceptance (useReservation kept it aside),
  * was a use of this reservation: it starts as `used`, linked to that transaction's session. Else an end of that id on
  * that charge point that happened since (endReservation kept it aside) ended it: it starts `expired` or `removed`.
+ * Only for a command that ended `accepted`: an acceptance heard after the command failed (its validity ended first)
+ * makes no reservation beside the failed command.
  */
 export const recordReservation = sqlStatement<{
   uuid: string;
@@ -53,7 +55,7 @@ export const recordReservation = sqlStatement<{
          SELECT c.uuid, c.tenant_uuid, c.controller_uuid, c.target_type, c.target_uuid, c.target, c.parameters,
                 c.created_at, COALESCE((c.parameters->>'reservation_id')::integer, :generatedId::integer) AS reservation_id
            FROM control.commands c
-          WHERE c.uuid = :commandUuid AND c.type = 'reserve'
+          WHERE c.uuid = :commandUuid AND c.type = 'reserve' AND c.status = 'accepted'
             AND NOT EXISTS (SELECT 1 FROM control.reservations x WHERE x.reserve_command_uuid = c.uuid)
        ), early AS (
          DELETE FROM control.reservation_early_uses u
@@ -123,7 +125,10 @@ export const lockReservationIdOfCommand = sqlStatement<{ commandUuid: string; ge
          WHERE c.uuid = :commandUuid AND c.type = 'reserve'`,
 });
 
-/** A cancel_reservation its charge point accepted cancels that charge point's active reservation of that id. */
+/**
+ * A cancel_reservation its charge point accepted (and that ended `accepted`, not failed first) cancels that charge
+ * point's active reservation of that id.
+ */
 export const cancelReservation = sqlStatement<{ commandUuid: string; cancelledAt: string }, { uuid: string }>(
   {
     name: 'reservations.cancel',
@@ -132,7 +137,7 @@ export const cancelReservation = sqlStatement<{ commandUuid: string; cancelledAt
           SET status = 'cancelled', cancel_command_uuid = c.uuid,
               ended_at = GREATEST(r.created_at, :cancelledAt::timestamptz), updated_at = now()
          FROM control.commands c
-        WHERE c.uuid = :commandUuid AND c.type = 'cancel_reservation'
+        WHERE c.uuid = :commandUuid AND c.type = 'cancel_reservation' AND c.status = 'accepted'
           AND r.tenant_uuid = c.tenant_uuid AND r.controller_uuid = c.controller_uuid
           AND r.reservation_id = (c.parameters->>'reservation_id')::integer AND r.status = 'active'
        RETURNING r.uuid`,

@@ -22,18 +22,19 @@ afterAll(async () => {
   await testDatabase?.drop();
 });
 
-/** A reserve command as command-service stored it when the API created it (`createdAt` ago by default now). */
+/** A reserve command as command-service stored it when the API created it (`createdAt` ago by default now), ended. */
 async function reserveCommand(
   at: ChargePoint,
   reservationId: number,
   createdAt = new Date(),
+  status = 'accepted',
 ): Promise<string> {
   const uuid = randomUUID();
   await dataSource.query(
     `INSERT INTO control.commands (uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target,
                                    parameters, status, result, valid_until, created_at, completed_at)
      VALUES ($1, $2, 'reserve', 'controller', $3, $3, '{"targetType":"controller","connectorId":1}', $4,
-             'accepted', '{"status":"Accepted"}', now() + interval '1 hour', $5, now())`,
+             $6, '{"status":"Accepted"}', now() + interval '1 hour', $5, now())`,
     [
       uuid,
       at.tenantUuid,
@@ -44,6 +45,7 @@ async function reserveCommand(
         expires_at: new Date(Date.now() + 3_600_000).toISOString(),
       }),
       createdAt,
+      status,
     ],
   );
   return uuid;
@@ -149,6 +151,15 @@ describe('reservation uses', () => {
     await accepted(second, at);
     expect((await reservationOf(second)).status).toBe('active');
     expect((await reservationOf(first)).status).toBe('used');
+  });
+
+  // Its validity ended first (failed, connection_lost) and the charge point's Accepted came late: the command says
+  // failed, so no reservation stands beside it.
+  it('an acceptance heard after its command failed makes no reservation', async () => {
+    const at = chargePoint();
+    const command = await reserveCommand(at, 17, new Date(), 'failed');
+    await accepted(command, at);
+    expect(await reservationOf(command)).toBeUndefined();
   });
 
   it('drops kept-aside uses of the charge point after a day', async () => {

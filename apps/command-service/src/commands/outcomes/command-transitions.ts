@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type CommandResult, CommandSubjects } from '@cpc/contracts';
-import { runStatement, TransactionalOutbox } from '@cpc/database';
-import type { TerminalCommandStatus } from '@cpc/ocpp-commands';
+import { isDataException, runStatement, TransactionalOutbox } from '@cpc/database';
+import { describeError } from '@cpc/errors';
+import { CommandResultError, type TerminalCommandStatus } from '@cpc/ocpp-commands';
 import type { DataSource, EntityManager } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
 import type { CommandServiceConfig } from '../../command-service.config.js';
@@ -17,6 +18,7 @@ import type { ClaimedCommand, CommandRow } from '../command-row.js';
 import { InjectDeliveryDataSource } from '../delivery-connection.js';
 import { DispatchSignal } from '../delivery/dispatch-signal.js';
 import { RecentlyEndedCommands } from './recently-ended-commands.js';
+import { storableJson } from './storable-json.js';
 
 type EndedRow = CommandRow & { previous: string };
 
@@ -33,31 +35,90 @@ export interface CommandEnding {
 }
 
 /**
- * An ending's result and answer as JSON for the database. An answer larger than `maxResponseBytes` is not kept; the
- * result says how large it was instead (`response_omitted_bytes`).
+ * An ending's result and answer as JSON for the database, NUL characters replaced (storableJson). An answer larger
+ * than `maxResponseBytes` as stored is not kept; the result says how large it was instead (`response_omitted_bytes`).
  */
 export function storedEnding(
   ending: CommandEnding | undefined,
   maxResponseBytes: number,
 ): { result: string; response: string | null } | undefined {
   if (!ending) return undefined;
-  const response = ending.response === undefined ? null : JSON.stringify(ending.response);
+  const response = ending.response === undefined ? null : (storableJson(ending.response) ?? null);
   const bytes = response === null ? 0 : Buffer.byteLength(response);
-  if (bytes <= maxResponseBytes) return { result: JSON.stringify(ending.result), response };
-  return { result: JSON.stringify({ ...ending.result, response_omitted_bytes: bytes }), response: null };
+  if (bytes <= maxResponseBytes) return { result: storableJson(ending.result)!, response };
+  return { result: storableJson({ ...ending.result, response_omitted_bytes: bytes })!, response: null };
 }
 
-/** A markSent (no ending) or finish waiting for the next batch; `resolve` says whether it changed the command. */
+/**
+ * What an ending becomes when the database refused its data (a data exception, which no retry changes): an answer
+ * it cannot store is one the platform cannot take, as an invalid one (`invalid_response`, without the answer); any
+ * other ending stays, only without its time of sending (the one value of it from outside). Ending the command this
+ * way, not retrying it, keeps its charge point's later commands from waiting behind it forever.
+ */
+export function storableFallback(ending: CommandEnding): CommandEnding {
+  if (ending.response === undefined) return { ...ending, sentAt: null };
+  return {
+    status: 'failed',
+    result: { error: CommandResultError.InvalidResponse },
+    wasSent: ending.wasSent,
+    sentAt: null,
+  };
+}
+
+/** The charge point whose gateway event reported a transition (its tenant and controller). */
+export interface ReportingChargePoint {
+  tenantUuid: string;
+  controllerUuid: string;
+}
+
+/**
+ * What a transition did: `changed` the command; `unchanged` (it had moved on already, or it is unknown); `foreign`:
+ * refused, the charge point that reported it is not the command's own.
+ */
+export type TransitionOutcome = 'changed' | 'unchanged' | 'foreign';
+
+/** A markSent (no ending) or finish waiting for the next batch; `resolve` says what it did. */
 interface QueuedTransition {
   commandUuid: string;
   sentAt: string | null;
   ending?: CommandEnding;
-  resolve: (changed: boolean) => void;
+  /** Null: no check (the dispatcher's own reply, from the command's lane itself). */
+  reportedBy: ReportingChargePoint | null;
+  /** Written again without its data from outside after the database refused that data: never a third time. */
+  fallback?: true;
+  resolve: (outcome: TransitionOutcome) => void;
   reject: (error: unknown) => void;
+}
+
+/** A charge point as RecentlyEndedCommands and the batches compare them; '' for no reporter. */
+function chargePointKey(chargePoint: ReportingChargePoint | null): string {
+  return chargePoint ? `${chargePoint.tenantUuid}/${chargePoint.controllerUuid}`.toLowerCase() : '';
+}
+
+/**
+ * The transitions of `queued` that can go into one batch: every command there with one reporter (the first queued
+ * for it), since the batch writes one row per command; the others wait for the next batch.
+ */
+function oneReporterPerCommand(queued: QueuedTransition[]): {
+  batch: QueuedTransition[];
+  later: QueuedTransition[];
+} {
+  const batch: QueuedTransition[] = [];
+  const later: QueuedTransition[] = [];
+  const reporters = new Map<string, string>();
+  for (const transition of queued) {
+    const key = chargePointKey(transition.reportedBy);
+    const first = reporters.get(transition.commandUuid);
+    if (first === undefined) reporters.set(transition.commandUuid, key);
+    (first === undefined || first === key ? batch : later).push(transition);
+  }
+  return { batch, later };
 }
 
 /** What a batch does to one command: all its transitions in the batch merged. */
 interface BatchedCommand {
+  /** The charge point that reported its transitions; null: no check. */
+  reportedBy: ReportingChargePoint | null;
   /** A transition says its call went out: pending → sent. */
   wantsSent: boolean;
   /** The first known time of sending. */
@@ -70,7 +131,8 @@ interface BatchedCommand {
  * Every status change of a command, each one a guarded UPDATE (`sent` only from `pending`, a terminal status only
  * from `pending` or `sent`), so concurrent writers (the dispatcher, the gateway's events, a second instance, a
  * redelivered event) can never move a command backwards or out of a terminal state: whoever comes second changes
- * nothing. Each change writes its status event in the same transaction.
+ * nothing. Each change writes its status event in the same transaction. A transition a gateway event reported
+ * (`reported`) changes its command only when the event's charge point (tenant and controller) is the command's own.
  *
  * markSent and finish are group-committed: those that arrive while a batch is being written go together into the
  * next one (one statement: one round trip and one commit, the counts moved once per batch), so the cost per command
@@ -100,13 +162,29 @@ export class CommandTransitions {
   }
 
   /** pending → sent; false when the command was no longer pending. */
-  markSent(commandUuid: string, sentAt: string | null): Promise<boolean> {
-    return this.enqueue(commandUuid, sentAt, undefined);
+  async markSent(commandUuid: string, sentAt: string | null): Promise<boolean> {
+    return (await this.enqueue(commandUuid, sentAt, undefined, null)) === 'changed';
   }
 
-  /** pending/sent → terminal; false when it had ended already. The charge point's next command becomes due. */
-  finish(commandUuid: string, ending: CommandEnding): Promise<boolean> {
-    return this.enqueue(commandUuid, ending.sentAt ?? null, ending);
+  /**
+   * pending/sent → terminal; false when it had ended already. The charge point's next command becomes due. An ending
+   * whose data the database refuses ends the command anyway (storableFallback).
+   */
+  async finish(commandUuid: string, ending: CommandEnding): Promise<boolean> {
+    return (await this.enqueue(commandUuid, ending.sentAt ?? null, ending, null)) === 'changed';
+  }
+
+  /**
+   * markSent (without `ending`) or finish as a gateway event reports it: `foreign`, changing nothing, when the command
+   * is not of `reportedBy` (another tenant, another charge point: a misrouted or forged event).
+   */
+  reported(
+    commandUuid: string,
+    change: { sentAt: string | null; ending?: CommandEnding },
+    reportedBy: ReportingChargePoint,
+  ): Promise<TransitionOutcome> {
+    const sentAt = change.ending ? (change.ending.sentAt ?? null) : change.sentAt;
+    return this.enqueue(commandUuid, sentAt, change.ending, reportedBy);
   }
 
   /**
@@ -127,10 +205,18 @@ export class CommandTransitions {
     return ended;
   }
 
-  private enqueue(commandUuid: string, sentAt: string | null, ending?: CommandEnding): Promise<boolean> {
-    if (this.recentlyEnded.has(commandUuid)) return Promise.resolve(false);
-    return new Promise<boolean>((resolve, reject) => {
-      this.queued.push({ commandUuid, sentAt, ending, resolve, reject });
+  private enqueue(
+    commandUuid: string,
+    sentAt: string | null,
+    ending: CommandEnding | undefined,
+    reportedBy: ReportingChargePoint | null,
+  ): Promise<TransitionOutcome> {
+    // A reported one only when the command is known to be of that charge point: a foreign one must reach the check.
+    if (this.recentlyEnded.has(commandUuid, reportedBy ? chargePointKey(reportedBy) : undefined)) {
+      return Promise.resolve('unchanged');
+    }
+    return new Promise<TransitionOutcome>((resolve, reject) => {
+      this.queued.push({ commandUuid, sentAt, ending, reportedBy, resolve, reject });
       void this.writeQueued();
     });
   }
@@ -141,8 +227,8 @@ export class CommandTransitions {
     this.writing = true;
     try {
       while (this.queued.length > 0) {
-        const batch = this.queued;
-        this.queued = [];
+        const { batch, later } = oneReporterPerCommand(this.queued);
+        this.queued = later;
         await this.writeBatch(batch);
       }
     } finally {
@@ -152,13 +238,26 @@ export class CommandTransitions {
 
   private async writeBatch(batch: QueuedTransition[]): Promise<void> {
     let changed: Set<QueuedTransition>;
+    let foreign: Set<string>;
+    let lanes: Map<string, string>;
     let laneWaiting: boolean;
     let handedOver: ClaimedCommand[];
     try {
-      ({ changed, laneWaiting, handedOver } = await this.apply(batch));
+      ({ changed, foreign, lanes, laneWaiting, handedOver } = await this.apply(batch));
     } catch (error) {
       if (batch.length === 1) {
-        batch[0].reject(error);
+        const [transition] = batch;
+        if (!isDataException(error) || transition.fallback) {
+          transition.reject(error);
+          return;
+        }
+        // Its data will never be stored, and retrying it held its lane forever: written again without that data.
+        this.logger.warn(
+          `transition of command ${transition.commandUuid} refused by the database, written without its data ` +
+            `from outside: ${describeError(error)}`,
+        );
+        const ending = transition.ending && storableFallback(transition.ending);
+        await this.writeBatch([{ ...transition, sentAt: null, ending, fallback: true }]);
         return;
       }
       // One command must not hold up the others (were anything wrong with one of them): each alone.
@@ -166,29 +265,50 @@ export class CommandTransitions {
       for (const transition of batch) await this.writeBatch([transition]);
       return;
     }
-    // Committed: every command this batch had an ending for is terminal now, whether this batch ended it or not.
-    for (const transition of batch) if (transition.ending) this.recentlyEnded.add(transition.commandUuid);
+    // Committed: every command this batch had an ending for is terminal now, whether this batch ended it or not (a
+    // refused report aside), remembered with its charge point where known: a report from it needs no check again.
+    for (const transition of batch) {
+      const uuid = transition.commandUuid;
+      if (!transition.ending || foreign.has(uuid)) continue;
+      const reporter = transition.reportedBy ? chargePointKey(transition.reportedBy) : undefined;
+      this.recentlyEnded.add(uuid, lanes.get(uuid) ?? reporter);
+    }
     // Their charge points' next commands were handed over to this instance's dispatcher, or, where that was not
     // possible, may be claimed now. A lane with none is left alone: claiming at every ending made a claim statement
     // every few milliseconds that found nothing (commands created into an idle lane are stored leased and need none).
     for (const command of handedOver) this.dispatch.deliverLeased(command);
     if (laneWaiting) this.dispatch.notify();
     if (changed.size > 0) void this.outbox.flush();
-    for (const transition of batch) transition.resolve(changed.has(transition));
+    for (const transition of batch) {
+      const uuid = transition.commandUuid;
+      transition.resolve(
+        transition.reportedBy && foreign.has(uuid)
+          ? 'foreign'
+          : changed.has(transition)
+            ? 'changed'
+            : 'unchanged',
+      );
+    }
   }
 
   /**
    * One batch in one statement (one round trip, one commit): see applyCommandTransitions. The first ending queued for a
-   * command wins; the first known time of sending is kept. Returns the transitions that changed their command.
+   * command wins; the first known time of sending is kept (a batch holds one reporter per command). Returns the
+   * transitions that changed their command, the commands whose reporter was refused, and the charge point
+   * (chargePointKey) of each command changed.
    */
-  private async apply(
-    batch: QueuedTransition[],
-  ): Promise<{ changed: Set<QueuedTransition>; laneWaiting: boolean; handedOver: ClaimedCommand[] }> {
+  private async apply(batch: QueuedTransition[]): Promise<{
+    changed: Set<QueuedTransition>;
+    foreign: Set<string>;
+    lanes: Map<string, string>;
+    laneWaiting: boolean;
+    handedOver: ClaimedCommand[];
+  }> {
     const byCommand = new Map<string, BatchedCommand>();
     for (const transition of batch) {
       let command = byCommand.get(transition.commandUuid);
       if (!command) {
-        command = { wantsSent: false, sentAt: null, ending: undefined };
+        command = { reportedBy: transition.reportedBy, wantsSent: false, sentAt: null, ending: undefined };
         byCommand.set(transition.commandUuid, command);
       }
       if (!transition.ending || transition.ending.wasSent) {
@@ -207,6 +327,8 @@ export class CommandTransitions {
       endings: commands.map(([, command]) => command.ending?.status ?? null),
       results: stored.map((ending) => ending?.result ?? null),
       responses: stored.map((ending) => ending?.response ?? null),
+      reporterTenantUuids: commands.map(([, command]) => command.reportedBy?.tenantUuid ?? null),
+      reporterControllerUuids: commands.map(([, command]) => command.reportedBy?.controllerUuid ?? null),
       sentEventIds: commands.map(() => randomUUID()),
       endingEventIds: commands.map(() => randomUUID()),
       subject: CommandSubjects.statusChanged,
@@ -215,8 +337,17 @@ export class CommandTransitions {
       leaseLimit: leases?.limit ?? 0,
       countSlot: batchCountSlot(),
     });
-    const changedRows = rows.filter((row) => !row.handed_over);
-    const handedOver = rows.filter((row) => row.handed_over).map(({ handed_over: _, ...command }) => command);
+    const changedRows = rows.filter((row) => !row.handed_over && !row.foreign_report);
+    const handedOver = rows
+      .filter((row) => row.handed_over)
+      .map(({ handed_over: _, foreign_report: __, ...command }) => command);
+    const foreign = new Set(rows.filter((row) => row.foreign_report).map((row) => row.uuid));
+    const lanes = new Map(
+      changedRows.map((row) => [
+        row.uuid,
+        chargePointKey({ tenantUuid: row.tenant_uuid, controllerUuid: row.controller_uuid }),
+      ]),
+    );
     const sentNow = new Set(changedRows.filter((row) => row.passed_sent).map((row) => row.uuid));
     const endedNow = new Set(changedRows.filter((row) => row.ended).map((row) => row.uuid));
     const changed = new Set<QueuedTransition>();
@@ -227,7 +358,7 @@ export class CommandTransitions {
         : sentNow.has(uuid);
       if (applied) changed.add(transition);
     }
-    return { changed, laneWaiting: changedRows.some((row) => row.lane_waiting), handedOver };
+    return { changed, foreign, lanes, laneWaiting: changedRows.some((row) => row.lane_waiting), handedOver };
   }
 
   /**

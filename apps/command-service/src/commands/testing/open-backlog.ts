@@ -65,6 +65,8 @@ export function acceptedBatch(batch: string[]) {
     endings: batch.map(() => 'accepted'),
     results: batch.map(() => JSON.stringify({ status: 'Accepted' })),
     responses: batch.map(() => JSON.stringify({ status: 'Accepted' })),
+    reporterTenantUuids: batch.map(() => null),
+    reporterControllerUuids: batch.map(() => null),
     sentEventIds: batch.map(() => randomUUID()),
     endingEventIds: batch.map(() => randomUUID()),
     subject: CommandSubjects.statusChanged,
