@@ -9,6 +9,16 @@ export const lockTenantForChange = sqlStatement<{ tenantUuid: string }>({
   sql: `SELECT uuid FROM auth.tenants WHERE uuid = :tenantUuid FOR NO KEY UPDATE`,
 });
 
+/**
+ * The tenant lock of a disable: also waits for the token grants under way in the tenant, which hold its row FOR KEY
+ * SHARE (issuing-accounts.repository.ts), and makes those that come later wait and see it disabled.
+ */
+export const lockTenantForDisable = sqlStatement<{ tenantUuid: string }>({
+  name: 'admin-changes.lock-tenant-for-disable',
+  parameters: ['tenantUuid'],
+  sql: `SELECT uuid FROM auth.tenants WHERE uuid = :tenantUuid FOR UPDATE`,
+});
+
 /** Enabled users whose role holds `*`. */
 export const countSuperAdmins = sqlStatement<{ tenantUuid: string }, { holders: string }>({
   name: 'admin-changes.count-super-admins',
@@ -41,6 +51,7 @@ export const disabledActingAccount = sqlStatement<{ tenantUuid: string; uuid: st
 /** For the SQL snapshots. */
 export const ADMIN_CHANGES_STATEMENTS = [
   lockTenantForChange,
+  lockTenantForDisable,
   countSuperAdmins,
   actingAccountName,
   disabledActingAccount,

@@ -19,6 +19,11 @@ export interface AuthenticatedAccount {
   uuid: string;
   entityType: EntityType;
   roleUuid: string;
+  /**
+   * The hashes of the secret just checked that the account may hold: the one read, and its replacement when the
+   * login rehashed it. The issuing transaction refuses the login when the account holds another one by then.
+   */
+  secretHashes: string[];
 }
 
 /** The one answer to every credential failure: nothing tells which part was wrong. */
@@ -88,13 +93,18 @@ export class AccountAuthenticator {
       account.entityType === context;
     if (!usable || !tenant || !account) throw new InvalidCredentialsError();
     await this.limits.settleSuccess(slots);
-    if (this.hasher.needsRehash(account.secretHash)) await this.rehash(account, request.password);
+    const secretHashes = [account.secretHash];
+    if (this.hasher.needsRehash(account.secretHash)) {
+      const replacement = await this.rehash(account, request.password);
+      if (replacement !== null) secretHashes.push(replacement);
+    }
     return {
       tenant,
       kind: account.kind,
       uuid: account.uuid,
       entityType: account.entityType,
       roleUuid: account.roleUuid,
+      secretHashes,
     };
   }
 
@@ -114,9 +124,10 @@ export class AccountAuthenticator {
 
   /**
    * Replaces a hash made with an older cost by one with the current cost, only if it is still the stored one (a
-   * password set meanwhile wins). The login succeeds even when this fails; the next one tries again.
+   * password set meanwhile wins). The login succeeds even when this fails; the next one tries again. Returns the
+   * replacement, which the account may hold now, or null when none was written.
    */
-  private async rehash(account: LoginAccount, secret: string): Promise<void> {
+  private async rehash(account: LoginAccount, secret: string): Promise<string | null> {
     try {
       const replacement = await this.hasher.hash(secret);
       const statement = account.kind === 'apikey' ? replaceApiKeySecretHash : replaceUserPasswordHash;
@@ -125,26 +136,13 @@ export class AccountAuthenticator {
         uuid: account.uuid,
         verifiedHash: account.secretHash,
       });
+      return replacement;
     } catch (error) {
       this.logger.warn(
         `rehashing the secret of ${account.kind} ${account.uuid} failed: ${(error as Error).message}`,
       );
+      return null;
     }
-  }
-
-  /** Re-reads an account for a refresh: it must still exist and be enabled in an enabled tenant. */
-  async reload(
-    tenantUuid: string,
-    kind: AccountKind,
-    uuid: string,
-  ): Promise<{ roleUuid: string; tenant: TenantEntity } | null> {
-    const account =
-      kind === 'apikey' ? await this.apiKeys.findByUuid(uuid) : await this.users.findByUuid(uuid);
-    if (!account || account.tenantUuid !== tenantUuid) return null;
-    const enabled = 'revokedAt' in account ? account.revokedAt === null : account.disabledAt === null;
-    if (!enabled) return null;
-    const tenant = await this.tenants.findActiveByUuid(tenantUuid);
-    return tenant ? { roleUuid: account.roleUuid, tenant } : null;
   }
 
   private async findAccount(

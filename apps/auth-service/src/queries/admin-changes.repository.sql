@@ -5,6 +5,10 @@
 -- $1 tenantUuid
 SELECT uuid FROM auth.tenants WHERE uuid = $1 FOR NO KEY UPDATE;
 
+-- admin-changes.lock-tenant-for-disable
+-- $1 tenantUuid
+SELECT uuid FROM auth.tenants WHERE uuid = $1 FOR UPDATE;
+
 -- admin-changes.count-super-admins
 -- $1 tenantUuid
 SELECT count(*) AS holders FROM auth.users AS account JOIN auth.roles AS role ON role.uuid = account.role_uuid

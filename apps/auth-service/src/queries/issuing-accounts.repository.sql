@@ -3,12 +3,19 @@
 
 -- issuing-accounts.lock-user
 -- $1 tenantUuid, $2 uuid
-SELECT role_uuid FROM auth.users
+SELECT role_uuid, password_hash AS secret_hash FROM auth.users
          WHERE tenant_uuid = $1 AND uuid = $2 AND disabled_at IS NULL
            FOR SHARE;
 
 -- issuing-accounts.lock-api-key
 -- $1 tenantUuid, $2 uuid
-SELECT role_uuid FROM auth.api_keys
+SELECT role_uuid, secret_hash FROM auth.api_keys
          WHERE tenant_uuid = $1 AND uuid = $2 AND revoked_at IS NULL
            FOR SHARE;
+
+-- issuing-accounts.lock-tenant-and-role
+-- $1 tenantUuid, $2 roleUuid
+SELECT tenant.slug AS tenant_slug, role.permissions
+          FROM auth.tenants AS tenant JOIN auth.roles AS role ON role.tenant_uuid = tenant.uuid
+         WHERE tenant.uuid = $1 AND tenant.disabled_at IS NULL AND role.uuid = $2
+           FOR KEY SHARE OF tenant FOR SHARE OF role;

@@ -7,6 +7,7 @@ import { SECRET_HASHES_STATEMENTS } from '../credentials/secret-hashes.repositor
 import { TOKEN_LIMITS_STATEMENTS } from '../credentials/token-limits.repository.js';
 import { ROLES_STATEMENTS } from '../roles/roles.repository.js';
 import { ACCOUNT_REVOCATIONS_STATEMENTS } from '../tokens/account-revocations.repository.js';
+import { REFRESH_TOKENS_STATEMENTS } from '../tokens/refresh-tokens.repository.js';
 
 /** Every statement of auth-service, a snapshot per repository. */
 export const AUTH_SERVICE_SQL: ServiceSqlSnapshots = {
@@ -20,5 +21,6 @@ export const AUTH_SERVICE_SQL: ServiceSqlSnapshots = {
     'credentials/token-limits': TOKEN_LIMITS_STATEMENTS,
     'roles/roles': ROLES_STATEMENTS,
     'tokens/account-revocations': ACCOUNT_REVOCATIONS_STATEMENTS,
+    'tokens/refresh-tokens': REFRESH_TOKENS_STATEMENTS,
   },
 };

@@ -57,7 +57,7 @@ export class SigningKeysService {
   async ensureActiveKey(): Promise<void> {
     if (await this.keys.existsBy({ status: 'active' })) return;
     try {
-      await this.insertActiveKey();
+      await this.insertActiveKey(this.keys, await generateRsaKeyPair());
       this.logger.log('created the first signing key');
     } catch (error) {
       // Two instances starting together: the unique index lets one win.
@@ -67,29 +67,46 @@ export class SigningKeysService {
 
   /** New signing key; the previous one keeps verifying until tokens it signed have expired. */
   async rotate(): Promise<SigningKeyView> {
+    const pair = await generateRsaKeyPair();
     const created = await this.dataSource.transaction(async (manager) => {
       await manager.update(
         SigningKeyEntity,
         { status: 'active' },
         { status: 'retired', retiredAt: new Date() },
       );
-      return this.insertActiveKey(manager.getRepository(SigningKeyEntity));
+      return this.insertActiveKey(manager.getRepository(SigningKeyEntity), pair);
     });
     this.activeKeyCache = undefined;
     await this.changePublisher.publish({ reason: 'rotated', kid: created.kid });
     return this.toView(created);
   }
 
-  /** Tokens signed with a revoked key are refused at once; revoking the active key also rotates. */
+  /**
+   * Tokens signed with a revoked key are refused at once; revoking the active key also rotates, in the same
+   * transaction, so that there is an active key at every moment (the pair is made before, not while the row is locked).
+   */
   async revoke(kid: string): Promise<SigningKeyView> {
-    const key = await this.keys.findOneBy({ kid });
-    if (!key) throw new NotFoundError(`signing key ${kid}`);
-    const wasActive = key.status === 'active';
-    key.status = 'revoked';
-    key.revokedAt ??= new Date();
-    await this.keys.save(key);
+    const found = await this.keys.findOneBy({ kid });
+    if (!found) throw new NotFoundError(`signing key ${kid}`);
+    // A key is active only from its insert on: one that is not active now never is again, and needs no new pair.
+    const pair = found.status === 'active' ? await generateRsaKeyPair() : null;
+    const key = await this.dataSource.transaction(async (manager) => {
+      const locked = await manager.findOne(SigningKeyEntity, {
+        where: { kid },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!locked) throw new NotFoundError(`signing key ${kid}`);
+      const wasActive = locked.status === 'active';
+      locked.status = 'revoked';
+      locked.revokedAt ??= new Date();
+      await manager.save(locked);
+      if (wasActive) {
+        const repository = manager.getRepository(SigningKeyEntity);
+        await this.insertActiveKey(repository, pair ?? (await generateRsaKeyPair()));
+      }
+      return locked;
+    });
     this.activeKeyCache = undefined;
-    if (wasActive) await this.insertActiveKey();
     await this.changePublisher.publish({ reason: 'revoked', kid });
     return this.toView(key);
   }
@@ -129,10 +146,10 @@ export class SigningKeysService {
     this.activeKeyCache = undefined;
   }
 
-  private async insertActiveKey(
-    repository: Repository<SigningKeyEntity> = this.keys,
+  private insertActiveKey(
+    repository: Repository<SigningKeyEntity>,
+    pair: { publicKey: string; privateKey: string },
   ): Promise<SigningKeyEntity> {
-    const pair = await generateRsaKeyPair();
     return repository.save(
       repository.create({
         kid: randomUUID(),

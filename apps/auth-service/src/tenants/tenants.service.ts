@@ -13,7 +13,7 @@ import {
 import { isUniqueViolation, runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import type { EntityManager, Repository } from 'typeorm';
-import { lockTenantForChange } from '../admin/admin-changes.repository.js';
+import { lockTenantForChange, lockTenantForDisable } from '../admin/admin-changes.repository.js';
 import { cliScope } from '../admin/admin-scope.js';
 import { AuditLog } from '../audit/audit-log.service.js';
 import { alreadyExists, requireMatch, TENANT_SLUG_PATTERN } from '../credentials/admin-input-rules.js';
@@ -149,6 +149,8 @@ export class TenantsService {
       },
       (manager, tenant) =>
         disabling ? this.revocations.accountsOfTenant(manager, tenant.uuid) : Promise.resolve([]),
+      // A grant under way either commits first, and its tokens are revoked here, or sees the tenant disabled.
+      disabled ? lockTenantForDisable : lockTenantForChange,
     );
   }
 
@@ -182,13 +184,14 @@ export class TenantsService {
     changedFields: string[],
     apply: (tenant: TenantEntity) => void,
     revokes: (manager: EntityManager, tenant: TenantEntity) => Promise<string[]> = () => Promise.resolve([]),
+    lock = lockTenantForChange,
   ): Promise<TenantEntity> {
     const { uuid } = await this.getBySlug(slug);
     let changed: TenantEntity | undefined;
     await this.revocations.changeAndRevoke(
       uuid,
       async (manager) => {
-        await runStatement(manager, lockTenantForChange, { tenantUuid: uuid });
+        await runStatement(manager, lock, { tenantUuid: uuid });
         const tenant = await manager.findOneBy(TenantEntity, { uuid });
         if (!tenant) throw new NotFoundError(`tenant ${slug}`);
         const before = toTenantView(tenant);

@@ -1,10 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityType } from '@cpc/contracts';
+import { runStatement } from '@cpc/database';
 import type { EntityManager } from 'typeorm';
 import { AUTH_CONFIG } from '../auth-config.token.js';
 import type { AuthServiceConfig } from '../auth-service.config.js';
 import { type AccountKind, RefreshTokenEntity } from './refresh-token.entity.js';
+import { consumeRefreshToken } from './refresh-tokens.repository.js';
 
 export interface RefreshTokenGrant {
   familyUuid: string;
@@ -41,45 +43,27 @@ export class RefreshTokensService {
     return token;
   }
 
+  /** The stored token, whatever its state: whose it is, to lock that account before the token is used. */
+  find(manager: EntityManager, token: string): Promise<RefreshTokenEntity | null> {
+    return manager.findOneBy(RefreshTokenEntity, { tokenHash: hashToken(token) });
+  }
+
   /**
-   * Marks the token used and returns its grant, or null when it cannot be used. A token that was already used (or
-   * whose family was revoked) revokes its whole family: that is what a stolen refresh token looks like.
+   * Marks the token used and returns its grant, or null when it cannot be used (see consumeRefreshToken). A token
+   * that was already used (or revoked) revokes its whole family: that is what a stolen refresh token looks like.
    */
   async consume(manager: EntityManager, token: string): Promise<RefreshTokenGrant | null> {
     const tokenHash = hashToken(token);
-    const rows: RefreshTokenEntity[] = await manager
-      .createQueryBuilder()
-      .update(RefreshTokenEntity)
-      .set({ usedAt: () => 'now()' })
-      .where('token_hash = :tokenHash AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()', {
-        tokenHash,
-      })
-      .returning('*')
-      .execute()
-      .then((result) =>
-        (result.raw as Record<string, unknown>[]).map((raw) =>
-          manager.create(RefreshTokenEntity, {
-            familyUuid: raw.family_uuid as string,
-            tenantUuid: raw.tenant_uuid as string,
-            accountKind: raw.account_kind as AccountKind,
-            accountUuid: raw.account_uuid as string,
-            context: raw.context as EntityType,
-            dataUuid: (raw.data_uuid as string | null) ?? null,
-            scope: (raw.scope as string | null) ?? null,
-          }),
-        ),
-      );
-    const consumed = rows[0];
+    const [consumed] = await runStatement(manager, consumeRefreshToken, { tokenHash });
     if (consumed) {
-      const { familyUuid, tenantUuid, accountKind, accountUuid, context, dataUuid, scope } = consumed;
       return {
-        familyUuid,
-        tenantUuid,
-        accountKind,
-        accountUuid,
-        context,
-        dataUuid,
-        scope: scope === null ? null : scope.split(' '),
+        familyUuid: consumed.family_uuid,
+        tenantUuid: consumed.tenant_uuid,
+        accountKind: consumed.account_kind as AccountKind,
+        accountUuid: consumed.account_uuid,
+        context: consumed.context as EntityType,
+        dataUuid: consumed.data_uuid,
+        scope: consumed.scope === null ? null : consumed.scope.split(' '),
       };
     }
     const presented = await manager.findOneBy(RefreshTokenEntity, { tokenHash });
@@ -90,6 +74,7 @@ export class RefreshTokensService {
     return null;
   }
 
+  /** Revokes every token of the family stored now; one a refresh in flight stores after is refused by consume. */
   async revokeFamily(manager: EntityManager, familyUuid: string): Promise<void> {
     await manager
       .createQueryBuilder()

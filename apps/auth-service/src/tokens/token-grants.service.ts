@@ -3,19 +3,31 @@ import { Injectable } from '@nestjs/common';
 import type { IssueTokenRequest, RefreshTokenRequest, TokenPair } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { InvalidTokenRequestError } from '@cpc/errors';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import {
   AccountAuthenticator,
   InvalidCredentialsError,
 } from '../credentials/account-authenticator.service.js';
-import { lockIssuingApiKey, lockIssuingUser } from '../credentials/issuing-accounts.repository.js';
+import {
+  lockIssuingApiKey,
+  lockIssuingTenantAndRole,
+  lockIssuingUser,
+} from '../credentials/issuing-accounts.repository.js';
 import { TokenLimits } from '../credentials/token-limits.js';
-import { RolesService } from '../roles/roles.service.js';
 import { AccessTokenSigner } from './access-token-signer.service.js';
 import { AccountRevocationsService } from './account-revocations.service.js';
+import type { AccountKind } from './refresh-token.entity.js';
 import { type RefreshTokenGrant, RefreshTokensService } from './refresh-tokens.service.js';
 import { narrowedScope, tokenPermissions } from './token-scope.js';
+
+/** An account that may be issued tokens, as locked in the issuing transaction. */
+interface IssuingAccount {
+  roleUuid: string;
+  secretHash: string;
+  tenantSlug: string;
+  permissions: string[];
+}
 
 /**
  * The OAuth grants of the token endpoint: a login with username and password (the spec's form, RFC 6749's `password`
@@ -28,7 +40,6 @@ export class TokenGrantsService {
     private readonly dataSource: DataSource,
     private readonly authenticator: AccountAuthenticator,
     private readonly apiKeys: ApiKeysService,
-    private readonly roles: RolesService,
     private readonly signer: AccessTokenSigner,
     private readonly refreshTokens: RefreshTokensService,
     private readonly revocations: AccountRevocationsService,
@@ -54,28 +65,25 @@ export class TokenGrantsService {
         },
       ]);
     }
-    const role = await this.roles.findByUuid(account.roleUuid);
-    const grant: RefreshTokenGrant = {
-      familyUuid: randomUUID(),
-      tenantUuid: account.tenant.uuid,
-      accountKind: account.kind,
-      accountUuid: account.uuid,
-      context: account.entityType,
-      dataUuid: request.uuid?.toLowerCase() ?? null,
-      scope: narrowedScope(role?.permissions ?? [], request.scope),
-    };
     return this.dataSource.transaction(async (manager) => {
-      const statement = account.kind === 'apikey' ? lockIssuingApiKey : lockIssuingUser;
-      const [live] = await runStatement(manager, statement, {
+      const live = await this.lockIssuing(manager, account.kind, account.tenant.uuid, account.uuid);
+      // Disabled, revoked, deleted, given another role or another secret, or its tenant disabled, while its
+      // credentials were checked.
+      if (!live || live.roleUuid !== account.roleUuid || !account.secretHashes.includes(live.secretHash))
+        throw new InvalidCredentialsError();
+      const grant: RefreshTokenGrant = {
+        familyUuid: randomUUID(),
         tenantUuid: account.tenant.uuid,
-        uuid: account.uuid,
-      });
-      // Disabled, revoked, deleted or given another role while its credentials were checked.
-      if (!live || live.role_uuid !== account.roleUuid) throw new InvalidCredentialsError();
+        accountKind: account.kind,
+        accountUuid: account.uuid,
+        context: account.entityType,
+        dataUuid: request.uuid?.toLowerCase() ?? null,
+        scope: narrowedScope(live.permissions, request.scope),
+      };
       return this.issuePair(
         grant,
-        role?.permissions ?? [],
-        account.tenant.slug,
+        live.permissions,
+        live.tenantSlug,
         await this.refreshTokens.issue(manager, grant),
       );
     });
@@ -88,29 +96,59 @@ export class TokenGrantsService {
   async refreshGrant({ refreshToken, clientAddress, scope }: RefreshTokenRequest): Promise<TokenPair> {
     await this.limits.takeRequestSlot(clientAddress);
     const outcome = await this.dataSource.transaction(async (manager) => {
-      const consumed = await this.refreshTokens.consume(manager, refreshToken);
-      if (!consumed) return null;
-      const account = await this.authenticator.reload(
-        consumed.tenantUuid,
-        consumed.accountKind,
-        consumed.accountUuid,
+      const presented = await this.refreshTokens.find(manager, refreshToken);
+      if (!presented) return null;
+      // Locked before the token is used, as a login locks: a change of the account, its role or its tenant either
+      // committed (and is seen here, or revoked the token) or waits for this commit and then revokes the new token.
+      const live = await this.lockIssuing(
+        manager,
+        presented.accountKind,
+        presented.tenantUuid,
+        presented.accountUuid,
       );
-      if (!account) {
-        await this.refreshTokens.revokeFamily(manager, consumed.familyUuid);
+      if (!live) {
+        await this.refreshTokens.revokeFamily(manager, presented.familyUuid);
         return null;
       }
-      const rolePermissions = (await this.roles.findByUuid(account.roleUuid))?.permissions ?? [];
-      const held = tokenPermissions(rolePermissions, consumed.scope);
+      const consumed = await this.refreshTokens.consume(manager, refreshToken);
+      if (!consumed) return null;
+      const held = tokenPermissions(live.permissions, consumed.scope);
       const grant: RefreshTokenGrant = { ...consumed, scope: narrowedScope(held, scope) ?? consumed.scope };
       return this.issuePair(
         grant,
-        rolePermissions,
-        account.tenant.slug,
+        live.permissions,
+        live.tenantSlug,
         await this.refreshTokens.issue(manager, grant),
       );
     });
     if (!outcome) throw new InvalidCredentialsError();
     return outcome;
+  }
+
+  /**
+   * The account as it may be issued tokens now, locked with its tenant and role until the pair is committed (see
+   * issuing-accounts.repository.ts); null when it is gone, disabled or revoked, or its tenant disabled.
+   */
+  private async lockIssuing(
+    manager: EntityManager,
+    kind: AccountKind,
+    tenantUuid: string,
+    uuid: string,
+  ): Promise<IssuingAccount | null> {
+    const statement = kind === 'apikey' ? lockIssuingApiKey : lockIssuingUser;
+    const [account] = await runStatement(manager, statement, { tenantUuid, uuid });
+    if (!account) return null;
+    const [tenantAndRole] = await runStatement(manager, lockIssuingTenantAndRole, {
+      tenantUuid,
+      roleUuid: account.role_uuid,
+    });
+    if (!tenantAndRole) return null;
+    return {
+      roleUuid: account.role_uuid,
+      secretHash: account.secret_hash,
+      tenantSlug: tenantAndRole.tenant_slug,
+      permissions: tenantAndRole.permissions,
+    };
   }
 
   private async issuePair(
