@@ -24,6 +24,7 @@ import {
 } from '../handshake/concurrent-handshakes.limiter.js';
 import { HandshakeRefusedError } from '../handshake/handshake-refused.error.js';
 import { parseOcppConnectionPath } from '../handshake/ocpp-connection-path.js';
+import { isWellFormedSubprotocolOffer } from '../handshake/subprotocol-offer.js';
 import { clientAddressOf } from '../handshake/transport-security.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
@@ -179,6 +180,8 @@ export class OcppWebSocketServer implements OnApplicationBootstrap, BeforeApplic
     socket.on('error', this.onUpgradeSocketError);
     if (!this.accepting) return refuseUpgrade(socket, 503);
     if (!parseOcppConnectionPath(request.url)) return refuseUpgrade(socket, 404);
+    if (!isWellFormedSubprotocolOffer(request.headers['sec-websocket-protocol']))
+      return refuseUpgrade(socket, 400);
     const admitted = this.handshakes.admit(clientAddressOf(request, this.config));
     if (typeof admitted === 'number') return refuseUpgrade(socket, admitted);
     if (typeof admitted === 'function') return this.check(request, socket, head, before, admitted);
