@@ -165,6 +165,21 @@ describe('buildFaultReport', () => {
     expect(report.passed).toBe(true);
   });
 
+  it('fails when a process exited on its own', () => {
+    const report = buildFaultReport(
+      input({
+        posted: 1,
+        created: [created(1)],
+        received: [received(1)],
+        finalStates: new Map([['cmd-1', terminal('accepted')]]),
+        unexpectedExits: [{ name: 'command-service-b', at: 0, how: 'exited with code 1' }],
+      }),
+    );
+    expect(report.failures).toEqual([
+      '1 processes exited on their own (a crash; see their logs in the work directory)',
+    ]);
+  });
+
   it('fails on refused POSTs, unexplained commands and status problems, and when nothing was created', () => {
     expect(buildFaultReport(input({})).failures).toEqual(['no command was created at all']);
     const report = buildFaultReport(

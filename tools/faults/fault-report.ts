@@ -284,6 +284,8 @@ export function buildFaultReport(input: ReportInput): FaultReport {
     ['receivedByWrongChargePoint', 'calls reached another charge point than the command addressed'],
     ['offlineButDelivered', 'commands failed as charge_point_offline although a charge point received them'],
     ['postsRefused', 'POSTs were refused (an answer other than 202 that is no outage)'],
+    // A service must ride out its peers' outages: one that exits on its own has crashed.
+    ['unexpectedExits', 'processes exited on their own (a crash; see their logs in the work directory)'],
   ];
   for (const [key, meaning] of mustBeZero) {
     if (counts[key] > 0) failures.push(`${counts[key]} ${meaning}`);

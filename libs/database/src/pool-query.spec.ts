@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { namedQuery } from './pool-query.js';
+import type { Pool } from 'pg';
+import { checkOut, namedQuery } from './pool-query.js';
 import { testServerDataSource } from './testing/test-server.js';
 
 /** Real PostgreSQL: a table of its own in the maintenance database, dropped afterwards. */
@@ -55,5 +56,33 @@ describe('namedQuery', () => {
   it('runs on the pool with an EntityManager outside a transaction', async () => {
     await namedQuery(dataSource.manager, insert('d'));
     expect(await values(dataSource)).toContain('d');
+  });
+});
+
+describe('checkOut', () => {
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    dataSource = await testServerDataSource(2);
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+  });
+
+  // Without a listener, the error a connection ended by the server emits while it is out of the pool is thrown from
+  // the socket's handler: an uncaught exception, which ends a service (and fails this test).
+  it('keeps a client the server ends while it is out from crashing the process, and does not reuse it', async () => {
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    const { client, release } = await checkOut(pool);
+    const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    await dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
+    await ended;
+    release();
+    const next = await checkOut(pool);
+    const [again] = (await next.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    next.release();
+    expect(again.pid).not.toBe(pid);
   });
 });

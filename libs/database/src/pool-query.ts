@@ -28,9 +28,9 @@ export async function poolQuery<TRow extends QueryResultRow>(
   // A request waits here for a connection while the pool is busy: once its caller has stopped waiting, the connection
   // goes to the next one instead (pool.query would run it regardless). Only before its first statement: one that
   // has begun is finished, whatever it still writes.
-  const client = await pool.connect();
+  const { client, release } = await checkOut(pool);
   if (requestAbandoned()) {
-    client.release();
+    release();
     throw new RequestDeadlinePassedError();
   }
   noteRequestWorkStarted();
@@ -42,8 +42,29 @@ export async function poolQuery<TRow extends QueryResultRow>(
     failure = error as Error;
     throw error;
   } finally {
-    client.release(failure);
+    release(failure);
   }
+}
+
+/**
+ * A client of the pool, listened to for `error` while it is out: the pool listens only to its idle clients, and a
+ * connection the server ends (PostgreSQL stopping, a terminated backend) emits one, which with no listener took the
+ * whole process down. Such a client is not given back for reuse.
+ */
+export async function checkOut(
+  pool: Pool,
+): Promise<{ client: PoolClient; release: (failure?: Error) => void }> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken ??= error);
+  client.on('error', onError);
+  return {
+    client,
+    release: (failure) => {
+      client.removeListener('error', onError);
+      client.release(failure ?? broken);
+    },
+  };
 }
 
 /**
