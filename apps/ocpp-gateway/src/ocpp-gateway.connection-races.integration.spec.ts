@@ -205,41 +205,33 @@ describe('ocpp-gateway: races around one charge point identity', () => {
     return { survivors, closes, reply };
   }
 
-  // BUG: two sockets of one identity opened at the same moment on one instance both end up closed. The older one's
-  // announce() (charge-point-connection.lifecycle.ts:145-148) publishes its takeover notice even after it was
-  // replaced, and the newer socket, watching from its own (later) flush on, takes that stale notice for a newer
-  // connection (connection-takeover.channel.ts:73-79) and yields to a socket that is already closing.
-  it.failing(
-    'two handshakes of one identity ending together on one instance: exactly one socket survives',
-    async () => {
-      // The moment is a race of NATS round trips: a few rounds make sure it is met at least once.
-      for (let round = 0; round < ROUNDS; round++) {
-        const { survivors, closes, reply } = await connectTwiceAtOnce(newController(), gatewayA, gatewayA);
-        // With the bug: no_responders or not_sent, both call subscriptions are gone or draining.
-        expect({ round, reply }).toMatchObject({ round, reply: { outcome: 'answered' } });
-        expect(closes).toEqual([1000]);
-        expect(survivors).toHaveLength(1);
-      }
-    },
-  );
+  // Both connections write their presence entry and announce its KV revision; on one instance the older one's write
+  // goes out first (one NATS connection, flushes return in order), so the newer socket ignores the older one's notice
+  // and keeps its place, while the older one was already closed as replaced when the newer one opened.
+  it('two handshakes of one identity ending together on one instance: exactly one socket survives', async () => {
+    // The moment is a race of NATS round trips: a few rounds make sure it is met at least once.
+    for (let round = 0; round < ROUNDS; round++) {
+      const { survivors, closes, reply } = await connectTwiceAtOnce(newController(), gatewayA, gatewayA);
+      // Else no_responders or not_sent: both call subscriptions would be gone or draining.
+      expect({ round, reply }).toMatchObject({ round, reply: { outcome: 'answered' } });
+      expect(closes).toEqual([1000]);
+      expect(survivors).toHaveLength(1);
+    }
+  });
 
-  // BUG: the same across two instances: each connection watches for notices once its own flush returned, then
-  // announces itself; when both flushes return before either notice arrives, each hears the other's notice "after it
-  // started watching", takes it for newer (connection-takeover.channel.ts:73-79) and yields: both sockets are closed
-  // with 1000 and the charge point is offline until it reconnects. Arrival order on NATS is no age.
-  it.failing(
-    'two handshakes of one identity ending together on two instances: exactly one socket survives',
-    async () => {
-      // The moment is a race of NATS round trips: a few rounds make sure it is met at least once.
-      for (let round = 0; round < ROUNDS; round++) {
-        const { survivors, closes, reply } = await connectTwiceAtOnce(newController(), gatewayA, gatewayB);
-        // With the bug: no_responders or not_sent, both call subscriptions are gone or draining.
-        expect({ round, reply }).toMatchObject({ round, reply: { outcome: 'answered' } });
-        expect(closes).toEqual([1000]);
-        expect(survivors).toHaveLength(1);
-      }
-    },
-  );
+  // Across instances the presence entries' KV revisions (one sequence for the bucket) order the two connections, not
+  // the arrival of their notices: each yields only to a higher revision than its own, so the older one steps aside,
+  // also when it heard the newer one's notice before its own write returned, and the newer one stays.
+  it('two handshakes of one identity ending together on two instances: exactly one socket survives', async () => {
+    // The moment is a race of NATS round trips: a few rounds make sure it is met at least once.
+    for (let round = 0; round < ROUNDS; round++) {
+      const { survivors, closes, reply } = await connectTwiceAtOnce(newController(), gatewayA, gatewayB);
+      // Else no_responders or not_sent: both call subscriptions would be gone or draining.
+      expect({ round, reply }).toMatchObject({ round, reply: { outcome: 'answered' } });
+      expect(closes).toEqual([1000]);
+      expect(survivors).toHaveLength(1);
+    }
+  });
 
   it('a reconnect to another instance replaces the old socket; presence and commands follow the new one', async () => {
     const controller = newController();

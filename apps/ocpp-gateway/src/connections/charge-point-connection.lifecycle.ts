@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
@@ -21,6 +22,9 @@ import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
 import { ControllerCredentialRevocations } from './controller-credential-revocations.js';
 import { SecurityProfileTakeoverGuard } from './security-profile-takeover.guard.js';
+
+/** How long a replaced socket waits, at most, for NATS to confirm that its call subscription is gone. */
+const UNSUBSCRIBED_WAIT_MS = 1000;
 
 /**
  * Everything that happens when a charge point's socket opens and closes: handlers, replacing an older socket (here
@@ -75,6 +79,7 @@ export class ChargePointConnectionLifecycle {
 
     const previous = this.connections.add(connection);
     if (previous) this.replace(previous);
+    this.takeover.watch(connection);
     this.open.set(connection, this.calls.serve(connection));
     void this.announce(connection);
     this.logger.log(
@@ -103,6 +108,8 @@ export class ChargePointConnectionLifecycle {
    * elsewhere (whose notice did not arrive): this one yields. Swept while this process stood still: announced again.
    */
   async recoverPresence(connection: ChargePointConnection): Promise<void> {
+    // Until its own write the entry names the connection it replaces: that is no takeover, and the write is coming.
+    if (!connection.isAnnounced) return;
     const holder = await this.presence.holder(connection.controllerUuid);
     if (holder !== undefined && holder !== connection.connectionId) return this.replace(connection);
     this.logger.warn(`presence of ${connection.controllerUuid} was lost; announcing the connection again`);
@@ -110,7 +117,7 @@ export class ChargePointConnectionLifecycle {
   }
 
   /**
-   * Makes the new socket known: its call subject served, the takeover notice, its presence entry and its connected
+   * Makes the new socket known: its call subject served, its presence entry, the takeover notice and its connected
    * event. A failure (a NATS timeout in a reconnect storm) is tried again with backoff for as long as the socket is
    * open and not replaced: without the connected event the controller would stay shown offline, or online under its
    * old connection, until it reconnects.
@@ -119,10 +126,21 @@ export class ChargePointConnectionLifecycle {
     const { announceRetryBaseMs, announceRetryMaxMs } = this.config.tuning;
     // One event id for all tries: a repeat after a lost ack is stored once.
     const eventId = randomUUID();
+    // Written once: the entry's revision places the connection among its controller's (ConnectionTakeoverChannel).
+    let revision: number | undefined;
     try {
       for (let failures = 0; ; failures++) {
         try {
-          await this.announceOnce(connection, eventId);
+          // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
+          // served: the flush returns once the server has processed the subscriptions made in opened().
+          await this.nats.flush();
+          // A retry of a connection that yielded meanwhile must not write over the newer one's entry.
+          if (failures > 0 && !this.open.get(connection)) return;
+          // The first try writes even when a newer socket here replaced this one meanwhile: its write was sent before
+          // the newer one's (same NATS connection, flushes return in order), so it gets the lower revision.
+          revision ??= await this.presence.announce(connection);
+          this.takeover.announce(connection, revision);
+          await this.publishConnected(connection, eventId);
           return;
         } catch (error) {
           if (!this.open.get(connection)) return;
@@ -139,25 +157,16 @@ export class ChargePointConnectionLifecycle {
     }
   }
 
-  private async announceOnce(connection: ChargePointConnection, eventId: string): Promise<void> {
-    // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
-    // served: the flush returns once the server has processed the subscriptions made in opened().
-    await this.nats.flush();
-    // Not once replaced meanwhile (by a newer socket here), or it would take the newer one's place there.
-    if (this.open.get(connection)) this.takeover.watch(connection);
-    this.takeover.announce(connection);
-    await this.announcePresence(connection, eventId);
-  }
-
   /**
    * A connection announced again (its presence was lost) gets a new event id: its first connected event may be within
    * JetStream's duplicate window, and the disconnect announced meanwhile must not be the last word.
    */
-  private async announcePresence(
-    connection: ChargePointConnection,
-    eventId: string = randomUUID(),
-  ): Promise<void> {
+  private async announcePresence(connection: ChargePointConnection): Promise<void> {
     await this.presence.announce(connection);
+    await this.publishConnected(connection, randomUUID());
+  }
+
+  private async publishConnected(connection: ChargePointConnection, eventId: string): Promise<void> {
     await this.events.publish<ChargePointConnectedEvent>(
       ChargePointEventSubjects.connected,
       connection,
@@ -172,7 +181,7 @@ export class ChargePointConnectionLifecycle {
   }
 
   private async closed(connection: ChargePointConnection, code: number, reason: string): Promise<void> {
-    this.stopServing(connection);
+    void this.stopServing(connection);
     this.open.delete(connection);
     this.connections.remove(connection);
     const cause = connection.closedBecause ?? `closed (${code}${reason ? ` ${reason}` : ''})`;
@@ -207,23 +216,28 @@ export class ChargePointConnectionLifecycle {
 
   /**
    * A newer socket of the same controller opened (here or elsewhere): stop serving this one's calls at once rather
-   * than when its close handshake ends (up to 30 s for a dead socket), then close it.
+   * than when its close handshake ends (up to 30 s for a dead socket), then close it once the server has dropped the
+   * call subscription (or NATS did not answer within UNSUBSCRIBED_WAIT_MS): a request sent after the charge point saw
+   * the close must reach the newer socket, not this one's draining subscription.
    */
   private replace(connection: ChargePointConnection): void {
-    this.stopServing(connection);
-    void connection.close('replaced');
+    void Promise.race([
+      this.stopServing(connection),
+      sleep(UNSUBSCRIBED_WAIT_MS, undefined, { ref: false }),
+    ]).then(() => connection.close('replaced'));
   }
 
   /**
    * Drain, not unsubscribe: a request the server routed here before it saw the unsubscribe still gets an answer
-   * (not_sent, retry) instead of vanishing into a requester's timeout while the new socket is already served.
+   * (not_sent, retry) instead of vanishing into a requester's timeout while the new socket is already served. Resolves
+   * once the server has processed the unsubscribe.
    */
-  private stopServing(connection: ChargePointConnection): void {
+  private stopServing(connection: ChargePointConnection): Promise<void> {
     this.takeover.forget(connection);
     const subscription = this.open.get(connection);
-    if (!subscription) return;
+    if (!subscription) return Promise.resolve();
     this.open.set(connection, undefined);
-    subscription
+    return subscription
       .drain()
       .catch((error: unknown) =>
         this.logger.debug(`draining a subscription failed: ${describeError(error)}`),

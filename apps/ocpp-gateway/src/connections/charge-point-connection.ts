@@ -48,7 +48,7 @@ export class ChargePointConnection {
   readonly connectedAt = new Date().toISOString();
   private calls: OneCallAtATimeQueue | undefined;
   private closeCause: GatewayCloseCause | undefined;
-  private isAnnounced = false;
+  private wasAnnounced = false;
   private readyPromise: Promise<void> | undefined;
   private markReady: (() => void) | undefined;
 
@@ -90,13 +90,18 @@ export class ChargePointConnection {
    * BootNotification sent right after the handshake is never published before the connection itself.
    */
   ready(): Promise<void> {
-    if (this.isAnnounced) return Promise.resolve();
+    if (this.wasAnnounced) return Promise.resolve();
     this.readyPromise ??= new Promise((resolve) => (this.markReady = resolve));
     return this.readyPromise;
   }
 
+  /** Whether its first announcement is over (done, or given up because the socket closed). */
+  get isAnnounced(): boolean {
+    return this.wasAnnounced;
+  }
+
   announced(): void {
-    this.isAnnounced = true;
+    this.wasAnnounced = true;
     this.markReady?.();
     this.readyPromise = this.markReady = undefined;
   }

@@ -90,8 +90,12 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
     );
   }
 
-  async announce(connection: ChargePointConnection): Promise<void> {
-    await this.requireEntries().put(connection.controllerUuid, this.entryFor(connection));
+  /**
+   * Writes the connection's entry and returns its revision. The put is sent before the first await: writes made in
+   * turn on this instance get revisions in that order.
+   */
+  announce(connection: ChargePointConnection): Promise<number> {
+    return this.requireEntries().put(connection.controllerUuid, this.entryFor(connection));
   }
 
   /** The connection id the controller's entry names, if there is one. */

@@ -7,17 +7,28 @@ import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { ChargePointConnection } from './charge-point-connection.js';
 
+/** A connection listening for newer ones of its controller. */
+interface Watch {
+  connection: ChargePointConnection;
+  /** The revision of its presence entry, once written: its place in the order of the controller's connections. */
+  revision?: number;
+  /** The highest revision heard before its own was known; judged once it is. */
+  heardRevision?: number;
+}
+
 /**
  * "A second connection replaces the first" across instances: the load balancer may send the reconnect of a charge
- * point to another instance while this one still holds its old, half-dead socket. Every connection announces itself
- * on its controller's broadcast subject, and a connection that hears a newer one there steps aside. One wildcard
+ * point to another instance while this one still holds its old, half-dead socket. Every connection writes its
+ * presence entry, then announces itself on its controller's broadcast subject with the entry's KV revision; a
+ * connection that hears a higher revision than its own steps aside. The revisions are one sequence for all instances,
+ * so of any two connections both agree which is newer, whatever order their notices arrive in. One wildcard
  * subscription per instance hears them all (a subscription per connection cost about a kilobyte each).
  */
 @Injectable()
 export class ConnectionTakeoverChannel implements OnModuleInit {
   private readonly logger = new Logger(ConnectionTakeoverChannel.name);
-  /** The connection of each controller that listens for newer ones, from its watch() on. */
-  private readonly watching = new Map<string, ChargePointConnection>();
+  /** The connection of each controller that listens for newer ones, from its opening on. */
+  private readonly watching = new Map<string, Watch>();
   private replaced: (connection: ChargePointConnection) => void = () => undefined;
 
   constructor(
@@ -39,25 +50,37 @@ export class ConnectionTakeoverChannel implements OnModuleInit {
   }
 
   /**
-   * From now on `connection` yields to any connection of its controller announced here. Call it once a NATS flush
-   * made after the socket opened has returned: a notice the server routed before that flush was published before
-   * this connection announces itself, so it is older (or opened at the same instant), and is ignored.
+   * From now on `connection` hears the notices of its controller; call it when the socket opens, before its presence
+   * entry is written. A newer connection's notice goes out after its entry, which comes after this one's write was
+   * sent, so it cannot arrive before this.
    */
   watch(connection: ChargePointConnection): void {
-    this.watching.set(connection.controllerUuid, connection);
+    this.watching.set(connection.controllerUuid, { connection });
   }
 
   forget(connection: ChargePointConnection): void {
-    if (this.watching.get(connection.controllerUuid) === connection) {
+    if (this.watching.get(connection.controllerUuid)?.connection === connection) {
       this.watching.delete(connection.controllerUuid);
     }
   }
 
-  announce(connection: ChargePointConnection): void {
+  /**
+   * Announces `connection` with the revision of its presence entry. Every connection does, also one replaced
+   * meanwhile: the notice also tells command-service that the way to the charge point changed, and an older one is
+   * ignored by the newer connections. A watched connection that heard a newer one before knowing its own revision
+   * yields now.
+   */
+  announce(connection: ChargePointConnection, presenceRevision: number): void {
+    const watch = this.watching.get(connection.controllerUuid);
+    if (watch?.connection === connection) {
+      watch.revision = presenceRevision;
+      if ((watch.heardRevision ?? 0) > presenceRevision) this.yield(watch);
+    }
     const notice: ConnectionOpenedNotice = {
       controllerUuid: connection.controllerUuid,
       connectionId: connection.connectionId,
       gatewayInstance: this.config.gatewayInstanceId,
+      presenceRevision,
     };
     this.nats.publish(
       OcppGatewaySubjects.connectionOpened(connection.controllerUuid),
@@ -67,17 +90,31 @@ export class ConnectionTakeoverChannel implements OnModuleInit {
 
   private heard(message: Msg): void {
     const controllerUuid = message.subject.slice(message.subject.lastIndexOf('.') + 1);
-    const connection = this.watching.get(controllerUuid);
-    if (!connection) return;
+    const watch = this.watching.get(controllerUuid);
+    if (!watch) return;
+    let notice: ConnectionOpenedNotice;
     try {
-      // Heard after this connection started watching, so it opened later: causally newer, whatever the clocks say.
-      const notice = message.json<ConnectionOpenedNotice>();
-      if (notice.connectionId !== connection.connectionId) {
-        this.forget(connection);
-        this.replaced(connection);
-      }
+      notice = message.json<ConnectionOpenedNotice>();
     } catch (parseError) {
       this.logger.warn(`ignoring a malformed connection notice: ${describeError(parseError)}`);
+      return;
     }
+    if (notice.connectionId === watch.connection.connectionId) return;
+    const heard = notice.presenceRevision;
+    if (typeof heard !== 'number') {
+      // From an instance of an earlier version (rolling deploy). Its rule: a notice heard once this connection's flush
+      // returned is newer; here once its entry is written (after the flush), one heard before counts as older. Two
+      // connections of different versions racing may still both yield, as before; the charge point reconnects.
+      if (watch.revision !== undefined) this.yield(watch);
+    } else if (watch.revision === undefined) {
+      watch.heardRevision = Math.max(watch.heardRevision ?? 0, heard);
+    } else if (heard > watch.revision) {
+      this.yield(watch);
+    }
+  }
+
+  private yield({ connection }: Watch): void {
+    this.forget(connection);
+    this.replaced(connection);
   }
 }

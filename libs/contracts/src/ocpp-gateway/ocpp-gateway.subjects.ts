@@ -21,4 +21,11 @@ export interface ConnectionOpenedNotice {
   controllerUuid: string;
   connectionId: string;
   gatewayInstance: string;
+  /**
+   * The KV revision of the presence entry the connection wrote (CHARGE_POINT_PRESENCE_BUCKET): the order of a
+   * controller's connections, one sequence for all instances. Of two, the higher one is newer and stays. Optional for
+   * a rolling deploy: instances before it send none (and ignore it); see ConnectionTakeoverChannel for how such a
+   * notice is judged.
+   */
+  presenceRevision?: number;
 }
