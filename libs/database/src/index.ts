@@ -10,3 +10,4 @@ export * from './paged-list.js';
 export * from './table-statistics-keeper.js';
 export * from './sql-snapshots.js';
 export * from './database-errors.js';
+export * from './visibility-horizon.js';

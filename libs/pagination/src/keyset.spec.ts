@@ -1,5 +1,14 @@
 import { cursorScope, decodeCursor, encodeCursor, InvalidCursorError } from './cursor.js';
-import { keysetCondition, type SortKeyColumn, sortKeyKinds, sortKeySelect } from './keyset.js';
+import {
+  cursorPage,
+  keysetCondition,
+  keysetRead,
+  pageCursorLinks,
+  type SortKeyColumn,
+  sortKeyKinds,
+  sortKeySelect,
+} from './keyset.js';
+import { buildPagination } from './pagination.js';
 
 const TIME = '2026-11-26T04:18:43.123456Z';
 const UUID = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -142,5 +151,76 @@ describe('sort keys in cursors', () => {
     const longest = '\u0001'.repeat(200);
     const text = encodeCursor(scope, { direction: 'before', key: [longest, UUID] });
     expect(decodeCursor(scope, text, sortKeyKinds([name, byUuid])).key).toEqual([longest, UUID]);
+  });
+});
+
+describe('pages cut at a visibility horizon', () => {
+  const scope = cursorScope('list', 'tenant', {});
+  const kinds = ['timestamp', 'uuid'] as const;
+  const row = (second: number) => ({
+    at: `2026-11-26T04:18:${String(second).padStart(2, '0')}.000000Z`,
+    id: UUID,
+  });
+  const keyOf = (of: { at: string; id: string }) => [of.at, of.id];
+  const timeOf = (of: { at: string }) => of.at;
+  const horizon = { at: row(3).at, timeOf };
+  const linkOf = (text: string | undefined) =>
+    text === undefined ? undefined : decodeCursor(scope, text, kinds);
+
+  it('ends an oldest-first page before the horizon and still leads on past its last row', () => {
+    const cursor = { direction: 'after' as const, key: keyOf(row(0)) };
+    const { rows, pagination } = cursorPage([row(1), row(2), row(3)], {
+      scope,
+      limit: 5,
+      cursor,
+      read: keysetRead('ASC', cursor),
+      keyOf,
+      horizon,
+    });
+    expect(rows).toEqual([row(1), row(2)]);
+    expect(pagination.has_more).toBe(true);
+    expect(linkOf(pagination.cursor.next)).toEqual({ direction: 'after', key: keyOf(row(2)) });
+  });
+
+  it('answers an empty page with its own cursor when every row beyond it is held back', () => {
+    const cursor = { direction: 'after' as const, key: keyOf(row(2)) };
+    const { rows, pagination } = cursorPage([row(3), row(4)], {
+      scope,
+      limit: 5,
+      cursor,
+      read: keysetRead('ASC', cursor),
+      keyOf,
+      horizon,
+    });
+    expect(rows).toEqual([]);
+    expect(pagination).toMatchObject({ has_more: true, cursor: { next: encodeCursor(scope, cursor) } });
+  });
+
+  it('reading a newest-first list back, gives prev while rows are held back', () => {
+    const cursor = { direction: 'before' as const, key: keyOf(row(0)) };
+    const { rows, pagination } = cursorPage([row(1), row(3)], {
+      scope,
+      limit: 5,
+      cursor,
+      read: keysetRead('DESC', cursor),
+      keyOf,
+      horizon,
+    });
+    expect(rows).toEqual([row(1)]);
+    expect(linkOf(pagination.cursor.prev)).toEqual({ direction: 'before', key: keyOf(row(1)) });
+    expect(linkOf(pagination.cursor.next)).toEqual({ direction: 'after', key: keyOf(row(1)) });
+  });
+
+  it('gives a numbered page the cursors to the rows it holds back, an empty first page from the oldest key', () => {
+    const oldestKey = [row(0).at, UUID];
+    const counted = buildPagination({ page: 1, limit: 2 }, 1);
+    const after = pageCursorLinks([row(1)], counted, scope, keyOf, { after: true });
+    expect(after.has_more).toBe(true);
+    expect(linkOf(after.cursor.next)).toEqual({ direction: 'after', key: keyOf(row(1)) });
+    const before = pageCursorLinks([row(1)], counted, scope, keyOf, { before: true });
+    expect(linkOf(before.cursor.prev)).toEqual({ direction: 'before', key: keyOf(row(1)) });
+    const empty = pageCursorLinks([], counted, scope, keyOf, { before: true, oldest: oldestKey });
+    expect(linkOf(empty.cursor.prev)).toEqual({ direction: 'before', key: oldestKey });
+    expect(pageCursorLinks([row(1)], counted, scope, keyOf).cursor).toEqual({});
   });
 });

@@ -98,25 +98,44 @@ export function readCursorParameter(
   }
 }
 
+/** The horizon a page is cut at (visibilityHorizonStatement of libs/database) as a time key, and a row's time key. */
+export interface PageHorizon<TRow> {
+  at: string;
+  timeOf: (row: TRow) => string;
+}
+
 export interface CursorPageOptions<TRow> {
   scope: string;
   limit: number;
   cursor?: Cursor;
   read: KeysetRead;
   keyOf: (row: TRow) => (string | null)[];
+  /**
+   * Reading towards newer rows (read.order ASC, the time column first in the key): the page ends before the first
+   * row stamped at or after the horizon, and rows from there on count as rows beyond it.
+   */
+  horizon?: PageHorizon<TRow>;
+}
+
+/** The leading rows (read oldest first) stamped before the horizon: a row not readable yet can only follow them. */
+export function beforeHorizon<TRow>(fetched: readonly TRow[], horizon?: PageHorizon<TRow>): TRow[] {
+  if (!horizon) return [...fetched];
+  const end = fetched.findIndex((row) => !(horizon.timeOf(row) < horizon.at));
+  return end < 0 ? [...fetched] : fetched.slice(0, end);
 }
 
 /**
  * One page read by cursor from the rows the statement returned (up to `limit + 1` in its order: the extra row only
- * says that more follow). `next` points past the last row, `prev` before the first.
+ * says that more follow). `next` points past the last row, `prev` before the first. A page cut at its horizon may be
+ * short, even empty, while more rows follow: its link onwards is then past its last row, or the cursor it was read by.
  */
 export function cursorPage<TRow>(
   fetched: readonly TRow[],
   options: CursorPageOptions<TRow>,
 ): { rows: TRow[]; pagination: CursorPagination } {
   const { scope, limit, cursor, read, keyOf } = options;
-  const beyond = fetched.length > limit;
-  const rows = fetched.slice(0, limit);
+  const rows = beforeHorizon(fetched, options.horizon).slice(0, limit);
+  const beyond = fetched.length > rows.length;
   if (read.reversed) rows.reverse();
   const first = rows[0];
   const last = rows[rows.length - 1];
@@ -128,24 +147,47 @@ export function cursorPage<TRow>(
     links.prev = encodeCursor(scope, { direction: 'before', key: keyOf(first) });
   if (last !== undefined && moreAfter)
     links.next = encodeCursor(scope, { direction: 'after', key: keyOf(last) });
+  // Nothing readable yet between the cursor and the horizon: the same position again, once the inserts committed.
+  if (first === undefined && beyond && cursor !== undefined)
+    links[read.reversed ? 'prev' : 'next'] = encodeCursor(scope, cursor);
   return { rows, pagination: { page_size: limit, has_more: links.next !== undefined, cursor: links } };
 }
 
-/** The cursors of a numbered page, so a client can go on from it by cursor. */
+/**
+ * What a numbered page read up to a horizon knows beyond its count: rows held back after it (read oldest first: the
+ * rows cut off) or before it (read newest first: readable rows stamped at or after the horizon).
+ */
+export interface HeldBack {
+  before?: boolean;
+  after?: boolean;
+  /** A key older than any row: where an empty page 1 points when rows are held back (newest first: prev). */
+  oldest?: readonly (string | null)[];
+}
+
+/**
+ * The cursors of a numbered page, so a client can go on from it by cursor. With rows held back after it, `next`
+ * appears (and has_more) though the count may say this is the last page.
+ */
 export function pageCursorLinks<TRow>(
   rows: readonly TRow[],
   pagination: Pagination,
   scope: string,
   keyOf: (row: TRow) => (string | null)[],
+  heldBack: HeldBack = {},
 ): PageWithCursors {
   const links: CursorLinks = {};
   const first = rows[0];
   const last = rows[rows.length - 1];
-  if (first !== undefined && pagination.page > 1)
+  if (first !== undefined && (pagination.page > 1 || heldBack.before === true))
     links.prev = encodeCursor(scope, { direction: 'before', key: keyOf(first) });
-  if (last !== undefined && pagination.has_more)
+  if (last !== undefined && (pagination.has_more || heldBack.after === true))
     links.next = encodeCursor(scope, { direction: 'after', key: keyOf(last) });
-  return { ...pagination, cursor: links };
+  if (first === undefined && pagination.page === 1 && heldBack.oldest) {
+    // Every row is held back: read them from the oldest, oldest first after it, newest first before it.
+    if (heldBack.after) links.next = encodeCursor(scope, { direction: 'after', key: heldBack.oldest });
+    if (heldBack.before) links.prev = encodeCursor(scope, { direction: 'before', key: heldBack.oldest });
+  }
+  return { ...pagination, has_more: pagination.has_more || links.next !== undefined, cursor: links };
 }
 
 /** A key column of a list and the direction the list sorts it in (columns may differ: newest first, ties by id). */

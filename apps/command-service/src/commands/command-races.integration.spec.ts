@@ -67,6 +67,30 @@ const list = (tenantUuid: string, payload: Partial<ListCommandsPayload>) =>
     tenantUuid,
   );
 
+const OLDEST_FIRST: ListCommandsPayload['orderBy'] = [{ field: 'created_at', direction: 'asc' }];
+
+/**
+ * The commands of a whole walk from `page` in the list's order: every page before it (its prev cursors, then theirs)
+ * and every page after it (next cursors), each read by cursor.
+ */
+async function walk(
+  tenantUuid: string,
+  page: CommandPage,
+  request: Partial<ListCommandsPayload>,
+): Promise<string[]> {
+  const uuids = (of: CommandPage) => of.items.map((command) => command.command_uuid);
+  const walked = uuids(page);
+  for (let at = page; at.pagination.cursor?.prev !== undefined;) {
+    at = await list(tenantUuid, { ...request, cursor: at.pagination.cursor.prev });
+    walked.unshift(...uuids(at));
+  }
+  for (let at = page; at.pagination.cursor?.next !== undefined;) {
+    at = await list(tenantUuid, { ...request, cursor: at.pagination.cursor.next });
+    walked.push(...uuids(at));
+  }
+  return walked;
+}
+
 async function countMismatches(): Promise<number> {
   const [{ mismatches }] = await harness.sql<{ mismatches: number }>(COUNT_MISMATCHES_SQL);
   return mismatches;
@@ -579,45 +603,77 @@ describe('cursor walks while commands are created', () => {
   // created_at is stamped (clock_timestamp()) when the command row is inserted, but the row becomes visible only at
   // the commit, after the statement's outbox and count upserts (commands.repository.ts insertCommandsSql, counts
   // last), which can wait for another transaction's count rows, and after the rest of a group-committed batch.
-  // A page read in between does not see the row; the next page starts after that page's last key, which is later
-  // than the row's: an ascending walk never shows the command, though it existed (was being created) before the
-  // page was read and its creation answered before the next one.
-  it.failing(
-    'oldest first: a command whose creation commits after a page stamped before it is not skipped',
-    async () => {
-      const tenant = randomUUID();
-      const late = harness.addController(tenant);
-      const controller = harness.addController(tenant);
-      const oldest = (await create(tenant, resetBody(controller))).command.command_uuid;
-      const session = await openSession(dataSource);
-      let lateCreation: Promise<CreatedCommand>;
-      let firstPage: CommandPage;
-      let created: string[];
-      try {
-        await holdPendingCounts(session, tenant, 'clear_cache');
-        // Its row is written (created_at stamped); its statement waits for the count rows.
-        lateCreation = create(tenant, resetBody(late, 3600, 'clear_cache'));
-        await lockWaiters(dataSource, 1);
-        created = [];
-        for (let index = 0; index < 2; index++) {
-          created.push((await create(tenant, resetBody(controller))).command.command_uuid);
-        }
-        firstPage = await list(tenant, { limit: 2, orderBy: [{ field: 'created_at', direction: 'asc' }] });
-      } finally {
-        await session.commitTransaction();
-        await session.release();
+  // A page ends before the visibility horizon (commandsVisibilityHorizon: the start of the oldest command insert in
+  // flight), so its last key never passes such a row: the page may be short, and its cursors lead on to the rest.
+  it('oldest first: a command whose creation commits after a page stamped before it is not skipped', async () => {
+    const tenant = randomUUID();
+    const late = harness.addController(tenant);
+    const controller = harness.addController(tenant);
+    const oldest = (await create(tenant, resetBody(controller))).command.command_uuid;
+    const session = await openSession(dataSource);
+    let lateCreation: Promise<CreatedCommand>;
+    let firstPage: CommandPage;
+    let created: string[];
+    try {
+      await holdPendingCounts(session, tenant, 'clear_cache');
+      // Its row is written (created_at stamped); its statement waits for the count rows.
+      lateCreation = create(tenant, resetBody(late, 3600, 'clear_cache'));
+      await lockWaiters(dataSource, 1);
+      created = [];
+      for (let index = 0; index < 2; index++) {
+        created.push((await create(tenant, resetBody(controller))).command.command_uuid);
       }
-      const lateUuid = (await lateCreation).command.command_uuid;
-      const secondPage = await list(tenant, {
-        limit: 2,
-        cursor: firstPage.pagination.cursor?.next,
-        orderBy: [{ field: 'created_at', direction: 'asc' }],
-      });
-      const walked = [...firstPage.items, ...secondPage.items].map((command) => command.command_uuid);
-      // Every command of the tenant, in the list's order, is what a walk over all its pages shows.
-      const all = await list(tenant, { orderBy: [{ field: 'created_at', direction: 'asc' }] });
-      expect(all.items.map((command) => command.command_uuid)).toEqual([oldest, lateUuid, ...created]);
-      expect(walked).toEqual([oldest, lateUuid, ...created]);
-    },
-  );
+      firstPage = await list(tenant, { limit: 2, orderBy: OLDEST_FIRST });
+    } finally {
+      await session.commitTransaction();
+      await session.release();
+    }
+    const lateUuid = (await lateCreation).command.command_uuid;
+    // Only the command stamped before the insert in flight: the rest are held back, and next leads to them.
+    expect(firstPage.items.map((command) => command.command_uuid)).toEqual([oldest]);
+    expect(firstPage.pagination).toMatchObject({ has_more: true });
+    const walked = await walk(tenant, firstPage, { limit: 2, orderBy: OLDEST_FIRST });
+    // Every command of the tenant, in the list's order, is what a walk over all its pages shows.
+    const all = await list(tenant, { orderBy: OLDEST_FIRST });
+    expect(all.items.map((command) => command.command_uuid)).toEqual([oldest, lateUuid, ...created]);
+    expect(walked).toEqual([oldest, lateUuid, ...created]);
+  });
+
+  it('newest first: a command whose creation commits after a page stamped before it is not skipped', async () => {
+    const tenant = randomUUID();
+    const late = harness.addController(tenant);
+    const controller = harness.addController(tenant);
+    const older: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      older.push((await create(tenant, resetBody(controller))).command.command_uuid);
+    }
+    const session = await openSession(dataSource);
+    let lateCreation: Promise<CreatedCommand>;
+    let firstPage: CommandPage;
+    let newest: string;
+    try {
+      await holdPendingCounts(session, tenant, 'clear_cache');
+      lateCreation = create(tenant, resetBody(late, 3600, 'clear_cache'));
+      await lockWaiters(dataSource, 1);
+      newest = (await create(tenant, resetBody(controller))).command.command_uuid;
+      // Without the horizon this page is the newest and the older of those before it, its next cursor below the
+      // late command's key.
+      firstPage = await list(tenant, { limit: 2 });
+    } finally {
+      await session.commitTransaction();
+      await session.release();
+    }
+    const lateUuid = (await lateCreation).command.command_uuid;
+    expect(firstPage.items.map((command) => command.command_uuid)).toEqual([...older].reverse());
+    // The commands held back are newer than the page: its prev cursor leads to them.
+    expect(firstPage.pagination.cursor?.prev).toBeDefined();
+    const walked = await walk(tenant, firstPage, { limit: 2 });
+    const all = await list(tenant, {});
+    expect(all.items.map((command) => command.command_uuid)).toEqual([
+      newest,
+      lateUuid,
+      ...[...older].reverse(),
+    ]);
+    expect(walked).toEqual([newest, lateUuid, ...[...older].reverse()]);
+  });
 });

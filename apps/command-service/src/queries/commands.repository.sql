@@ -3,7 +3,8 @@
 
 -- commands.create-batch (prepared)
 -- $1 uuids, $2 tenantUuids, $3 types, $4 targetTypes, $5 targetUuids, $6 controllerUuids, $7 targets, $8 parameters, $9 validForSeconds, $10 eventIds, $11 events, $12 subject, $13 countRanks, $14 countSlot, $15 traceparents, $16 leaseOwner, $17 leaseMs, $18 leaseLimit
-WITH  input AS (
+/* inserts control.commands */
+    WITH  input AS (
       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[], $6::uuid[],
                            $7::jsonb[], $8::jsonb[], $9::float8[], $10::uuid[], $11::jsonb[], $13::int[], $15::text[])
              WITH ORDINALITY AS x(uuid, tenant_uuid, type, target_type, target_uuid, controller_uuid, target,
@@ -46,7 +47,8 @@ WITH  input AS (
 
 -- commands.create-with-key (prepared)
 -- $1 uuids, $2 tenantUuids, $3 types, $4 targetTypes, $5 targetUuids, $6 controllerUuids, $7 targets, $8 parameters, $9 validForSeconds, $10 eventIds, $11 events, $12 subject, $13 countRanks, $14 countSlot, $15 traceparents, $16 idempotencyKey, $17 fingerprint
-WITH claimed AS (INSERT INTO control.command_idempotency_keys AS k
+/* inserts control.commands */
+    WITH claimed AS (INSERT INTO control.command_idempotency_keys AS k
                  (tenant_uuid, idempotency_key, request_fingerprint, command_uuid, expires_at)
           VALUES (($2::uuid[])[1], $16, $17, ($1::uuid[])[1],
                   now() + make_interval(hours => 24))
@@ -346,12 +348,19 @@ WITH input AS (
 -- $1 tenantUuid, $2 uuid
 SELECT uuid AS command_uuid, target_type, target_uuid, type, status, CASE WHEN response IS NULL THEN result ELSE result || jsonb_build_object('response', response) END AS result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at FROM control.commands WHERE tenant_uuid = $1 AND uuid = $2;
 
--- commands.list:desc
+-- commands.list:desc:before-horizon
+-- $1 tenantUuid, $2 horizon
+SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+          FROM control.commands command WHERE tenant_uuid = $1 AND command.created_at < $2::timestamptz
+          ORDER BY command.created_at DESC, command.uuid DESC
+          LIMIT 50;
+
+-- commands.list:asc
 -- $1 tenantUuid
 SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
           FROM control.commands command WHERE tenant_uuid = $1
-          ORDER BY command.created_at DESC, command.uuid DESC
-          LIMIT 50;
+          ORDER BY command.created_at ASC, command.uuid ASC
+          LIMIT 51;
 
 -- commands.list:target_type:target_uuid:type:status:asc
 -- $1 tenantUuid, $2 targetType, $3 targetUuid, $4 type, $5 status
@@ -360,10 +369,10 @@ SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_
           ORDER BY command.created_at ASC, command.uuid ASC
           LIMIT 50 OFFSET 100;
 
--- commands.list:desc:with-response
--- $1 tenantUuid
+-- commands.list:desc:before-horizon:with-response
+-- $1 tenantUuid, $2 horizon
 SELECT uuid AS command_uuid, target_type, target_uuid, type, status, CASE WHEN response IS NULL THEN result ELSE result || jsonb_build_object('response', response) END AS result, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at, to_char(command.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
-          FROM control.commands command WHERE tenant_uuid = $1
+          FROM control.commands command WHERE tenant_uuid = $1 AND command.created_at < $2::timestamptz
           ORDER BY command.created_at DESC, command.uuid DESC
           LIMIT 20;
 
@@ -381,6 +390,14 @@ SELECT uuid AS command_uuid, target_type, target_uuid, type, status, result, to_
           ORDER BY command.created_at DESC, command.uuid DESC
           LIMIT 51;
 
+-- commands.held-back
+-- $1 tenantUuid, $2 horizon
+SELECT EXISTS (SELECT FROM control.commands command WHERE tenant_uuid = $1 AND command.created_at >= $2::timestamptz) AS held_back;
+
+-- commands.held-back:target_type:target_uuid:type:status
+-- $1 tenantUuid, $2 targetType, $3 targetUuid, $4 type, $5 status, $6 horizon
+SELECT EXISTS (SELECT FROM control.commands command WHERE tenant_uuid = $1 AND target_type = $2 AND target_uuid = $3 AND type = $4 AND status = $5 AND command.created_at >= $6::timestamptz) AS held_back;
+
 -- commands.count:target_uuid
 -- $1 tenantUuid, $2 targetUuid
 SELECT count(*) AS total FROM control.commands WHERE tenant_uuid = $1 AND target_uuid = $2;
@@ -391,3 +408,12 @@ SELECT count(*) AS total FROM control.commands WHERE tenant_uuid = $1 AND target
 
 -- commands.count-by-status
 SELECT status, count(*)::int AS count FROM control.commands GROUP BY status;
+
+-- visibility-horizon:control.commands
+SELECT to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
+                 h.at < statement_timestamp() AS held
+            FROM (SELECT least(statement_timestamp(), min(xact_start)) AS at
+                    FROM pg_stat_activity
+                   WHERE datname = current_database() AND application_name = current_setting('application_name')
+                     AND xact_start IS NOT NULL AND starts_with(query, '/* inserts control.commands */')
+                     AND pid <> pg_backend_pid()) AS h;

@@ -1,5 +1,5 @@
 import type { CommandView } from '@cpc/contracts';
-import { outboxInsertSql, sqlStatement } from '@cpc/database';
+import { insertMarker, outboxInsertSql, sqlStatement, visibilityHorizonStatement } from '@cpc/database';
 import { cursorTimeSql, type KeysetColumn, keysetPredicate } from '@cpc/pagination';
 import type { ClaimedCommand, CommandRow, StoredCommand } from '../commands/command-row.js';
 import { countCreatedBatchSql, moveCountsSql } from './command-counts.repository.js';
@@ -586,6 +586,12 @@ const NEW_COMMAND_COLUMNS = [
   'traceparents',
 ] as const satisfies readonly (keyof NewCommandColumns)[];
 
+/** Every insert into control.commands starts with it (see insertMarker). */
+const COMMANDS_INSERT_MARKER = insertMarker('control.commands');
+
+/** The visibility horizon of the command lists (see visibilityHorizonStatement). */
+export const commandsVisibilityHorizon = visibilityHorizonStatement('control.commands');
+
 /**
  * The statement storing commands from NewCommandColumns: the commands (in the given order: their created_at, hence
  * each charge point's delivery order, follows it), their first status events into the outbox and their counts
@@ -612,7 +618,8 @@ function insertCommandsSql(claim: string | undefined): string {
                    THEN clock_timestamp() + :leaseMs * interval '1 millisecond' END`
       : 'NULL::timestamptz';
   const owner = claim === undefined ? ':leaseOwner' : 'NULL';
-  return `
+  // Marked first thing, so the lists' visibility horizon sees the creation in flight before it stamps created_at.
+  return `${COMMANDS_INSERT_MARKER}
     WITH ${claim === undefined ? '' : `claimed AS (${claim}),`} input AS (
       SELECT * FROM unnest(:uuids::uuid[], :tenantUuids::uuid[], :types::varchar[], :targetTypes::varchar[], :targetUuids::uuid[], :controllerUuids::uuid[],
                            :targets::jsonb[], :parameters::jsonb[], :validForSeconds::float8[], :eventIds::uuid[], :events::jsonb[], :countRanks::int[], :traceparents::text[])
@@ -721,7 +728,7 @@ const LIST_FILTER_PARAMETERS = {
 /** The parameters of listCommandViews and countCommandsOfTarget. */
 export type CommandListParameters = { tenantUuid: string } & Partial<
   Record<(typeof LIST_FILTER_PARAMETERS)[CommandListFilter], string>
-> & { cursorAt?: string; cursorUuid?: string };
+> & { cursorAt?: string; cursorUuid?: string; horizon?: string };
 
 /** The sort key of a command list, as keyset pagination compares it (cursorAt, cursorUuid). */
 export const COMMAND_LIST_KEY: readonly KeysetColumn[] = [
@@ -729,17 +736,22 @@ export const COMMAND_LIST_KEY: readonly KeysetColumn[] = [
   { column: 'command.uuid', parameter: 'cursorUuid', type: 'uuid' },
 ];
 
-function listWhere(filters: readonly CommandListFilter[], keyset?: '<' | '>') {
+/** The rows before the horizon (a page's), or those from it on (held back). */
+type HorizonSide = 'before' | 'from';
+
+function listWhere(filters: readonly CommandListFilter[], keyset?: '<' | '>', horizon?: HorizonSide) {
   return {
     parameters: [
       'tenantUuid',
       ...filters.map((filter) => LIST_FILTER_PARAMETERS[filter]),
       ...(keyset ? COMMAND_LIST_KEY.map((key) => key.parameter) : []),
+      ...(horizon ? ['horizon'] : []),
     ] as (keyof CommandListParameters)[],
     where: [
       'tenant_uuid = :tenantUuid',
       ...filters.map((f) => `${f} = :${LIST_FILTER_PARAMETERS[f]}`),
       ...(keyset ? [keysetPredicate(COMMAND_LIST_KEY, keyset)] : []),
+      ...(horizon ? [`command.created_at ${horizon === 'before' ? '<' : '>='} :horizon::timestamptz`] : []),
     ].join(' AND '),
   };
 }
@@ -763,18 +775,34 @@ export function listCommandViews(page: {
   keyset?: '<' | '>';
   /** With the charge point's answers (`include=response`). */
   withResponse?: boolean;
+  /** Only rows stamped before :horizon (a numbered page newest first; see CommandReader). */
+  beforeHorizon?: boolean;
 }) {
-  const { parameters, where } = listWhere(page.filters, page.keyset);
+  const { parameters, where } = listWhere(
+    page.filters,
+    page.keyset,
+    page.beforeHorizon ? 'before' : undefined,
+  );
   const { direction } = page;
   const kind = page.keyset === undefined ? '' : `:after${page.keyset === '<' ? '-lower' : '-higher'}`;
   return sqlStatement<CommandListParameters, ListedCommandRow>({
-    name: `commands.list${page.filters.map((filter) => `:${filter}`).join('')}:${direction.toLowerCase()}${kind}${page.withResponse ? ':with-response' : ''}`,
+    name: `commands.list${page.filters.map((filter) => `:${filter}`).join('')}:${direction.toLowerCase()}${kind}${page.beforeHorizon ? ':before-horizon' : ''}${page.withResponse ? ':with-response' : ''}`,
     parameters,
     // Qualified: the bare name would sort by the formatted date, whose ties within a second fall to the uuid.
     sql: `SELECT ${viewColumns(page.withResponse === true)}, ${cursorTimeSql('command.created_at')} AS cursor_at
           FROM control.commands command WHERE ${where}
           ORDER BY command.created_at ${direction}, command.uuid ${direction}
           LIMIT ${Math.trunc(page.limit)}${page.offset ? ` OFFSET ${Math.trunc(page.offset)}` : ''}`,
+  });
+}
+
+/** Whether a command matching `filters` is stamped at or after :horizon (held back above a newest-first page). */
+export function commandsHeldBack(filters: readonly CommandListFilter[]) {
+  const { parameters, where } = listWhere(filters, undefined, 'from');
+  return sqlStatement<CommandListParameters, { held_back: boolean }>({
+    name: `commands.held-back${filters.map((filter) => `:${filter}`).join('')}`,
+    parameters,
+    sql: `SELECT EXISTS (SELECT FROM control.commands command WHERE ${where}) AS held_back`,
   });
 }
 
@@ -813,12 +841,23 @@ export const COMMANDS_STATEMENTS = [
   failPendingCommands,
   applyCommandTransitions,
   getCommandView,
-  listCommandViews({ filters: [], direction: 'DESC', limit: 50, offset: 0 }),
+  listCommandViews({ filters: [], direction: 'DESC', limit: 50, offset: 0, beforeHorizon: true }),
+  listCommandViews({ filters: [], direction: 'ASC', limit: 51, offset: 0 }),
   listCommandViews({ filters: COMMAND_LIST_FILTERS, direction: 'ASC', limit: 50, offset: 100 }),
-  listCommandViews({ filters: [], direction: 'DESC', limit: 20, offset: 0, withResponse: true }),
+  listCommandViews({
+    filters: [],
+    direction: 'DESC',
+    limit: 20,
+    offset: 0,
+    withResponse: true,
+    beforeHorizon: true,
+  }),
   listCommandViews({ filters: [], direction: 'DESC', limit: 51, keyset: '<' }),
   listCommandViews({ filters: COMMAND_LIST_FILTERS, direction: 'DESC', limit: 51, keyset: '>' }),
+  commandsHeldBack([]),
+  commandsHeldBack(COMMAND_LIST_FILTERS),
   countCommandsOfTarget(['target_uuid']),
   countCommandsOfTarget(COMMAND_LIST_FILTERS),
   countCommandsByStatus,
+  commandsVisibilityHorizon,
 ];

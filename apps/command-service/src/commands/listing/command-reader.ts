@@ -10,6 +10,7 @@ import {
 import { BoundedWork } from '@cpc/bounded-work';
 import { NotFoundError, ServiceUnavailableError } from '@cpc/errors';
 import {
+  beforeHorizon,
   buildPagination,
   type CursorKeyKind,
   cursorPage,
@@ -21,13 +22,15 @@ import {
   pageOffset,
   readCursorParameter,
 } from '@cpc/pagination';
-import { runStatement } from '@cpc/database';
+import { runStatement, visibilityHorizon } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import {
   COMMAND_LIST_FILTERS,
   COMMAND_LIST_KEY,
   type CommandListFilter,
   type CommandListParameters,
+  commandsHeldBack,
+  commandsVisibilityHorizon,
   countCommandsOfTarget,
   getCommandView,
   listCommandViews,
@@ -38,6 +41,8 @@ import { COMMAND_SERVICE_CONFIG } from '../../command-service-config.token.js';
 import type { CommandServiceConfig } from '../../command-service.config.js';
 
 const COMMAND_CURSOR_KINDS: readonly CursorKeyKind[] = ['timestamp', 'uuid'];
+/** A key before every command: where an empty first page's cursor starts when all its rows are held back. */
+const OLDEST_KEY = ['0001-01-01T00:00:00.000000Z', '00000000-0000-0000-0000-000000000000'];
 
 /** The view of a listed row: without its exact sort time, which only the cursors carry. */
 function toView({ cursor_at: _sortTime, ...view }: ListedCommandRow): CommandView {
@@ -101,6 +106,7 @@ export class CommandReader {
       status: filter.status,
     };
     const withResponse = request.include?.includes('response') === true;
+    const timeOf = (row: ListedCommandRow) => row.cursor_at;
     if (request.cursor !== undefined) {
       const read = keysetRead(direction, cursor);
       const statement = listCommandViews({
@@ -110,29 +116,60 @@ export class CommandReader {
         keyset: read.comparison,
         withResponse,
       });
-      const fetched = await this.listReads.run(() =>
-        runStatement(this.dataSource, statement, {
-          ...parameters,
-          ...keysetParameters(COMMAND_LIST_KEY, cursor),
-        }),
-      );
-      const { rows, pagination } = cursorPage(fetched, { scope, limit, cursor, read, keyOf });
+      const { horizon, fetched } = await this.listReads.run(async () => {
+        // Read towards older rows, the page stays below the horizon of the page its cursor came from, where every
+        // row is readable already: only a read towards newer rows needs one of its own.
+        const seen =
+          read.order === 'ASC'
+            ? await visibilityHorizon(this.dataSource, commandsVisibilityHorizon)
+            : undefined;
+        const keyed = { ...parameters, ...keysetParameters(COMMAND_LIST_KEY, cursor) };
+        return { horizon: seen, fetched: await runStatement(this.dataSource, statement, keyed) };
+      });
+      const { rows, pagination } = cursorPage(fetched, {
+        scope,
+        limit,
+        cursor,
+        read,
+        keyOf,
+        horizon: horizon && { at: horizon.at, timeOf },
+      });
       return { items: rows.map(toView), pagination };
     }
+    // A numbered page hands out cursors, so it ends at the horizon too: oldest first its rows beyond it are cut off
+    // (an extra row read says whether any follow), newest first the statement starts its range below it.
+    const ascending = direction === 'ASC';
     const statement = listCommandViews({
       filters,
       direction,
-      limit,
+      limit: ascending ? limit + 1 : limit,
       offset: pageOffset({ page, limit }),
       withResponse,
+      beforeHorizon: !ascending,
     });
-    const [rows, total] = await this.listReads.run(() =>
+    const [[horizon, heldAbove, fetched], total] = await this.listReads.run(() =>
       Promise.all([
-        runStatement(this.dataSource, statement, parameters),
+        visibilityHorizon(this.dataSource, commandsVisibilityHorizon).then(async (seen) => {
+          if (ascending)
+            return [seen, false, await runStatement(this.dataSource, statement, parameters)] as const;
+          const bounded = { ...parameters, horizon: seen.at };
+          // Newest first, rows held back are newer than the page (its prev): only while an insert was in flight.
+          const [pageRows, held] = await Promise.all([
+            runStatement(this.dataSource, statement, bounded),
+            seen.held
+              ? runStatement(this.dataSource, commandsHeldBack(filters), bounded)
+              : [{ held_back: false }],
+          ]);
+          return [seen, held[0].held_back, pageRows] as const;
+        }),
         this.count(filter, filters, parameters),
       ]),
     );
-    const pagination = pageCursorLinks(rows, buildPagination({ page, limit }, total), scope, keyOf);
+    const rows = ascending ? beforeHorizon(fetched, { at: horizon.at, timeOf }).slice(0, limit) : fetched;
+    const heldBack = ascending
+      ? { after: fetched.length > rows.length, oldest: OLDEST_KEY }
+      : { before: heldAbove, oldest: OLDEST_KEY };
+    const pagination = pageCursorLinks(rows, buildPagination({ page, limit }, total), scope, keyOf, heldBack);
     return { items: rows.map(toView), pagination };
   }
 
