@@ -14,6 +14,7 @@ import { CreateNewestFirstAssetIndexes1795700600000 } from './migrations/1795700
 import { UnloggedHandshakeFailures1795700800000 } from './migrations/1795700800000-unlogged-handshake-failures.js';
 import { LocalListUpdateParts1795701000000 } from './migrations/1795701000000-local-list-update-parts.js';
 import { RoomForLiveStateUpdates1795701200000 } from './migrations/1795701200000-room-for-live-state-updates.js';
+import { ConnectionOrderByConnection1795701400000 } from './migrations/1795701400000-connection-order-by-connection.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -29,6 +30,7 @@ export const ASSETS_MIGRATIONS = [
   UnloggedHandshakeFailures1795700800000,
   LocalListUpdateParts1795701000000,
   RoomForLiveStateUpdates1795701200000,
+  ConnectionOrderByConnection1795701400000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

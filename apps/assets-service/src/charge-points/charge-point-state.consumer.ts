@@ -31,9 +31,10 @@ const keyOf = (tenantUuid: string, controllerUuid: string) => `${tenantUuid}/${c
  * information, last contact and each plug's status. One durable consumer over every charge-point event, in stream
  * order, a batch of events at a time (whatever was delivered, up to chargePointStateBatchSize) in one transaction: it
  * reads and locks the batch's controllers and plugs, applies the events to them one by one in stream order (the rules
- * of charge-point-state.ts), and writes back the rows that changed with one statement per table. Each update only
- * applies when the event is not older (by occurredAt) than what the row already reflects, so a redelivered or late
- * event changes nothing; events about unknown or deleted controllers are dropped, malformed ones logged and dropped.
+ * of charge-point-state.ts), and writes back the rows that changed with one statement per table. Events are ordered
+ * by (occurredAt, stream sequence), the sequence stored with what it changed, so a redelivered or late event changes
+ * nothing, and connections follow the newest connect unless its own disconnect was handled, in whatever order replicas
+ * commit; events about unknown or deleted controllers are dropped, malformed ones logged and dropped.
  */
 @Injectable()
 export class ChargePointStateConsumer implements OnApplicationBootstrap {
@@ -62,8 +63,8 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
   /** Applies a batch of events whole or not at all (a failure rolls back, and the batch is redelivered). */
   async handleBatch(batch: readonly DeliveredEvent[]): Promise<void> {
     const events: StateEvent[] = [];
-    for (const { subject, event } of batch) {
-      const read = readStateEvent(subject, event);
+    for (const { subject, event, position } of batch) {
+      const read = readStateEvent(subject, event, position.streamSequence);
       if (typeof read === 'string') {
         this.logger.warn(`ignoring malformed event ${String(event.eventId)} on ${subject}: ${read}`);
         continue;
@@ -92,7 +93,7 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       const plug = plugOf(plugs.get(key) ?? [], event.change.plug);
       if (!plug) continue;
       const current = changedPlugs.get(plug.uuid) ?? plug;
-      const updated = applyToPlug(current, event.at, event.change);
+      const updated = applyToPlug(current, event.at, event.sequence, event.change);
       if (updated !== current) changedPlugs.set(plug.uuid, updated);
     }
     await this.writeControllers(manager, [...changedControllers.values()]);
@@ -146,6 +147,11 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       connectionStatuses: column((row) => row.connectionStatus),
       connectionIds: column((row) => row.connectionId),
       connectionChangedAts: column((row) => row.connectionChangedAt),
+      connectionOpenedAts: column((row) => row.connectionOpenedAt),
+      connectionOpenedSequences: column((row) => row.connectionOpenedSequence),
+      connectionClosedIds: column((row) => row.connectionClosedId),
+      connectionClosedAts: column((row) => row.connectionClosedAt),
+      connectionClosedSequences: column((row) => row.connectionClosedSequence),
       ocppProtocols: column((row) => row.ocppProtocol),
       lastSeenAts: column((row) => row.lastSeenAt),
       vendors: column((row) => row.vendor),
@@ -153,6 +159,7 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       serialNumbers: column((row) => row.serialNumber),
       firmwareVersions: column((row) => row.firmwareVersion),
       bootedAts: column((row) => row.bootedAt),
+      bootedSequences: column((row) => row.bootedSequence),
     });
   }
 
@@ -163,6 +170,7 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       statuses: rows.map((row) => row.status),
       errorCodes: rows.map((row) => row.errorCode),
       statusUpdatedAts: rows.map((row) => row.statusUpdatedAt),
+      statusUpdatedSequences: rows.map((row) => row.statusUpdatedSequence),
     });
   }
 }

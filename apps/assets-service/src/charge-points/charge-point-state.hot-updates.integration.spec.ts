@@ -67,6 +67,11 @@ describe('the live state rewrites rows in place', () => {
         connectionStatuses: controllers.map(() => 'offline'),
         connectionIds: controllers.map(() => randomUUID()),
         connectionChangedAts: controllers.map(() => now),
+        connectionOpenedAts: controllers.map(() => now),
+        connectionOpenedSequences: controllers.map((_, index) => index + 1),
+        connectionClosedIds: controllers.map(() => randomUUID()),
+        connectionClosedAts: controllers.map(() => now),
+        connectionClosedSequences: controllers.map((_, index) => index + 2),
         ocppProtocols: controllers.map(() => 'ocpp1.6'),
         lastSeenAts: controllers.map(() => now),
         vendors: controllers.map(() => 'Vendor'),
@@ -74,6 +79,7 @@ describe('the live state rewrites rows in place', () => {
         serialNumbers: controllers.map(() => null),
         firmwareVersions: controllers.map(() => '1.0.0'),
         bootedAts: controllers.map(() => now),
+        bootedSequences: controllers.map((_, index) => index + 3),
       }),
     );
     expect(hot).toBe(FLEET / 10);
@@ -86,6 +92,7 @@ describe('the live state rewrites rows in place', () => {
         statuses: plugs.map(() => 'unknown'),
         errorCodes: plugs.map(() => null),
         statusUpdatedAts: plugs.map(() => new Date()),
+        statusUpdatedSequences: plugs.map((_, index) => index + 1),
       }),
     );
     expect(hot).toBe(FLEET / 10);

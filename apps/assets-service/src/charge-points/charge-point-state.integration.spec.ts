@@ -109,10 +109,11 @@ async function plugStates(uuids: readonly string[]): Promise<Record<string, unkn
 }
 
 /**
- * The reference: the state consumer as it was before batches, one event at a time, each change its own autocommitted
- * statement. A batch must end in the same state as these statements applied in stream order.
+ * The reference: the state consumer's rules as one autocommitted statement per change, one event at a time (as before
+ * batches), with `sequence` the event's place in the stream. A batch must end in the same state as these statements
+ * applied in stream order. Keys (instant, sequence) compare as rows; a sequence not stored counts as 0.
  */
-async function applyOneByOne({ subject, event }: Published): Promise<void> {
+async function applyOneByOne({ subject, event }: Published, sequence: number): Promise<void> {
   const data = event.data;
   const key = [event.tenantUuid, data.controllerUuid, new Date(event.occurredAt)];
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -124,30 +125,69 @@ async function applyOneByOne({ subject, event }: Published): Promise<void> {
     );
   switch (subject) {
     case ChargePointEventSubjects.connected:
+      // Newer than the known connection's connect: it becomes the known one, closed when the remembered disconnect is
+      // of it (or of none in particular) and newer.
       await db.query(
-        `UPDATE assets.controllers
-            SET connection_status = 'online', connection_id = $4, ocpp_protocol = $5, connection_changed_at = $3,
-                last_seen_at = GREATEST(last_seen_at, $3)
-          WHERE tenant_uuid = $1 AND uuid = $2 AND (connection_changed_at IS NULL OR connection_changed_at <= $3)`,
-        [...key, text(data.connectionId), text(data.protocol)],
+        `WITH k AS (
+           SELECT uuid, connection_closed_at IS NOT NULL
+                    AND (connection_closed_id IS NULL OR connection_closed_id = $4::varchar) IS TRUE
+                    AND (connection_closed_at, COALESCE(connection_closed_seq, 0)) > ($3::timestamptz, $6::bigint)
+                    AS closed
+             FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2)
+         UPDATE assets.controllers c
+            SET connection_opened_at = $3, connection_opened_seq = $6, ocpp_protocol = $5,
+                connection_status = CASE WHEN k.closed THEN 'offline' ELSE 'online' END,
+                connection_id = CASE WHEN k.closed THEN NULL ELSE $4::varchar END,
+                connection_changed_at = CASE WHEN NOT k.closed THEN $3
+                                             WHEN c.connection_status = 'online' THEN c.connection_closed_at
+                                             ELSE c.connection_changed_at END,
+                last_seen_at = CASE WHEN k.closed THEN c.last_seen_at ELSE GREATEST(c.last_seen_at, $3) END
+           FROM k
+          WHERE c.uuid = k.uuid
+            AND (c.connection_opened_at IS NULL
+                 OR (c.connection_opened_at, COALESCE(c.connection_opened_seq, 0)) < ($3::timestamptz, $6::bigint))`,
+        [...key, text(data.connectionId), text(data.protocol), sequence],
       );
       return;
     case ChargePointEventSubjects.disconnected:
+      // Newer than the known connection's connect: remembered (when newer than the one remembered), and offline if
+      // about the connection the controller is online over.
       await db.query(
         `UPDATE assets.controllers
-            SET connection_status = 'offline', connection_id = NULL, connection_changed_at = $3
-          WHERE tenant_uuid = $1 AND uuid = $2 AND (connection_changed_at IS NULL OR connection_changed_at <= $3)
-            AND ($4::varchar IS NULL OR connection_id IS NULL OR connection_id = $4::varchar)`,
-        [...key, text(data.connectionId)],
+            SET connection_closed_id = CASE WHEN newer THEN $4::varchar ELSE connection_closed_id END,
+                connection_closed_at = CASE WHEN newer THEN $3 ELSE connection_closed_at END,
+                connection_closed_seq = CASE WHEN newer THEN $5 ELSE connection_closed_seq END,
+                connection_status = CASE WHEN closes THEN 'offline' ELSE connection_status END,
+                connection_id = CASE WHEN closes THEN NULL ELSE connection_id END,
+                connection_changed_at = CASE WHEN closes THEN $3 ELSE connection_changed_at END
+           FROM (SELECT uuid AS u,
+                        connection_closed_at IS NULL
+                          OR (connection_closed_at, COALESCE(connection_closed_seq, 0)) < ($3::timestamptz, $5::bigint)
+                          AS newer,
+                        connection_status = 'online'
+                          AND ($4::varchar IS NULL OR connection_id IS NULL OR connection_id = $4::varchar) AS closes
+                   FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2) AS k
+          WHERE uuid = k.u
+            AND (connection_opened_at IS NULL
+                 OR (connection_opened_at, COALESCE(connection_opened_seq, 0)) < ($3::timestamptz, $5::bigint))`,
+        [...key, text(data.connectionId), sequence],
       );
       return;
     case ChargePointEventSubjects.booted:
       await touch();
       await db.query(
         `UPDATE assets.controllers
-            SET vendor = $4, model = $5, serial_number = $6, firmware_version = $7, booted_at = $3
-          WHERE tenant_uuid = $1 AND uuid = $2 AND (booted_at IS NULL OR booted_at <= $3)`,
-        [...key, text(data.vendor), text(data.model), text(data.serialNumber), text(data.firmwareVersion)],
+            SET vendor = $4, model = $5, serial_number = $6, firmware_version = $7, booted_at = $3, booted_seq = $8
+          WHERE tenant_uuid = $1 AND uuid = $2
+            AND (booted_at IS NULL OR (booted_at, COALESCE(booted_seq, 0)) < ($3::timestamptz, $8::bigint))`,
+        [
+          ...key,
+          text(data.vendor),
+          text(data.model),
+          text(data.serialNumber),
+          text(data.firmwareVersion),
+          sequence,
+        ],
       );
       return;
     case ChargePointEventSubjects.connectorStatus: {
@@ -156,15 +196,17 @@ async function applyOneByOne({ subject, event }: Published): Promise<void> {
       const evseId = data.evseId === null || data.evseId === undefined ? null : Number(data.evseId);
       if (!Number.isSafeInteger(connectorId) || connectorId < 1 || typeof data.status !== 'string') return;
       await db.query(
-        `UPDATE assets.plugs SET status = $5::varchar, error_code = $6::varchar, status_updated_at = $3::timestamptz
+        `UPDATE assets.plugs SET status = $5::varchar, error_code = $6::varchar, status_updated_at = $3::timestamptz,
+                                 status_updated_seq = $8::bigint
           WHERE uuid = (
               SELECT uuid FROM assets.plugs
                WHERE tenant_uuid = $1 AND controller_uuid = $2
                  AND ($7::int IS NULL AND connector_id = $4::int OR evse_id = $7::int)
                ORDER BY connector_id
                OFFSET CASE WHEN $7::int IS NULL THEN 0 ELSE $4::int - 1 END LIMIT 1)
-            AND (status_updated_at IS NULL OR status_updated_at <= $3)`,
-        [...key, connectorId, data.status.slice(0, 50), text(data.errorCode), evseId],
+            AND (status_updated_at IS NULL
+                 OR (status_updated_at, COALESCE(status_updated_seq, 0)) < ($3::timestamptz, $8::bigint))`,
+        [...key, connectorId, data.status.slice(0, 50), text(data.errorCode), evseId, sequence],
       );
       return;
     }
@@ -192,7 +234,7 @@ function forTwin(events: readonly Published[], twins: ReadonlyMap<string, string
 async function batchedAndOneByOne(controllers: readonly string[], events: readonly Published[]) {
   const twinUuids = await createControllers(controllers.length);
   const twinOf = new Map(controllers.map((uuid, index) => [uuid, twinUuids[index]]));
-  for (const event of forTwin(events, twinOf)) await applyOneByOne(event);
+  for (const [index, event] of forTwin(events, twinOf).entries()) await applyOneByOne(event, index + 1);
   await publishBacklog(events);
   return {
     batched: { controllers: await controllerStates(controllers), plugs: await plugStates(controllers) },

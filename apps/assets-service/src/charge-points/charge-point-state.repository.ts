@@ -5,7 +5,9 @@ import type { ControllerState, PlugState } from './charge-point-state.js';
  * The statements of the charge point state consumer: a batch's controllers and plugs are read and locked (in uuid
  * order, so two transactions never wait on each other in a circle), then written back in one statement each, their
  * values as arrays (one row per array index). Instants go as Dates, which node-postgres writes in PostgreSQL's own
- * format (years before 1 and after 9999 included, unlike ISO 8601's extended years).
+ * format (years before 1 and after 9999 included, unlike ISO 8601's extended years). Stream sequences are stored as
+ * bigint and read as float8, which node-postgres returns as a number (exact up to 2^53, as the sequence is in
+ * JavaScript anyway), where it returns a bigint as a string.
  */
 
 export interface ControllerStateRow extends ControllerState {
@@ -31,8 +33,13 @@ export const lockControllerStates = sqlStatement<
   parameters: ['tenantUuids', 'controllerUuids'],
   sql: `SELECT c.tenant_uuid AS "tenantUuid", c.uuid, c.connection_status AS "connectionStatus",
               c.connection_id AS "connectionId", c.connection_changed_at AS "connectionChangedAt",
+              c.connection_opened_at AS "connectionOpenedAt",
+              c.connection_opened_seq::float8 AS "connectionOpenedSequence",
+              c.connection_closed_id AS "connectionClosedId", c.connection_closed_at AS "connectionClosedAt",
+              c.connection_closed_seq::float8 AS "connectionClosedSequence",
               c.ocpp_protocol AS "ocppProtocol", c.last_seen_at AS "lastSeenAt", c.vendor, c.model,
-              c.serial_number AS "serialNumber", c.firmware_version AS "firmwareVersion", c.booted_at AS "bootedAt"
+              c.serial_number AS "serialNumber", c.firmware_version AS "firmwareVersion", c.booted_at AS "bootedAt",
+              c.booted_seq::float8 AS "bootedSequence"
          FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[]) AS k(tenant_uuid, uuid)
          JOIN assets.controllers c ON c.tenant_uuid = k.tenant_uuid AND c.uuid = k.uuid
         ORDER BY c.uuid
@@ -48,7 +55,7 @@ export const lockPlugStates = sqlStatement<
   parameters: ['tenantUuids', 'controllerUuids'],
   sql: `SELECT p.uuid, p.tenant_uuid AS "tenantUuid", p.controller_uuid AS "controllerUuid",
               p.connector_id AS "connectorId", p.evse_id AS "evseId", p.status, p.error_code AS "errorCode",
-              p.status_updated_at AS "statusUpdatedAt"
+              p.status_updated_at AS "statusUpdatedAt", p.status_updated_seq::float8 AS "statusUpdatedSequence"
          FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[]) AS k(tenant_uuid, controller_uuid)
          JOIN assets.plugs p ON p.tenant_uuid = k.tenant_uuid AND p.controller_uuid = k.controller_uuid
         ORDER BY p.uuid
@@ -62,6 +69,11 @@ export const writeControllerStates = sqlStatement<{
   connectionStatuses: string[];
   connectionIds: (string | null)[];
   connectionChangedAts: (Date | null)[];
+  connectionOpenedAts: (Date | null)[];
+  connectionOpenedSequences: (number | null)[];
+  connectionClosedIds: (string | null)[];
+  connectionClosedAts: (Date | null)[];
+  connectionClosedSequences: (number | null)[];
   ocppProtocols: (string | null)[];
   lastSeenAts: (Date | null)[];
   vendors: (string | null)[];
@@ -69,6 +81,7 @@ export const writeControllerStates = sqlStatement<{
   serialNumbers: (string | null)[];
   firmwareVersions: (string | null)[];
   bootedAts: (Date | null)[];
+  bootedSequences: (number | null)[];
 }>({
   name: 'charge-point-state.write-controllers',
   parameters: [
@@ -77,6 +90,11 @@ export const writeControllerStates = sqlStatement<{
     'connectionStatuses',
     'connectionIds',
     'connectionChangedAts',
+    'connectionOpenedAts',
+    'connectionOpenedSequences',
+    'connectionClosedIds',
+    'connectionClosedAts',
+    'connectionClosedSequences',
     'ocppProtocols',
     'lastSeenAts',
     'vendors',
@@ -84,18 +102,27 @@ export const writeControllerStates = sqlStatement<{
     'serialNumbers',
     'firmwareVersions',
     'bootedAts',
+    'bootedSequences',
   ],
   sql: `UPDATE assets.controllers c
           SET connection_status = s.connection_status, connection_id = s.connection_id,
-              connection_changed_at = s.connection_changed_at, ocpp_protocol = s.ocpp_protocol,
-              last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model, serial_number = s.serial_number,
-              firmware_version = s.firmware_version, booted_at = s.booted_at
+              connection_changed_at = s.connection_changed_at, connection_opened_at = s.connection_opened_at,
+              connection_opened_seq = s.connection_opened_seq, connection_closed_id = s.connection_closed_id,
+              connection_closed_at = s.connection_closed_at, connection_closed_seq = s.connection_closed_seq,
+              ocpp_protocol = s.ocpp_protocol, last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model,
+              serial_number = s.serial_number, firmware_version = s.firmware_version, booted_at = s.booted_at,
+              booted_seq = s.booted_seq
          FROM unnest(:tenantUuids::uuid[], :uuids::uuid[], :connectionStatuses::varchar[], :connectionIds::varchar[],
-                     :connectionChangedAts::timestamptz[], :ocppProtocols::varchar[], :lastSeenAts::timestamptz[],
-                     :vendors::varchar[], :models::varchar[], :serialNumbers::varchar[], :firmwareVersions::varchar[],
-                     :bootedAts::timestamptz[])
-              AS s(tenant_uuid, uuid, connection_status, connection_id, connection_changed_at, ocpp_protocol,
-                   last_seen_at, vendor, model, serial_number, firmware_version, booted_at)
+                     :connectionChangedAts::timestamptz[], :connectionOpenedAts::timestamptz[],
+                     :connectionOpenedSequences::bigint[], :connectionClosedIds::varchar[],
+                     :connectionClosedAts::timestamptz[], :connectionClosedSequences::bigint[],
+                     :ocppProtocols::varchar[], :lastSeenAts::timestamptz[], :vendors::varchar[], :models::varchar[],
+                     :serialNumbers::varchar[], :firmwareVersions::varchar[], :bootedAts::timestamptz[],
+                     :bootedSequences::bigint[])
+              AS s(tenant_uuid, uuid, connection_status, connection_id, connection_changed_at, connection_opened_at,
+                   connection_opened_seq, connection_closed_id, connection_closed_at, connection_closed_seq,
+                   ocpp_protocol, last_seen_at, vendor, model, serial_number, firmware_version, booted_at,
+                   booted_seq)
         WHERE c.tenant_uuid = s.tenant_uuid AND c.uuid = s.uuid`,
 });
 
@@ -105,13 +132,16 @@ export const writePlugStates = sqlStatement<{
   statuses: string[];
   errorCodes: (string | null)[];
   statusUpdatedAts: (Date | null)[];
+  statusUpdatedSequences: (number | null)[];
 }>({
   name: 'charge-point-state.write-plugs',
-  parameters: ['uuids', 'statuses', 'errorCodes', 'statusUpdatedAts'],
+  parameters: ['uuids', 'statuses', 'errorCodes', 'statusUpdatedAts', 'statusUpdatedSequences'],
   sql: `UPDATE assets.plugs p
-          SET status = s.status, error_code = s.error_code, status_updated_at = s.status_updated_at
-         FROM unnest(:uuids::uuid[], :statuses::varchar[], :errorCodes::varchar[], :statusUpdatedAts::timestamptz[])
-              AS s(uuid, status, error_code, status_updated_at)
+          SET status = s.status, error_code = s.error_code, status_updated_at = s.status_updated_at,
+              status_updated_seq = s.status_updated_seq
+         FROM unnest(:uuids::uuid[], :statuses::varchar[], :errorCodes::varchar[], :statusUpdatedAts::timestamptz[],
+                     :statusUpdatedSequences::bigint[])
+              AS s(uuid, status, error_code, status_updated_at, status_updated_seq)
         WHERE p.uuid = s.uuid`,
 });
 

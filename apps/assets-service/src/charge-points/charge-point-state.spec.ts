@@ -6,6 +6,7 @@ import {
   type PlugState,
   readStateEvent,
   applyToController,
+  type StateEvent,
 } from './charge-point-state.js';
 
 const tenantUuid = randomUUID();
@@ -90,6 +91,11 @@ describe('applying events', () => {
     connectionStatus: 'online',
     connectionId: 'c1',
     connectionChangedAt: new Date('2026-01-01T00:00:05.000Z'),
+    connectionOpenedAt: new Date('2026-01-01T00:00:05.000Z'),
+    connectionOpenedSequence: 1,
+    connectionClosedId: null,
+    connectionClosedAt: null,
+    connectionClosedSequence: null,
     ocppProtocol: 'ocpp1.6',
     lastSeenAt: new Date(occurredAt),
     vendor: null,
@@ -97,6 +103,7 @@ describe('applying events', () => {
     serialNumber: null,
     firmwareVersion: null,
     bootedAt: null,
+    bootedSequence: null,
   };
 
   it('changes nothing (the same object) for an event no newer than the row', () => {
@@ -104,7 +111,8 @@ describe('applying events', () => {
     const disconnect = read(ChargePointEventSubjects.disconnected, { connectionId: 'c0' });
     if (typeof seen === 'string' || typeof disconnect === 'string') throw new Error('malformed');
     expect(applyToController(state, seen)).toBe(state);
-    // Same instant, but a connection the controller is no longer known by.
+    // Same instant, earlier in the stream than the connect of the connection the controller is known by: about a
+    // connection that had closed before that one opened.
     expect(applyToController(state, disconnect)).toBe(state);
   });
 
@@ -116,6 +124,7 @@ describe('applying events', () => {
       status: 'unknown',
       errorCode: null,
       statusUpdatedAt: null,
+      statusUpdatedSequence: null,
     });
     const plugs = [plug(4, 2), plug(1, 1), plug(3, 2), plug(2, 1)];
     expect(plugOf(plugs, { connectorId: 3, evseId: null })?.uuid).toBe('p3');
@@ -123,5 +132,113 @@ describe('applying events', () => {
     expect(plugOf(plugs, { connectorId: 2, evseId: 2 })?.uuid).toBe('p4');
     expect(plugOf(plugs, { connectorId: 3, evseId: 2 })).toBeUndefined();
     expect(plugOf(plugs, { connectorId: 5, evseId: null })).toBeUndefined();
+  });
+});
+
+describe('connections, in every order the events can be handled in', () => {
+  const offline: ControllerState = {
+    connectionStatus: 'offline',
+    connectionId: null,
+    connectionChangedAt: null,
+    connectionOpenedAt: null,
+    connectionOpenedSequence: null,
+    connectionClosedId: null,
+    connectionClosedAt: null,
+    connectionClosedSequence: null,
+    ocppProtocol: null,
+    lastSeenAt: null,
+    vendor: null,
+    model: null,
+    serialNumber: null,
+    firmwareVersion: null,
+    bootedAt: null,
+    bootedSequence: null,
+  };
+  type Step = ['connect' | 'disconnect', string, number];
+  const event = ([kind, connectionId, seconds]: Step, sequence: number): StateEvent => ({
+    tenantUuid,
+    controllerUuid,
+    at: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)),
+    sequence,
+    change:
+      kind === 'connect'
+        ? { kind: 'connected', connectionId, protocol: 'ocpp1.6' }
+        : { kind: 'disconnected', connectionId },
+  });
+
+  /** Every distinct order of the items (indexes), each repeated `times` times. */
+  function* orders(count: number, times: number, taken: number[] = []): Generator<number[]> {
+    if (taken.length === count * times) {
+      yield taken;
+      return;
+    }
+    for (let index = 0; index < count; index++) {
+      if (taken.filter((item) => item === index).length < times)
+        yield* orders(count, times, [...taken, index]);
+    }
+  }
+
+  /**
+   * Each event delivered twice (a redelivery, before or after any other), in every order, each ordering of stream
+   * sequences among the events too when `anySequence` (events of different instants: two gateway instances publish
+   * them in either order); else the events have the stream order they are listed in (same instant: one gateway).
+   */
+  function endStates(steps: readonly Step[], anySequence: boolean): Set<string> {
+    const ends = new Set<string>();
+    const sequences = anySequence
+      ? [...orders(steps.length, 1)].map((order) => order.map((index) => index + 1))
+      : [steps.map((_, index) => index + 1)];
+    for (const sequence of sequences) {
+      const events = steps.map((step, index) => event(step, sequence[index]));
+      for (const order of orders(steps.length, 2)) {
+        const end = order.reduce((state, index) => applyToController(state, events[index]), offline);
+        ends.add(`${end.connectionStatus} ${String(end.connectionId)}`);
+      }
+    }
+    return ends;
+  }
+
+  it('stays online over the connection that replaced another, whenever the old one closes', () => {
+    // c1 opens at 1 s, c2 replaces it at 5 s, c1 closes at 6 s.
+    const steps: Step[] = [
+      ['connect', 'c1', 1],
+      ['connect', 'c2', 5],
+      ['disconnect', 'c1', 6],
+    ];
+    expect(endStates(steps, true)).toEqual(new Set(['online c2']));
+    // And offline once c2 closed too.
+    expect(endStates([...steps, ['disconnect', 'c2', 7]], true)).toEqual(new Set(['offline null']));
+  });
+
+  it('follows stream order for changes of the same millisecond, redeliveries included', () => {
+    expect(
+      endStates(
+        [
+          ['connect', 'c1', 1],
+          ['disconnect', 'c1', 1],
+        ],
+        false,
+      ),
+    ).toEqual(new Set(['offline null']));
+    const flapping: Step[] = [
+      ['connect', 'c1', 1],
+      ['disconnect', 'c1', 1],
+      ['connect', 'c2', 1],
+    ];
+    expect(endStates(flapping, false)).toEqual(new Set(['online c2']));
+    expect(endStates([...flapping, ['disconnect', 'c2', 1]], false)).toEqual(new Set(['offline null']));
+  });
+
+  it('takes a connection id announced again after its disconnect (presence lost and regained) as online', () => {
+    expect(
+      endStates(
+        [
+          ['connect', 'c1', 1],
+          ['disconnect', 'c1', 3],
+          ['connect', 'c1', 4],
+        ],
+        true,
+      ),
+    ).toEqual(new Set(['online c1']));
   });
 });

@@ -10,8 +10,11 @@ import {
 
 /**
  * The live state of controllers and plugs, and how one charge-point event changes it: the rules the state consumer
- * applies, event by event in stream order, to the rows it read (and locked) for a batch. Each change applies only when
- * the event is not older (occurredAt) than what the field already reflects.
+ * applies, event by event in stream order, to the rows it read (and locked) for a batch. Events are ordered by their
+ * key (occurredAt, then stream sequence): a redelivery keeps its sequence, so two events of the same millisecond keep
+ * their stream order however often either is delivered. A boot or a plug status applies only when newer (by key) than
+ * the one the fields reflect. Connections follow their own rule (applyToController): the controller is online over the
+ * connection with the newest connect, unless that connection's disconnect was handled.
  */
 
 /** A plug as the gateway names it: OCPP 1.6 by `connectorId`; 2.0.1 by EVSE and its n-th connector. */
@@ -39,6 +42,8 @@ export interface StateEvent {
   tenantUuid: string;
   controllerUuid: string;
   at: Date;
+  /** The event's stream sequence: breaks ties of `at` (stream order), the same on every delivery. */
+  sequence: number;
   change: StateChange;
   /** The part of the event left out because it cannot be stored (logged). */
   leftOut?: string;
@@ -46,8 +51,21 @@ export interface StateEvent {
 
 export interface ControllerState {
   connectionStatus: string;
+  /** The connection the controller is online over; null while offline. */
   connectionId: string | null;
+  /** When the connection status (or connection) last changed. */
   connectionChangedAt: Date | null;
+  /** The key of the newest connect applied: the connection the controller is (or was last) known by. */
+  connectionOpenedAt: Date | null;
+  connectionOpenedSequence: number | null;
+  /**
+   * The newest disconnect handled that was newer than the connection then known (null id: whatever connection was
+   * open): a connect of that connection older than it comes in closed. It remembers a disconnect that overtook its
+   * connect (two gateway instances, two replicas of this consumer, a redelivery).
+   */
+  connectionClosedId: string | null;
+  connectionClosedAt: Date | null;
+  connectionClosedSequence: number | null;
   ocppProtocol: string | null;
   lastSeenAt: Date | null;
   vendor: string | null;
@@ -55,6 +73,7 @@ export interface ControllerState {
   serialNumber: string | null;
   firmwareVersion: string | null;
   bootedAt: Date | null;
+  bootedSequence: number | null;
 }
 
 export interface PlugState {
@@ -64,6 +83,7 @@ export interface PlugState {
   status: string;
   errorCode: string | null;
   statusUpdatedAt: Date | null;
+  statusUpdatedSequence: number | null;
 }
 
 /** The earliest instant PostgreSQL's timestamptz holds (4714-11-24 BC). */
@@ -83,7 +103,11 @@ function fits(value: string | null, max: number): boolean {
 }
 
 /** The event as the state consumer applies it; a string (why) when it is malformed and applies nowhere. */
-export function readStateEvent(subject: string, event: EventEnvelope<unknown>): StateEvent | string {
+export function readStateEvent(
+  subject: string,
+  event: EventEnvelope<unknown>,
+  sequence = 0,
+): StateEvent | string {
   const data = (event.data ?? {}) as Record<string, unknown>;
   const at = new Date(event.occurredAt);
   if (typeof event.tenantUuid !== 'string' || !UUID_PATTERN.test(event.tenantUuid)) return 'no tenant uuid';
@@ -95,6 +119,7 @@ export function readStateEvent(subject: string, event: EventEnvelope<unknown>): 
     tenantUuid: event.tenantUuid.toLowerCase(),
     controllerUuid: data.controllerUuid.toLowerCase(),
     at,
+    sequence,
   };
   switch (subject) {
     case ChargePointEventSubjects.connected: {
@@ -159,39 +184,109 @@ export function readStateEvent(subject: string, event: EventEnvelope<unknown>): 
   }
 }
 
-const notAfter = (stored: Date | null, at: Date) => stored === null || stored.getTime() <= at.getTime();
+/**
+ * Whether the event keyed (at, sequence) comes after the stored key: a later instant, or the same one and a later
+ * stream sequence (a stored sequence that is null, from before sequences were kept, counts as 0). Nothing stored: yes.
+ */
+function isAfter(at: Date, sequence: number, storedAt: Date | null, storedSequence: number | null): boolean {
+  if (storedAt === null) return true;
+  const difference = at.getTime() - storedAt.getTime();
+  return difference > 0 || (difference === 0 && sequence > (storedSequence ?? 0));
+}
 
-/** The controller after `event` (the same object when nothing changes). */
+/**
+ * The controller after `event` (the same object when nothing changes). Connections, for every order the events come
+ * in (two gateway instances publish independently; two replicas of the consumer commit in either order; redeliveries):
+ *
+ * - A connect applies when it is newer (by key) than the connect of the connection the controller is known by
+ *   (connection_opened_at, kept while offline), whatever disconnects were handled in between: an older connection's
+ *   disconnect never blocks a newer connection. It makes its connection the known one, online, unless the remembered
+ *   disconnect (connection_closed_*) is of that connection (or of none in particular) and newer than the connect: then
+ *   the connection is known closed and the controller offline. A connect no newer than the known one is an older
+ *   connection's, or a redelivery: ignored. The same connection id connecting again later (the gateway re-announces
+ *   it after presence loss) is simply a newer connect.
+ * - A disconnect no newer than the known connection's connect is about a connection that ended before it: ignored. A
+ *   newer one takes the controller offline if it is about the connection it is online over (or names none, or the
+ *   controller is known by none), and is remembered (when newer than the one remembered) so that its connect, if that
+ *   is handled later, comes in closed; a disconnect of another connection leaves the controller online.
+ *
+ * So the end state is the truth whatever the order: online over the newest connection unless its disconnect was
+ * handled. What one remembered disconnect cannot cover: two disconnects both handled before their connects, the newer
+ * one of another connection, where the older one's connection turns out to be the newest (one of them is forgotten).
+ */
 export function applyToController(state: ControllerState, event: StateEvent): ControllerState {
-  const { change, at } = event;
+  const { change, at, sequence } = event;
   switch (change.kind) {
-    case 'connected':
-      if (!notAfter(state.connectionChangedAt, at)) return state;
-      return {
+    case 'connected': {
+      if (!isAfter(at, sequence, state.connectionOpenedAt, state.connectionOpenedSequence)) return state;
+      const opened: ControllerState = {
         ...state,
+        connectionOpenedAt: at,
+        connectionOpenedSequence: sequence,
+        ocppProtocol: change.protocol,
+      };
+      const closed =
+        state.connectionClosedAt !== null &&
+        (state.connectionClosedId === null || state.connectionClosedId === change.connectionId) &&
+        isAfter(state.connectionClosedAt, state.connectionClosedSequence ?? 0, at, sequence);
+      if (closed) {
+        if (state.connectionStatus !== 'online') return opened;
+        return {
+          ...opened,
+          connectionStatus: 'offline',
+          connectionId: null,
+          connectionChangedAt: state.connectionClosedAt,
+        };
+      }
+      return {
+        ...opened,
         connectionStatus: 'online',
         connectionId: change.connectionId,
-        ocppProtocol: change.protocol,
         connectionChangedAt: at,
         lastSeenAt:
           state.lastSeenAt !== null && state.lastSeenAt.getTime() > at.getTime() ? state.lastSeenAt : at,
       };
-    case 'disconnected':
-      // A disconnect of a connection that another one replaced already leaves the controller online.
-      if (!notAfter(state.connectionChangedAt, at)) return state;
+    }
+    case 'disconnected': {
       if (
-        change.connectionId !== null &&
-        state.connectionId !== null &&
-        state.connectionId !== change.connectionId
+        state.connectionOpenedAt !== null &&
+        !isAfter(at, sequence, state.connectionOpenedAt, state.connectionOpenedSequence)
       ) {
         return state;
       }
-      return { ...state, connectionStatus: 'offline', connectionId: null, connectionChangedAt: at };
+      let next = state;
+      if (isAfter(at, sequence, state.connectionClosedAt, state.connectionClosedSequence)) {
+        next = {
+          ...next,
+          connectionClosedId: change.connectionId,
+          connectionClosedAt: at,
+          connectionClosedSequence: sequence,
+        };
+      }
+      // A disconnect of a connection that another one replaced leaves the controller online.
+      if (
+        state.connectionStatus === 'online' &&
+        (change.connectionId === null ||
+          state.connectionId === null ||
+          state.connectionId === change.connectionId)
+      ) {
+        next = { ...next, connectionStatus: 'offline', connectionId: null, connectionChangedAt: at };
+      }
+      return next;
+    }
     case 'booted': {
       const seen = touch(state, at);
-      if (!notAfter(seen.bootedAt, at)) return seen;
+      if (!isAfter(at, sequence, seen.bootedAt, seen.bootedSequence)) return seen;
       const { vendor, model, serialNumber, firmwareVersion } = change;
-      return { ...seen, vendor, model, serialNumber, firmwareVersion, bootedAt: at };
+      return {
+        ...seen,
+        vendor,
+        model,
+        serialNumber,
+        firmwareVersion,
+        bootedAt: at,
+        bootedSequence: sequence,
+      };
     }
     default:
       return touch(state, at);
@@ -216,12 +311,19 @@ export function plugOf(plugs: readonly PlugState[], address: PlugAddress): PlugS
   ];
 }
 
-/** The plug after a connector status at `at` (the same object when nothing changes). */
+/** The plug after a connector status keyed (at, sequence), when newer than the one it shows (else the same object). */
 export function applyToPlug(
   state: PlugState,
   at: Date,
+  sequence: number,
   change: Extract<StateChange, { kind: 'connector-status' }>,
 ): PlugState {
-  if (!notAfter(state.statusUpdatedAt, at)) return state;
-  return { ...state, status: change.status, errorCode: change.errorCode, statusUpdatedAt: at };
+  if (!isAfter(at, sequence, state.statusUpdatedAt, state.statusUpdatedSequence)) return state;
+  return {
+    ...state,
+    status: change.status,
+    errorCode: change.errorCode,
+    statusUpdatedAt: at,
+    statusUpdatedSequence: sequence,
+  };
 }

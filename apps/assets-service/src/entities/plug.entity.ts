@@ -15,6 +15,8 @@ export class PlugEntity {
   @Column('varchar') status: string;
   @Column('varchar', { name: 'error_code', nullable: true }) errorCode: string | null;
   @Column('timestamptz', { name: 'status_updated_at', nullable: true }) statusUpdatedAt: Date | null;
+  /** The stream sequence of that status: breaks ties of status_updated_at. */
+  @Column('bigint', { name: 'status_updated_seq', nullable: true }) statusUpdatedSeq: string | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
 }

@@ -5,8 +5,13 @@
 -- $1 tenantUuids, $2 controllerUuids
 SELECT c.tenant_uuid AS "tenantUuid", c.uuid, c.connection_status AS "connectionStatus",
               c.connection_id AS "connectionId", c.connection_changed_at AS "connectionChangedAt",
+              c.connection_opened_at AS "connectionOpenedAt",
+              c.connection_opened_seq::float8 AS "connectionOpenedSequence",
+              c.connection_closed_id AS "connectionClosedId", c.connection_closed_at AS "connectionClosedAt",
+              c.connection_closed_seq::float8 AS "connectionClosedSequence",
               c.ocpp_protocol AS "ocppProtocol", c.last_seen_at AS "lastSeenAt", c.vendor, c.model,
-              c.serial_number AS "serialNumber", c.firmware_version AS "firmwareVersion", c.booted_at AS "bootedAt"
+              c.serial_number AS "serialNumber", c.firmware_version AS "firmwareVersion", c.booted_at AS "bootedAt",
+              c.booted_seq::float8 AS "bootedSequence"
          FROM unnest($1::uuid[], $2::uuid[]) AS k(tenant_uuid, uuid)
          JOIN assets.controllers c ON c.tenant_uuid = k.tenant_uuid AND c.uuid = k.uuid
         ORDER BY c.uuid
@@ -16,31 +21,41 @@ SELECT c.tenant_uuid AS "tenantUuid", c.uuid, c.connection_status AS "connection
 -- $1 tenantUuids, $2 controllerUuids
 SELECT p.uuid, p.tenant_uuid AS "tenantUuid", p.controller_uuid AS "controllerUuid",
               p.connector_id AS "connectorId", p.evse_id AS "evseId", p.status, p.error_code AS "errorCode",
-              p.status_updated_at AS "statusUpdatedAt"
+              p.status_updated_at AS "statusUpdatedAt", p.status_updated_seq::float8 AS "statusUpdatedSequence"
          FROM unnest($1::uuid[], $2::uuid[]) AS k(tenant_uuid, controller_uuid)
          JOIN assets.plugs p ON p.tenant_uuid = k.tenant_uuid AND p.controller_uuid = k.controller_uuid
         ORDER BY p.uuid
           FOR NO KEY UPDATE OF p;
 
 -- charge-point-state.write-controllers
--- $1 tenantUuids, $2 uuids, $3 connectionStatuses, $4 connectionIds, $5 connectionChangedAts, $6 ocppProtocols, $7 lastSeenAts, $8 vendors, $9 models, $10 serialNumbers, $11 firmwareVersions, $12 bootedAts
+-- $1 tenantUuids, $2 uuids, $3 connectionStatuses, $4 connectionIds, $5 connectionChangedAts, $6 connectionOpenedAts, $7 connectionOpenedSequences, $8 connectionClosedIds, $9 connectionClosedAts, $10 connectionClosedSequences, $11 ocppProtocols, $12 lastSeenAts, $13 vendors, $14 models, $15 serialNumbers, $16 firmwareVersions, $17 bootedAts, $18 bootedSequences
 UPDATE assets.controllers c
           SET connection_status = s.connection_status, connection_id = s.connection_id,
-              connection_changed_at = s.connection_changed_at, ocpp_protocol = s.ocpp_protocol,
-              last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model, serial_number = s.serial_number,
-              firmware_version = s.firmware_version, booted_at = s.booted_at
+              connection_changed_at = s.connection_changed_at, connection_opened_at = s.connection_opened_at,
+              connection_opened_seq = s.connection_opened_seq, connection_closed_id = s.connection_closed_id,
+              connection_closed_at = s.connection_closed_at, connection_closed_seq = s.connection_closed_seq,
+              ocpp_protocol = s.ocpp_protocol, last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model,
+              serial_number = s.serial_number, firmware_version = s.firmware_version, booted_at = s.booted_at,
+              booted_seq = s.booted_seq
          FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[],
-                     $5::timestamptz[], $6::varchar[], $7::timestamptz[],
-                     $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[],
-                     $12::timestamptz[])
-              AS s(tenant_uuid, uuid, connection_status, connection_id, connection_changed_at, ocpp_protocol,
-                   last_seen_at, vendor, model, serial_number, firmware_version, booted_at)
+                     $5::timestamptz[], $6::timestamptz[],
+                     $7::bigint[], $8::varchar[],
+                     $9::timestamptz[], $10::bigint[],
+                     $11::varchar[], $12::timestamptz[], $13::varchar[], $14::varchar[],
+                     $15::varchar[], $16::varchar[], $17::timestamptz[],
+                     $18::bigint[])
+              AS s(tenant_uuid, uuid, connection_status, connection_id, connection_changed_at, connection_opened_at,
+                   connection_opened_seq, connection_closed_id, connection_closed_at, connection_closed_seq,
+                   ocpp_protocol, last_seen_at, vendor, model, serial_number, firmware_version, booted_at,
+                   booted_seq)
         WHERE c.tenant_uuid = s.tenant_uuid AND c.uuid = s.uuid;
 
 -- charge-point-state.write-plugs
--- $1 uuids, $2 statuses, $3 errorCodes, $4 statusUpdatedAts
+-- $1 uuids, $2 statuses, $3 errorCodes, $4 statusUpdatedAts, $5 statusUpdatedSequences
 UPDATE assets.plugs p
-          SET status = s.status, error_code = s.error_code, status_updated_at = s.status_updated_at
-         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[])
-              AS s(uuid, status, error_code, status_updated_at)
+          SET status = s.status, error_code = s.error_code, status_updated_at = s.status_updated_at,
+              status_updated_seq = s.status_updated_seq
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::timestamptz[],
+                     $5::bigint[])
+              AS s(uuid, status, error_code, status_updated_at, status_updated_seq)
         WHERE p.uuid = s.uuid;
