@@ -27,3 +27,8 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function isDataException(error: unknown): boolean {
   return pgError(error)?.code?.startsWith('22') === true;
 }
+
+/** SQLSTATE class 23, an integrity constraint violation (NOT NULL, foreign key, unique, check). */
+export function isIntegrityConstraintViolation(error: unknown): boolean {
+  return pgError(error)?.code?.startsWith('23') === true;
+}

@@ -9,11 +9,13 @@ import {
   isUuid,
   type ListAuthorizationDecisionsPayload,
 } from '@cpc/contracts';
-import { runPagedList, runStatement } from '@cpc/database';
+import { isDataException, isIntegrityConstraintViolation, runPagedList, runStatement } from '@cpc/database';
+import { describeError } from '@cpc/errors';
 import { cursorScope } from '@cpc/pagination';
 import { JetStreamEventBus } from '@cpc/nats';
 import { DataSource } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
+import { isTextOfAtMost, truncateCodePoints } from '../shared/text-limits.js';
 import { toIsoSeconds } from '../shared/time-format.js';
 import {
   insertAuthorizationDecisions,
@@ -26,6 +28,9 @@ import {
 export const AUTHORIZATION_DECISIONS_CONSUMER = 'assets-service_authorization-decision-batches';
 
 type DecisionRow = Record<string, unknown>;
+
+/** The columns' varchar lengths: a longer value fails the INSERT it shares with other events' decisions. */
+const LIMITS = { idToken: 36, type: 20, result: 24, reason: 32, messageKind: 24 } as const;
 
 /**
  * The log of every answer the ocpp-gateways gave about an id token: one durable consumer takes the decision events
@@ -74,7 +79,11 @@ export class AuthorizationDecisionsService implements OnApplicationBootstrap {
         !isUuid(decision.locationUuid) ||
         typeof decision.idToken !== 'string' ||
         typeof decision.decidedAt !== 'string' ||
-        Number.isNaN(Date.parse(decision.decidedAt))
+        Number.isNaN(Date.parse(decision.decidedAt)) ||
+        !isTextOfAtMost(decision.result, LIMITS.result) ||
+        !isTextOfAtMost(decision.reason, LIMITS.reason) ||
+        !isTextOfAtMost(decision.messageKind, LIMITS.messageKind) ||
+        !(decision.type === undefined || decision.type === null || isTextOfAtMost(decision.type, LIMITS.type))
       ) {
         this.logger.warn(`ignoring a malformed authorization decision in event ${String(event.eventId)}`);
         return [];
@@ -83,7 +92,7 @@ export class AuthorizationDecisionsService implements OnApplicationBootstrap {
         {
           uuid: decision.decisionUuid,
           tenant_uuid: event.tenantUuid,
-          id_token: decision.idToken.slice(0, 36),
+          id_token: truncateCodePoints(decision.idToken, LIMITS.idToken),
           type: decision.type ?? null,
           id_token_uuid: isUuid(decision.tokenUuid) ? decision.tokenUuid : null,
           controller_uuid: decision.controllerUuid,
@@ -130,13 +139,47 @@ export class AuthorizationDecisionsService implements OnApplicationBootstrap {
     return { items: rows.map((row) => ({ ...row, decided_at: toIsoSeconds(row.decided_at) })), pagination };
   }
 
-  /** The decisions, and the refusals among them in their controllers' event logs, in one transaction. */
+  /**
+   * The decisions, and the refusals among them in their controllers' event logs, in one transaction. A group the
+   * database refuses for a value (a data or integrity error) goes again one decision at a time: a decision refused
+   * alone is logged and dropped, since it would be refused again on every redelivery, and the events that merely
+   * shared its INSERT are stored.
+   */
   private async insert(group: GroupedCall<DecisionRow, void>[]): Promise<void> {
-    const decisions = JSON.stringify(group.map((call) => call.item));
+    try {
+      await this.write(group.map((call) => call.item));
+    } catch (error) {
+      if (!isRefusedValue(error)) throw error;
+      for (const call of group) {
+        try {
+          if (group.length > 1) await this.write([call.item]);
+          else throw error;
+        } catch (rowError) {
+          if (!isRefusedValue(rowError)) {
+            call.reject(rowError);
+            continue;
+          }
+          this.logger.warn(
+            `dropping authorization decision ${String(call.item.uuid)}: ${describeError(rowError)}`,
+          );
+        }
+        call.resolve();
+      }
+      return;
+    }
+    for (const call of group) call.resolve();
+  }
+
+  private async write(rows: readonly DecisionRow[]): Promise<void> {
+    const decisions = JSON.stringify(rows);
     await this.dataSource.transaction(async (manager) => {
       await runStatement(manager, insertAuthorizationDecisions, { decisions });
       await runStatement(manager, logAuthorizationRefusals, { decisions });
     });
-    for (const call of group) call.resolve();
   }
+}
+
+/** A value the database refuses (a data exception or an integrity violation): refused again on every try. */
+function isRefusedValue(error: unknown): boolean {
+  return isDataException(error) || isIntegrityConstraintViolation(error);
 }

@@ -11,10 +11,11 @@ import { type DeliveredEvent, JetStreamEventBus } from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { isDataException } from '@cpc/database';
+import { truncateCodePoints } from '../shared/text-limits.js';
 import {
+  type LatestStatuses,
   recordControllerEvents,
-  recordDiagnosticsStatus,
-  recordFirmwareStatus,
+  recordLatestStatuses,
 } from './controller-events.repository.js';
 
 /** Durable names cannot hold dots. */
@@ -23,7 +24,8 @@ export const CONTROLLER_EVENTS_CONSUMER = 'assets-service_controller-events';
 type Details = Record<string, string | number | boolean | null>;
 type Data = Record<string, unknown>;
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value.slice(0, 1000) : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' ? truncateCodePoints(value, 1000) : null;
 const integer = (value: unknown): number | null => (Number.isInteger(value) ? (value as number) : null);
 
 /** Which gateway events go to the log, as which kind, with which of their fields (snake case). */
@@ -80,12 +82,6 @@ const LOGGED: Record<string, { kind: ControllerEventKind; details: (data: Data) 
     details: (data) => ({ reservation_id: integer(data.reservationId), status: text(data.status) }),
   },
 };
-
-/** The kinds whose latest status is also a field of the controller. */
-const STATUS_FIELDS = {
-  firmware_status: recordFirmwareStatus,
-  diagnostics_status: recordDiagnosticsStatus,
-} as const;
 
 /** One event as a row of the log. */
 export interface LoggedEvent {
@@ -188,14 +184,45 @@ export class ControllerEventLogConsumer implements OnApplicationBootstrap {
 
   private async write(manager: EntityManager, rows: readonly LoggedEvent[]): Promise<void> {
     await runStatement(manager, recordControllerEvents, { events: JSON.stringify(rows) });
-    for (const row of rows) {
-      if (row.kind !== 'firmware_status' && row.kind !== 'diagnostics_status') continue;
-      await runStatement(manager, STATUS_FIELDS[row.kind], {
+    const statuses = latestStatusesOf(rows);
+    if (statuses.length > 0)
+      await runStatement(manager, recordLatestStatuses, { statuses: JSON.stringify(statuses) });
+  }
+}
+
+/**
+ * Per controller, the firmware and diagnostics status the batch's events leave, as applying them one by one in stream
+ * order would: the latest by occurredAt, of equal ones the last in the stream (ISO instants of years 1 to 9999 compare
+ * as strings). One statement then writes them all, locking the controllers in uuid order.
+ */
+function latestStatusesOf(rows: readonly LoggedEvent[]): LatestStatuses[] {
+  const latest = new Map<string, LatestStatuses>();
+  for (const row of rows) {
+    if (row.kind !== 'firmware_status' && row.kind !== 'diagnostics_status') continue;
+    const key = `${row.tenantUuid} ${row.controllerUuid}`;
+    let entry = latest.get(key);
+    if (!entry) {
+      entry = {
         tenantUuid: row.tenantUuid,
         controllerUuid: row.controllerUuid,
-        status: typeof row.details.status === 'string' ? row.details.status.slice(0, 50) : null,
-        occurredAt: row.occurredAt,
-      });
+        firmwareStatus: null,
+        firmwareAt: null,
+        diagnosticsStatus: null,
+        diagnosticsAt: null,
+      };
+      latest.set(key, entry);
+    }
+    // The controller's columns are varchar(50).
+    const status = typeof row.details.status === 'string' ? truncateCodePoints(row.details.status, 50) : null;
+    if (row.kind === 'firmware_status') {
+      if (entry.firmwareAt === null || entry.firmwareAt <= row.occurredAt) {
+        entry.firmwareStatus = status;
+        entry.firmwareAt = row.occurredAt;
+      }
+    } else if (entry.diagnosticsAt === null || entry.diagnosticsAt <= row.occurredAt) {
+      entry.diagnosticsStatus = status;
+      entry.diagnosticsAt = row.occurredAt;
     }
   }
+  return [...latest.values()];
 }

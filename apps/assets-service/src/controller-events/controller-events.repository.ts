@@ -28,32 +28,46 @@ export const recordControllerEvents = sqlStatement<{ events: string }>({
        ON CONFLICT (uuid) DO NOTHING`,
 });
 
-/** The controller's latest firmware status, unless a later one was applied already. */
-export const recordFirmwareStatus = sqlStatement<{
+/** The latest firmware and diagnostics status of one controller in a batch; a status absent when its `At` is null. */
+export interface LatestStatuses {
   tenantUuid: string;
   controllerUuid: string;
-  status: string | null;
-  occurredAt: string;
-}>({
-  name: 'controller-events.record-firmware-status',
-  parameters: ['tenantUuid', 'controllerUuid', 'status', 'occurredAt'],
-  sql: `UPDATE assets.controllers SET firmware_status = :status, firmware_status_at = :occurredAt
-        WHERE uuid = :controllerUuid AND tenant_uuid = :tenantUuid
-          AND (firmware_status_at IS NULL OR firmware_status_at <= :occurredAt)`,
-});
+  firmwareStatus: string | null;
+  firmwareAt: string | null;
+  diagnosticsStatus: string | null;
+  diagnosticsAt: string | null;
+}
 
-/** The controller's latest diagnostics (log upload) status, unless a later one was applied already. */
-export const recordDiagnosticsStatus = sqlStatement<{
-  tenantUuid: string;
-  controllerUuid: string;
-  status: string | null;
-  occurredAt: string;
-}>({
-  name: 'controller-events.record-diagnostics-status',
-  parameters: ['tenantUuid', 'controllerUuid', 'status', 'occurredAt'],
-  sql: `UPDATE assets.controllers SET diagnostics_status = :status, diagnostics_status_at = :occurredAt
-        WHERE uuid = :controllerUuid AND tenant_uuid = :tenantUuid
-          AND (diagnostics_status_at IS NULL OR diagnostics_status_at <= :occurredAt)`,
+/**
+ * The controllers' latest firmware and diagnostics statuses (a JSON array of LatestStatuses, one per controller), each
+ * unless a later one was applied already. The rows are locked first, in uuid order, as the live state consumer locks
+ * them: updated in the batch's order they waited in a circle with it (a deadlock). MATERIALIZED keeps the locking
+ * query apart, so its ORDER BY decides the order of the locks; a locked row is read in its newest version, and stays
+ * so until the UPDATE, so whether a status is later than the stored one is decided there.
+ */
+export const recordLatestStatuses = sqlStatement<{ statuses: string }>({
+  name: 'controller-events.record-latest-statuses',
+  parameters: ['statuses'],
+  sql: `WITH latest AS MATERIALIZED (
+          SELECT c.uuid, s."firmwareStatus", s."firmwareAt", s."diagnosticsStatus", s."diagnosticsAt",
+                 s."firmwareAt" IS NOT NULL
+                   AND (c.firmware_status_at IS NULL OR c.firmware_status_at <= s."firmwareAt") AS firmware,
+                 s."diagnosticsAt" IS NOT NULL
+                   AND (c.diagnostics_status_at IS NULL OR c.diagnostics_status_at <= s."diagnosticsAt") AS diagnostics
+            FROM jsonb_to_recordset(:statuses::jsonb)
+                 AS s("tenantUuid" uuid, "controllerUuid" uuid, "firmwareStatus" text, "firmwareAt" timestamptz,
+                      "diagnosticsStatus" text, "diagnosticsAt" timestamptz)
+            JOIN assets.controllers c ON c.uuid = s."controllerUuid" AND c.tenant_uuid = s."tenantUuid"
+           ORDER BY c.uuid
+             FOR NO KEY UPDATE OF c
+        )
+        UPDATE assets.controllers c
+           SET firmware_status = CASE WHEN l.firmware THEN l."firmwareStatus" ELSE c.firmware_status END,
+               firmware_status_at = CASE WHEN l.firmware THEN l."firmwareAt" ELSE c.firmware_status_at END,
+               diagnostics_status = CASE WHEN l.diagnostics THEN l."diagnosticsStatus" ELSE c.diagnostics_status END,
+               diagnostics_status_at = CASE WHEN l.diagnostics THEN l."diagnosticsAt" ELSE c.diagnostics_status_at END
+          FROM latest l
+         WHERE c.uuid = l.uuid AND (l.firmware OR l.diagnostics)`,
 });
 
 /** A row (without columns) when the tenant has the controller: its log can be listed. */
@@ -107,8 +121,7 @@ export const controllerEventsList = pagedListStatements<ControllerEventsFilter, 
 /** For the SQL snapshots. */
 export const CONTROLLER_EVENTS_STATEMENTS = [
   recordControllerEvents,
-  recordFirmwareStatus,
-  recordDiagnosticsStatus,
+  recordLatestStatuses,
   controllerExists,
   ...controllerEventsList.all,
 ];

@@ -12,17 +12,28 @@ INSERT INTO assets.controller_events (uuid, tenant_uuid, controller_uuid, kind, 
         ORDER BY e.uuid
        ON CONFLICT (uuid) DO NOTHING;
 
--- controller-events.record-firmware-status
--- $1 tenantUuid, $2 controllerUuid, $3 status, $4 occurredAt
-UPDATE assets.controllers SET firmware_status = $3, firmware_status_at = $4
-        WHERE uuid = $2 AND tenant_uuid = $1
-          AND (firmware_status_at IS NULL OR firmware_status_at <= $4);
-
--- controller-events.record-diagnostics-status
--- $1 tenantUuid, $2 controllerUuid, $3 status, $4 occurredAt
-UPDATE assets.controllers SET diagnostics_status = $3, diagnostics_status_at = $4
-        WHERE uuid = $2 AND tenant_uuid = $1
-          AND (diagnostics_status_at IS NULL OR diagnostics_status_at <= $4);
+-- controller-events.record-latest-statuses
+-- $1 statuses
+WITH latest AS MATERIALIZED (
+          SELECT c.uuid, s."firmwareStatus", s."firmwareAt", s."diagnosticsStatus", s."diagnosticsAt",
+                 s."firmwareAt" IS NOT NULL
+                   AND (c.firmware_status_at IS NULL OR c.firmware_status_at <= s."firmwareAt") AS firmware,
+                 s."diagnosticsAt" IS NOT NULL
+                   AND (c.diagnostics_status_at IS NULL OR c.diagnostics_status_at <= s."diagnosticsAt") AS diagnostics
+            FROM jsonb_to_recordset($1::jsonb)
+                 AS s("tenantUuid" uuid, "controllerUuid" uuid, "firmwareStatus" text, "firmwareAt" timestamptz,
+                      "diagnosticsStatus" text, "diagnosticsAt" timestamptz)
+            JOIN assets.controllers c ON c.uuid = s."controllerUuid" AND c.tenant_uuid = s."tenantUuid"
+           ORDER BY c.uuid
+             FOR NO KEY UPDATE OF c
+        )
+        UPDATE assets.controllers c
+           SET firmware_status = CASE WHEN l.firmware THEN l."firmwareStatus" ELSE c.firmware_status END,
+               firmware_status_at = CASE WHEN l.firmware THEN l."firmwareAt" ELSE c.firmware_status_at END,
+               diagnostics_status = CASE WHEN l.diagnostics THEN l."diagnosticsStatus" ELSE c.diagnostics_status END,
+               diagnostics_status_at = CASE WHEN l.diagnostics THEN l."diagnosticsAt" ELSE c.diagnostics_status_at END
+          FROM latest l
+         WHERE c.uuid = l.uuid AND (l.firmware OR l.diagnostics);
 
 -- controller-events.controller-exists
 -- $1 controllerUuid, $2 tenantUuid
