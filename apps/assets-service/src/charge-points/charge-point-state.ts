@@ -7,6 +7,7 @@ import {
   type EventEnvelope,
   UUID_PATTERN,
 } from '@cpc/contracts';
+import { truncateCodePoints } from '../shared/text-limits.js';
 
 /**
  * The live state of controllers and plugs, and how one charge-point event changes it: the rules the state consumer
@@ -161,7 +162,7 @@ export function readStateEvent(
         connectorId < 1 ||
         connectorId > MAX_INTEGER ||
         typeof status.status !== 'string' ||
-        !fits(status.status.slice(0, LIMITS.status), LIMITS.status) ||
+        !fits(truncateCodePoints(status.status, LIMITS.status), LIMITS.status) ||
         (evseId !== null && (!Number.isSafeInteger(evseId) || Math.abs(evseId) > MAX_INTEGER)) ||
         !fits(errorCode, LIMITS.errorCode)
       ) {
@@ -173,7 +174,7 @@ export function readStateEvent(
         change: {
           kind: 'connector-status',
           plug: { connectorId, evseId },
-          status: status.status.slice(0, LIMITS.status),
+          status: truncateCodePoints(status.status, LIMITS.status),
           errorCode,
         },
       };
