@@ -30,6 +30,7 @@ export class SigningKeyCache implements OnApplicationBootstrap {
   private readonly logger = new Logger(SigningKeyCache.name);
   private keys = new Map<string, KnownKey>();
   private fetchedAt = 0;
+  private failedAt = Number.NEGATIVE_INFINITY;
   private lastUnknownKidFetch = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
   private readonly now: () => number;
@@ -53,10 +54,19 @@ export class SigningKeyCache implements OnApplicationBootstrap {
   }
 
   async publicKeyFor(kid: string): Promise<KeyObject | undefined> {
-    if (this.now() - this.fetchedAt > this.maxAgeMs) await this.refresh();
+    // After a failed refresh the keys held serve until the next try, an interval later: auth-service failing must not
+    // cost every request a fetch (and, hung, its timeout).
+    const retryAfterFailure = this.now() - this.failedAt >= this.options.unknownKidRefetchIntervalMs;
+    if (this.now() - this.fetchedAt > this.maxAgeMs && retryAfterFailure) await this.refresh();
     const known = this.keys.get(kid)?.key;
-    if (known || this.now() - this.lastUnknownKidFetch < this.options.unknownKidRefetchIntervalMs)
-      return known;
+    if (known) return known;
+    // A refetch under way (another request's unknown kid) may bring it: waited for, not refused meanwhile.
+    if (this.inFlight) {
+      await this.inFlight;
+      const fetched = this.keys.get(kid)?.key;
+      if (fetched) return fetched;
+    }
+    if (this.now() - this.lastUnknownKidFetch < this.options.unknownKidRefetchIntervalMs) return undefined;
     this.lastUnknownKidFetch = this.now();
     await this.refresh();
     return this.keys.get(kid)?.key;
@@ -75,6 +85,7 @@ export class SigningKeyCache implements OnApplicationBootstrap {
         this.fetchedAt = this.now();
       })
       .catch((error: unknown) => {
+        this.failedAt = this.now();
         // Keep verifying with the keys we have; auth-service being down must not log everybody out.
         this.logger.warn(
           `could not refresh signing keys: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe } from '@nestjs/common';
 import { ValidationFailedError } from '@cpc/errors';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth.js';
 import { type ParameterNotation, toValidationIssues } from './validation-issues.js';
 
 /**
@@ -30,9 +31,18 @@ export class RequestValidationPipe implements PipeTransform {
       if (typeof body !== 'object' || Array.isArray(body)) {
         throw ValidationFailedError.single('body', 'invalid_type', 'the request body must be a JSON object');
       }
+      if (nestsDeeperThan(body, MAX_BODY_DEPTH)) throw bodyTooDeep();
       return this.validation.transform(body, metadata);
     }
     if (metadata.type === 'query') return this.queryValidation.transform(value, metadata);
     return this.validation.transform(value, metadata);
   }
+}
+
+function bodyTooDeep(): ValidationFailedError {
+  return ValidationFailedError.single(
+    'body',
+    'invalid_format',
+    `the request body must not nest objects and arrays more than ${MAX_BODY_DEPTH} levels deep`,
+  );
 }

@@ -3,6 +3,7 @@ import type { ValidationIssue } from '@cpc/contracts';
 import { InvalidTokenRequestError } from '@cpc/errors';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from '../http-pipeline/body-depth.js';
 import { toValidationIssues } from '../http-pipeline/validation-issues.js';
 import type { RawTokenRequestParts } from './raw-token-request.decorator.js';
 import { TokenRequestDto } from './token-request.dto.js';
@@ -51,6 +52,15 @@ export class TokenRequestPipe implements PipeTransform<RawTokenRequestParts, Pro
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidTokenRequestError([
         issue('body', 'invalid_type', 'the request body must be an object'),
+      ]);
+    }
+    if (nestsDeeperThan(body, MAX_BODY_DEPTH)) {
+      throw new InvalidTokenRequestError([
+        issue(
+          'body',
+          'invalid_format',
+          `the request body must not nest more than ${MAX_BODY_DEPTH} levels deep`,
+        ),
       ]);
     }
     const fields = { ...(body as Record<string, unknown>) };
