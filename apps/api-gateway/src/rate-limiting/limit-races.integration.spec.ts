@@ -19,6 +19,7 @@ import {
   testConnection,
   type TestSigningKey,
   testSigningKey,
+  controlTheDate,
 } from '../testing/api-gateway-test-bed.js';
 
 const LOCATION = '22222222-2222-4222-8222-222222222222';
@@ -129,21 +130,7 @@ describe('the rate limit window’s edge', () => {
   const start = Date.parse('2031-01-01T00:00:00.000Z');
 
   beforeAll(async () => {
-    jest.useFakeTimers({
-      doNotFake: [
-        'hrtime',
-        'nextTick',
-        'performance',
-        'queueMicrotask',
-        'setImmediate',
-        'clearImmediate',
-        'setInterval',
-        'clearInterval',
-        'setTimeout',
-        'clearTimeout',
-      ],
-      now: start,
-    });
+    controlTheDate(start);
     nats = await startNatsTestServer();
     connection = await testConnection(nats.url);
     auth = new AuthServiceStandIn(connection);

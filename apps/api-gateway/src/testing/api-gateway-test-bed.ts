@@ -190,3 +190,25 @@ export async function startApiGatewayProcess(
 export function testConnection(natsUrl: string): Promise<NatsConnection> {
   return connect({ servers: natsUrl });
 }
+
+/**
+ * The process's Date at `now` and under the test's control (jest.setSystemTime), before a gateway starts: its caches
+ * and limiters keep the Date.now they were built with. Timers stay real, so NATS and HTTP run as ever.
+ */
+export function controlTheDate(now: number): void {
+  jest.useFakeTimers({
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+    now,
+  });
+}
