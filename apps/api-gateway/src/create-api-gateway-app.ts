@@ -11,6 +11,7 @@ import { traceHttpRequests } from './http-pipeline/http-tracing.js';
 import { startServiceTracing } from '@cpc/tracing';
 import { ApiGatewayModule } from './api-gateway.module.js';
 import { serveConsole } from './console/serve-console.js';
+import { refuseEncodedBodies } from './http-pipeline/content-encoding.js';
 import { acceptIdTokenImports } from './authorization/id-token-import.js';
 import { HttpRequestMetrics } from './http-pipeline/http-request.metrics.js';
 import { answerClientError } from './http-pipeline/client-error-handler.js';
@@ -61,6 +62,7 @@ export async function createApiGatewayApp(config: ApiGatewayConfig): Promise<Nes
   // JSON and form bodies only (Nest registers both), and NDJSON for the id-token import; anything else is a 415.
   adapter.getInstance().removeContentTypeParser('text/plain');
   acceptIdTokenImports(adapter.getInstance(), config.importBodyLimitBytes);
+  refuseEncodedBodies(adapter.getInstance());
   // A refused body (413, 400) is answered before it is read; the close lingers so that the client gets the answer.
   lingerOnEarlyClose(adapter.getInstance().server, {
     idleMs: config.tuning.lingerIdleMs,

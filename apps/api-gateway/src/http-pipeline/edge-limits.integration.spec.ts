@@ -115,6 +115,18 @@ describe('the HTTP edge: bodies, headers, request ids', () => {
     });
   });
 
+  it('answers a body sent compressed (Content-Encoding other than identity) 415, as {error}', async () => {
+    const body = JSON.stringify({ name: 'a' });
+    for (const encoding of ['gzip', 'br, gzip', 'x-unknown']) {
+      await expect(
+        post(gateway, '/api/v1/assets/locations', body, { 'content-encoding': encoding }),
+      ).resolves.toEqual({ status: 415, body: { error: expect.any(String) } });
+    }
+    await expect(
+      post(gateway, '/api/v1/assets/locations', body, { 'content-encoding': 'identity' }),
+    ).resolves.toMatchObject({ status: 201 });
+  });
+
   it('answers a header block too large 431, a malformed header and Content-Length beside chunked 400, as {error}', async () => {
     const tooLarge = await rawExchange(
       gateway.port,
