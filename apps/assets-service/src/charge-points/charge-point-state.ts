@@ -7,7 +7,7 @@ import {
   type EventEnvelope,
   UUID_PATTERN,
 } from '@cpc/contracts';
-import { truncateCodePoints } from '../shared/text-limits.js';
+import { isTextOfAtMost, truncateCodePoints } from '../shared/text-limits.js';
 
 /**
  * The live state of controllers and plugs, and how one charge-point event changes it: the rules the state consumer
@@ -100,7 +100,7 @@ function stringOrNull(value: unknown): string | null {
 
 /** Whether PostgreSQL stores `value` in a varchar(`max`): characters, not UTF-16 units, and no NUL. */
 function fits(value: string | null, max: number): boolean {
-  return value === null || (!value.includes('\u0000') && [...value].length <= max);
+  return value === null || (!value.includes('\u0000') && isTextOfAtMost(value, max));
 }
 
 /** The event as the state consumer applies it; a string (why) when it is malformed and applies nowhere. */

@@ -161,13 +161,7 @@ WITH locked AS MATERIALIZED (
            WHERE uuid = $1 AND (SELECT count(*) FROM locked) >= 0
              AND ($3::bigint IS NULL
                   OR (enabled AND failing_since <= now() - $3::bigint * interval '1 millisecond'))
-          RETURNING uuid),
-        failed AS (
-          UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
-                 last_error = COALESCE(d.last_error, left($2, 1000))
-            FROM locked l
-           WHERE d.id = l.id AND d.status = 'pending' AND EXISTS (SELECT 1 FROM disabled)
-          RETURNING d.id)
+          RETURNING uuid)
         SELECT EXISTS (SELECT 1 FROM disabled) AS disabled;
 
 -- deliveries.fail-pending-of-disabled

@@ -313,12 +313,11 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
 });
 
 /**
- * Disables a subscription and ends its pending deliveries as failed, with the reason: on a 410 (`failingForMs` null)
- * always; for a failing streak (`failingForMs` its limit) only while it is enabled and still failing that long, so a
- * success or a re-enable that came after the worker read the streak wins. Answers whether it disabled it. The
- * deliveries are locked before the subscription and in the order of their ids, as recordOutcomes locks them: the
- * other way round the two deadlocked. Rows of fan-outs that read the subscription enabled and commit while this
- * waits for its lock are not among those it sees: failPendingOfDisabled, next in its transaction, fails them.
+ * Disables a subscription: on a 410 (`failingForMs` null) always; for a failing streak (`failingForMs` its limit)
+ * only while it is enabled and still failing that long, so a success or a re-enable that came after the worker read
+ * the streak wins. Answers whether it disabled it. Its pending deliveries are locked first, in the order of their ids,
+ * as recordOutcomes locks them (the other way round the two deadlocked); failPendingOfDisabled, next in its
+ * transaction, fails them, with the rows of fan-outs that committed while this waited for the subscription's lock.
  */
 export const disableSubscription = sqlStatement<
   { subscriptionUuid: string; reason: string; failingForMs: number | null },
@@ -336,19 +335,13 @@ export const disableSubscription = sqlStatement<
            WHERE uuid = :subscriptionUuid AND (SELECT count(*) FROM locked) >= 0
              AND (:failingForMs::bigint IS NULL
                   OR (enabled AND failing_since <= now() - :failingForMs::bigint * interval '1 millisecond'))
-          RETURNING uuid),
-        failed AS (
-          UPDATE webhooks.deliveries d SET status = 'failed', next_attempt_at = NULL, leased_until = NULL,
-                 last_error = COALESCE(d.last_error, left(:reason, 1000))
-            FROM locked l
-           WHERE d.id = l.id AND d.status = 'pending' AND EXISTS (SELECT 1 FROM disabled)
-          RETURNING d.id)
+          RETURNING uuid)
         SELECT EXISTS (SELECT 1 FROM disabled) AS disabled`,
 });
 
 /**
  * The pending deliveries of a subscription that is disabled, failed with the reason: after disableSubscription, in its
- * transaction, for the rows fan-outs committed while it waited for the subscription's lock.
+ * transaction (which holds the rows it saw), so that the rows fan-outs committed meanwhile fail too.
  */
 export const failPendingOfDisabled = sqlStatement<{ subscriptionUuid: string; reason: string }>({
   name: 'deliveries.fail-pending-of-disabled',
