@@ -38,6 +38,10 @@ describe('api-gateway tuning', () => {
       lingerIdleMs: 2_000,
       lingerTotalMs: 5_000,
       lingerMaxBytes: 8_388_608,
+      rateLimitLeaseShare: 8,
+      rateLimitLeaseAttempts: 10,
+      rateLimitStoreTimeoutMs: 1_000,
+      rateLimitStoreRetryMs: 5_000,
     });
   });
 });

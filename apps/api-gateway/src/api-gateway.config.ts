@@ -41,6 +41,17 @@ export interface ApiGatewayTuning {
    * not listening.
    */
   lingerMaxBytes: number;
+  /**
+   * A replica leases at least 1/this of what is left of a subject's window from the shared budget: 8 makes a busy
+   * subject cost a few dozen writes per window, while a replica never holds more than an eighth of the rest unused.
+   */
+  rateLimitLeaseShare: number;
+  /** Compare-and-set tries of one lease; past them (replicas contending for one subject) the replica counts alone. */
+  rateLimitLeaseAttempts: number;
+  /** How long a request waits for the shared budget's store (NATS KV) before the replica counts alone. */
+  rateLimitStoreTimeoutMs: number;
+  /** After the store failed, replicas count alone this long before trying it again (no request waits on it). */
+  rateLimitStoreRetryMs: number;
 }
 
 /** The tuning every instance runs with. */
@@ -54,6 +65,10 @@ export const API_GATEWAY_TUNING: Readonly<ApiGatewayTuning> = Object.freeze({
   lingerIdleMs: 2_000,
   lingerTotalMs: 5_000,
   lingerMaxBytes: 8 * 1024 * 1024,
+  rateLimitLeaseShare: 8,
+  rateLimitLeaseAttempts: 10,
+  rateLimitStoreTimeoutMs: 1_000,
+  rateLimitStoreRetryMs: 5_000,
 });
 
 export interface ApiGatewayConfig extends CommonServiceConfig {

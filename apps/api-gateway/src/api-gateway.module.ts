@@ -33,6 +33,8 @@ import { RequestValidationPipe } from './http-pipeline/request-validation.pipe.j
 import { RouteMethods } from './http-pipeline/route-methods.js';
 import { OAuthTokenController } from './oauth/oauth-token.controller.js';
 import { SubjectRateLimitGuard } from './rate-limiting/subject-rate-limit.guard.js';
+import { KvWindowBudgetStore } from './rate-limiting/kv-window-budget.store.js';
+import { SubjectRequestBudgets, WINDOW_BUDGET_STORE } from './rate-limiting/subject-request-budgets.js';
 import { WebhooksRoutesModule } from './webhooks/webhooks-routes.module.js';
 
 /**
@@ -102,6 +104,13 @@ export class ApiGatewayModule {
         },
         RouteAccess,
         AccessTokenStrategy,
+        {
+          provide: WINDOW_BUDGET_STORE,
+          useFactory: (connection: NatsConnection) =>
+            new KvWindowBudgetStore(connection, config.tuning.rateLimitStoreTimeoutMs),
+          inject: [NATS_CONNECTION],
+        },
+        SubjectRequestBudgets,
         HttpRequestMetrics,
         { provide: APP_GUARD, useClass: AccessTokenGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },

@@ -19,3 +19,4 @@ export * from './control/reservations.contract.js';
 export * from './nats-permissions/index.js';
 export * from './webhooks/webhooks.contract.js';
 export * from './unset-fields.js';
+export * from './api-gateway/api-rate-limits.contract.js';

@@ -1,7 +1,8 @@
 import { Kvm } from '@nats-io/kv';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, StorageType } from '@nats-io/jetstream';
 import { connect, type NatsConnection, errors as natsErrors } from '@nats-io/transport-node';
 import {
+  API_RATE_LIMITS_BUCKET,
   AssetsSubjects,
   AuthSubjects,
   CHARGE_POINT_PRESENCE_BUCKET,
@@ -220,6 +221,22 @@ describe('NATS users and permissions (generated authorization on a real nats-ser
     expect(await refusal(foreign.put('controller-1', 'x'))).toBeInstanceOf(PermissionViolationError);
   });
 
+  it('lets api-gateway use its rate-limit bucket, and keeps other services off it', async () => {
+    const bucket = await new Kvm(await connectAs('api-gateway')).create(API_RATE_LIMITS_BUCKET, {
+      history: 1,
+      storage: StorageType.Memory,
+      ttl: 3600 * 1000,
+    });
+    const revision = await bucket.create('subject-1', '{"startedAt":1,"leased":1}');
+    await bucket.update('subject-1', '{"startedAt":1,"leased":2}', revision);
+    expect((await bucket.get('subject-1'))?.json()).toEqual({ startedAt: 1, leased: 2 });
+
+    const foreign = await new Kvm(await connectAs('ocpp-gateway')).open(API_RATE_LIMITS_BUCKET);
+    expect(await refusal(foreign.put('subject-1', '{"startedAt":1,"leased":0}'))).toBeInstanceOf(
+      PermissionViolationError,
+    );
+  });
+
   it('logged a violation for every refusal above, and none for the allowed traffic', () => {
     const log = nats.log();
     expect(log).toMatch(
@@ -235,6 +252,7 @@ describe('NATS users and permissions (generated authorization on a real nats-ser
       /Publish Violation - User "assets-service", Subject "ocpp\.call\.v1\./,
       /Publish Violation - User "ocpp-gateway", Subject "\$JS\.API\.CONSUMER\.MSG\.NEXT\.CPC_EVENTS\.assets-service_/,
       /Publish Violation - User "command-service", Subject "(\$KV\.ocpp_connections\.|\$JS\.API\.[\w.]+\.KV_ocpp_connections)/,
+      /Publish Violation - User "ocpp-gateway", Subject "(\$KV\.api_rate_limits\.|\$JS\.API\.[\w.]+\.KV_api_rate_limits)/,
     ];
     const violations = natsPermissionViolations(log);
     expect(violations.length).toBeGreaterThan(20);

@@ -19,12 +19,4 @@ describe('FixedWindowRateLimiter', () => {
     now = 1000;
     expect(limiter.hit('a').allowed).toBe(true);
   });
-
-  it('reports an exhausted key without counting the look', () => {
-    const limiter = new FixedWindowRateLimiter(1, 60_000, () => 0);
-    expect(limiter.exhausted('a').allowed).toBe(true);
-    limiter.hit('a');
-    expect(limiter.exhausted('a')).toEqual({ allowed: false, retryAfterSeconds: 60 });
-    expect(limiter.exhausted('b').allowed).toBe(true);
-  });
 });

@@ -5,8 +5,8 @@ export interface RateLimitDecision {
 }
 
 /**
- * Counts hits per key in fixed windows, in this process. With several api-gateway replicas each keeps its own count,
- * so the effective limit is the configured one times the replicas (docs/authentication.md, rate limits).
+ * Counts hits per key in fixed windows, in this process alone: what a replica falls back to while the shared budgets
+ * (SharedWindowRateLimiter) cannot be used.
  */
 export class FixedWindowRateLimiter {
   private readonly windows = new Map<string, { startedAt: number; hits: number }>();
@@ -29,15 +29,6 @@ export class FixedWindowRateLimiter {
     window.hits += 1;
     const retryAfterSeconds = Math.max(1, Math.ceil((window.startedAt + this.windowMs - now) / 1000));
     return { allowed: window.hits <= this.limit, retryAfterSeconds };
-  }
-
-  /** Whether the key has used up its window, without counting a hit. */
-  exhausted(key: string): RateLimitDecision {
-    const now = this.now();
-    const window = this.windows.get(key);
-    if (!window || now - window.startedAt >= this.windowMs) return { allowed: true, retryAfterSeconds: 0 };
-    const retryAfterSeconds = Math.max(1, Math.ceil((window.startedAt + this.windowMs - now) / 1000));
-    return { allowed: window.hits < this.limit, retryAfterSeconds };
   }
 
   /** Drops finished windows now and then, so keys of past clients do not pile up. */

@@ -85,10 +85,8 @@ describe('rate limits under concurrency', () => {
     }
   });
 
-  // The per-subject limit is counted in each replica's memory (fixed-window-rate-limiter.ts:11-13, one
-  // FixedWindowRateLimiter per SubjectRateLimitGuard, subject-rate-limit.guard.ts:14-19), so with two replicas a
-  // subject gets twice API_RATE_LIMIT_PER_SUBJECT (docs/configuration.md:56 says "per api-gateway instance").
-  it.failing('holds a subject’s limit across two replicas: the limit in total, not per replica', async () => {
+  // Both replicas lease from the one budget in NATS KV (SharedWindowRateLimiter).
+  it('holds a subject’s limit across two replicas: the limit in total, not per replica', async () => {
     const token = signAccessToken(key, { sub: randomUUID() });
 
     const answers = await Promise.all(

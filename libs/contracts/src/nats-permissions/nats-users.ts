@@ -1,3 +1,4 @@
+import { API_RATE_LIMITS_BUCKET } from '../api-gateway/api-rate-limits.contract.js';
 import { AssetsSubjects } from '../assets/assets.subjects.js';
 import { AuthAdminSubjects } from '../auth/admin.contract.js';
 import { AuthSubjects } from '../auth/auth.subjects.js';
@@ -86,6 +87,7 @@ export const NATS_USERS = {
       ...Object.values(WebhookSubjects),
     ],
     listens: [AuthSubjects.signingKeysChanged, AuthSubjects.accountsRevoked],
+    kvBuckets: [API_RATE_LIMITS_BUCKET],
   },
   'auth-service': {
     ...NOTHING,
