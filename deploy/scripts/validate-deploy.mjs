@@ -362,6 +362,8 @@ function checkNatsValues() {
     values.config?.jetstream?.fileStore?.pvc?.enabled !== true
   )
     problem(where, 'JetStream must be enabled on persistent volumes');
+  if (values.config?.jetstream?.memoryStore?.enabled !== true)
+    problem(where, "JetStream's memory store must be enabled (api-gateway's rate-limit budgets)");
   if (values.natsBox?.enabled !== false)
     problem(where, 'natsBox must be disabled (it would hold a NATS login)');
   parse(readFileSync(join(root, 'deploy/k8s/nats/values-sandbox.yaml'), 'utf8'));
