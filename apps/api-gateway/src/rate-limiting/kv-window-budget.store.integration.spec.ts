@@ -57,4 +57,13 @@ describe('KvWindowBudgetStore', () => {
     expect(await store.write('tenant:garbled', { startedAt: 5, leased: 1 }, read?.revision)).toBe(true);
     expect((await bucket.get(key))?.json()).toEqual({ startedAt: 5, leased: 1 });
   });
+
+  it('creates the bucket again after it was lost (a NATS restart forgets streams kept in memory)', async () => {
+    await store.write('tenant:lost', { startedAt: 1, leased: 1 }, undefined);
+    await (await jetstreamManager(connection)).streams.delete(`KV_${API_RATE_LIMITS_BUCKET}`);
+
+    await expect(store.read('tenant:lost')).rejects.toThrow();
+    expect(await store.read('tenant:lost')).toBeUndefined();
+    expect(await store.write('tenant:lost', { startedAt: 2, leased: 1 }, undefined)).toBe(true);
+  });
 });

@@ -38,7 +38,7 @@ export class KvWindowBudgetStore implements WindowBudgetStore {
   ) {}
 
   async read(key: string): Promise<{ window: ApiRateLimitWindow; revision: number } | undefined> {
-    const entry = await (await this.open()).get(bucketKey(key));
+    const entry = await this.reopenAfterFailure((bucket) => bucket.get(bucketKey(key)));
     if (!entry || entry.operation !== 'PUT') return undefined;
     let value: unknown;
     try {
@@ -51,14 +51,26 @@ export class KvWindowBudgetStore implements WindowBudgetStore {
   }
 
   async write(key: string, window: ApiRateLimitWindow, revision: number | undefined): Promise<boolean> {
-    const bucket = await this.open();
     const value = JSON.stringify({ startedAt: window.startedAt, leased: window.leased });
+    return this.reopenAfterFailure(async (bucket) => {
+      try {
+        if (revision === undefined) await bucket.create(bucketKey(key), value);
+        else await bucket.update(bucketKey(key), value, revision);
+        return true;
+      } catch (error) {
+        if (isConflict(error)) return false;
+        throw error;
+      }
+    });
+  }
+
+  /** A failure may mean the bucket is gone (a NATS restart forgets memory streams): the next use creates it again. */
+  private async reopenAfterFailure<T>(use: (bucket: KV) => Promise<T>): Promise<T> {
+    const opened = this.open();
     try {
-      if (revision === undefined) await bucket.create(bucketKey(key), value);
-      else await bucket.update(bucketKey(key), value, revision);
-      return true;
+      return await use(await opened);
     } catch (error) {
-      if (isConflict(error)) return false;
+      if (this.bucket === opened) this.bucket = undefined;
       throw error;
     }
   }
