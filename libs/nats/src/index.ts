@@ -12,3 +12,4 @@ export * from './nats-handler-metrics.interceptor.js';
 export * from './plug-of-connector.js';
 export * from './nats-reconnects.js';
 export * from './json-broadcasts.js';
+export * from './kv-conflicts.js';

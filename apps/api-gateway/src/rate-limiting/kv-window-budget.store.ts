@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { JetStreamApiCodes, JetStreamApiError, jetstream, StorageType } from '@nats-io/jetstream';
+import { jetstream, StorageType } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { API_RATE_LIMITS_BUCKET, type ApiRateLimitWindow } from '@cpc/contracts';
+import { isKvConflict } from '@cpc/nats';
 import type { WindowBudgetStore } from './shared-window-rate-limiter.js';
 
 /** RATE_LIMIT_WINDOW_SECONDS' highest value: no window outlives its key, whatever a replica is configured with. */
@@ -17,11 +18,6 @@ function isWindow(value: unknown): value is ApiRateLimitWindow {
   const window = value as ApiRateLimitWindow | null;
   return Number.isFinite(window?.startedAt) && Number.isFinite(window?.leased);
 }
-
-const isConflict = (error: unknown) =>
-  error instanceof JetStreamApiError &&
-  (error.code === JetStreamApiCodes.StreamWrongLastSequence ||
-    error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
 
 /**
  * The shared windows in the NATS KV bucket API_RATE_LIMITS_BUCKET: in memory (a NATS restart forgets the windows in
@@ -58,7 +54,7 @@ export class KvWindowBudgetStore implements WindowBudgetStore {
         else await bucket.update(bucketKey(key), value, revision);
         return true;
       } catch (error) {
-        if (isConflict(error)) return false;
+        if (isKvConflict(error)) return false;
         throw error;
       }
     });

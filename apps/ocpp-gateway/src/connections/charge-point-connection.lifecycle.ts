@@ -105,15 +105,25 @@ export class ChargePointConnectionLifecycle {
 
   /**
    * Called when this instance's presence entry of an open connection was lost. Taken over by a newer connection
-   * elsewhere (whose notice did not arrive): this one yields. Swept while this process stood still: announced again.
+   * elsewhere (whose notice did not arrive, or whose entry was written while this ran): this one yields. Swept while
+   * this process stood still, or removed behind its back: written again (compare-and-set, never over a newer entry)
+   * and announced again.
    */
   async recoverPresence(connection: ChargePointConnection): Promise<void> {
     // Until its own write the entry names the connection it replaces: that is no takeover, and the write is coming.
     if (!connection.isAnnounced) return;
-    const holder = await this.presence.holder(connection.controllerUuid);
-    if (holder !== undefined && holder !== connection.connectionId) return this.replace(connection);
+    // Replaced already and closing: its entry must not come back.
+    if (!this.open.get(connection)) return;
+    if ((await this.presence.reclaim(connection)) === 'taken') {
+      this.logger.log(
+        `presence of ${connection.controllerUuid} is held by a newer connection; ${connection.connectionId} yields`,
+      );
+      return this.replace(connection);
+    }
     this.logger.warn(`presence of ${connection.controllerUuid} was lost; announcing the connection again`);
-    await this.announcePresence(connection);
+    // A new event id: its first connected event may be within JetStream's duplicate window, and the disconnect
+    // announced meanwhile must not be the last word.
+    await this.publishConnected(connection, randomUUID());
   }
 
   /**
@@ -155,15 +165,6 @@ export class ChargePointConnectionLifecycle {
     } finally {
       connection.announced();
     }
-  }
-
-  /**
-   * A connection announced again (its presence was lost) gets a new event id: its first connected event may be within
-   * JetStream's duplicate window, and the disconnect announced meanwhile must not be the last word.
-   */
-  private async announcePresence(connection: ChargePointConnection): Promise<void> {
-    await this.presence.announce(connection);
-    await this.publishConnected(connection, randomUUID());
   }
 
   private async publishConnected(connection: ChargePointConnection, eventId: string): Promise<void> {

@@ -8,7 +8,7 @@ import {
   GATEWAY_INSTANCES_BUCKET,
   type GatewayInstanceState,
 } from '@cpc/contracts';
-import { NATS_CONNECTION } from '@cpc/nats';
+import { isKvConflict, NATS_CONNECTION } from '@cpc/nats';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { ChargePointConnection } from './charge-point-connection.js';
@@ -24,6 +24,9 @@ export interface DeadInstance {
   revision: number;
   state: GatewayInstanceState;
 }
+
+/** How often reclaim reads and writes again after a write lost to another one, before the next upkeep round retries. */
+const RECLAIM_TRIES = 3;
 
 /** Instance ids are free text in configuration; KV keys allow only a few characters. */
 function instanceKey(instanceId: string): string {
@@ -96,6 +99,34 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
    */
   announce(connection: ChargePointConnection): Promise<number> {
     return this.requireEntries().put(connection.controllerUuid, this.entryFor(connection));
+  }
+
+  /**
+   * Writes again the entry of a connection whose presence was lost, unless another connection's entry is there
+   * ('taken': the caller yields). Only over what it read: created where there never was an entry, else updated at the
+   * revision read (the entry still its own, or the delete marker), so a newer connection's entry written after the read
+   * fails the write, and the next read finds it.
+   */
+  async reclaim(connection: ChargePointConnection): Promise<'reclaimed' | 'taken'> {
+    const entries = this.requireEntries();
+    for (let tries = 1; ; tries++) {
+      const found = await entries.get(connection.controllerUuid);
+      if (
+        found?.operation === 'PUT' &&
+        found.json<ChargePointPresence>().connectionId !== connection.connectionId
+      ) {
+        return 'taken';
+      }
+      try {
+        const entry = this.entryFor(connection);
+        await (found
+          ? entries.update(connection.controllerUuid, entry, found.revision)
+          : entries.create(connection.controllerUuid, entry));
+        return 'reclaimed';
+      } catch (error) {
+        if (!isKvConflict(error) || tries >= RECLAIM_TRIES) throw error;
+      }
+    }
   }
 
   /** The connection id the controller's entry names, if there is one. */
