@@ -15,6 +15,7 @@ import { UnloggedHandshakeFailures1795700800000 } from './migrations/17957008000
 import { LocalListUpdateParts1795701000000 } from './migrations/1795701000000-local-list-update-parts.js';
 import { RoomForLiveStateUpdates1795701200000 } from './migrations/1795701200000-room-for-live-state-updates.js';
 import { ConnectionOrderByConnection1795701400000 } from './migrations/1795701400000-connection-order-by-connection.js';
+import { RememberDisconnectsByConnection1795701600000 } from './migrations/1795701600000-remember-disconnects-by-connection.js';
 
 /** Every migration of the assets schema, in order; listed explicitly, never globbed. */
 export const ASSETS_MIGRATIONS = [
@@ -31,6 +32,7 @@ export const ASSETS_MIGRATIONS = [
   LocalListUpdateParts1795701000000,
   RoomForLiveStateUpdates1795701200000,
   ConnectionOrderByConnection1795701400000,
+  RememberDisconnectsByConnection1795701600000,
 ];
 
 export function assetsDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

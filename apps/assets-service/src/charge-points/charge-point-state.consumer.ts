@@ -13,10 +13,12 @@ import {
   type StateEvent,
 } from './charge-point-state.js';
 import {
+  controllerStateOf,
   type ControllerStateRow,
   lockControllerStates,
   lockPlugStates,
   type PlugStateRow,
+  storedDisconnects,
   writeControllerStates,
   writePlugStates,
 } from './charge-point-state.repository.js';
@@ -110,7 +112,7 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       tenantUuids: [...keys.values()].map((event) => event.tenantUuid),
       controllerUuids: [...keys.values()].map((event) => event.controllerUuid),
     });
-    return new Map(rows.map((row) => [keyOf(row.tenantUuid, row.uuid), row]));
+    return new Map(rows.map((row) => [keyOf(row.tenantUuid, row.uuid), controllerStateOf(row)]));
   }
 
   /** The plugs of the controllers that connector statuses of the batch are about, by controller, locked. */
@@ -141,6 +143,7 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
   private async writeControllers(manager: EntityManager, rows: readonly ControllerStateRow[]): Promise<void> {
     if (rows.length === 0) return;
     const column = <T>(pick: (row: ControllerState) => T) => rows.map(pick);
+    const disconnects = rows.map(storedDisconnects);
     await runStatement(manager, writeControllerStates, {
       tenantUuids: rows.map((row) => row.tenantUuid),
       uuids: rows.map((row) => row.uuid),
@@ -149,9 +152,10 @@ export class ChargePointStateConsumer implements OnApplicationBootstrap {
       connectionChangedAts: column((row) => row.connectionChangedAt),
       connectionOpenedAts: column((row) => row.connectionOpenedAt),
       connectionOpenedSequences: column((row) => row.connectionOpenedSequence),
-      connectionClosedIds: column((row) => row.connectionClosedId),
-      connectionClosedAts: column((row) => row.connectionClosedAt),
-      connectionClosedSequences: column((row) => row.connectionClosedSequence),
+      connectionClosedIds: disconnects.map((stored) => stored.connectionClosedId),
+      connectionClosedAts: disconnects.map((stored) => stored.connectionClosedAt),
+      connectionClosedSequences: disconnects.map((stored) => stored.connectionClosedSequence),
+      connectionClosedEarliers: disconnects.map((stored) => stored.connectionClosedEarlier),
       ocppProtocols: column((row) => row.ocppProtocol),
       lastSeenAts: column((row) => row.lastSeenAt),
       vendors: column((row) => row.vendor),

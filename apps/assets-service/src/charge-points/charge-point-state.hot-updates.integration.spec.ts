@@ -72,6 +72,8 @@ describe('the live state rewrites rows in place', () => {
         connectionClosedIds: controllers.map(() => randomUUID()),
         connectionClosedAts: controllers.map(() => now),
         connectionClosedSequences: controllers.map((_, index) => index + 2),
+        // Only disconnects handled before their connects leave more than one remembered: rare.
+        connectionClosedEarliers: controllers.map(() => null),
         ocppProtocols: controllers.map(() => 'ocpp1.6'),
         lastSeenAts: controllers.map(() => now),
         vendors: controllers.map(() => 'Vendor'),

@@ -20,6 +20,9 @@ const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
 
 beforeAll(async () => {
   ({ rig, db, locationUuid } = await startAssetsServiceRigWithLocation(tenant));
+  // Every disconnect the reference (applyOneByOne) handled, without bound.
+  await db.query(`CREATE TABLE reference_disconnects (controller_uuid uuid NOT NULL, connection_id varchar,
+                                                      at timestamptz NOT NULL, seq bigint NOT NULL)`);
 });
 
 afterAll(async () => {
@@ -111,7 +114,8 @@ async function plugStates(uuids: readonly string[]): Promise<Record<string, unkn
 /**
  * The reference: the state consumer's rules as one autocommitted statement per change, one event at a time (as before
  * batches), with `sequence` the event's place in the stream. A batch must end in the same state as these statements
- * applied in stream order. Keys (instant, sequence) compare as rows; a sequence not stored counts as 0.
+ * applied in stream order. Keys (instant, sequence) compare as rows; a sequence not stored counts as 0. Connections as
+ * the truth has them, with every disconnect kept (reference_disconnects) where the consumer keeps a bounded few.
  */
 async function applyOneByOne({ subject, event }: Published, sequence: number): Promise<void> {
   const data = event.data;
@@ -125,23 +129,25 @@ async function applyOneByOne({ subject, event }: Published, sequence: number): P
     );
   switch (subject) {
     case ChargePointEventSubjects.connected:
-      // Newer than the known connection's connect: it becomes the known one, closed when the remembered disconnect is
-      // of it (or of none in particular) and newer.
+      // Newer than the known connection's connect: it becomes the known one, closed when a disconnect of it (or one
+      // naming none, or any when it names none) newer than it was handled; the controller went offline at the newest.
       await db.query(
         `WITH k AS (
-           SELECT uuid, connection_closed_at IS NOT NULL
-                    AND (connection_closed_id IS NULL OR connection_closed_id = $4::varchar) IS TRUE
-                    AND (connection_closed_at, COALESCE(connection_closed_seq, 0)) > ($3::timestamptz, $6::bigint)
-                    AS closed
-             FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2)
+           SELECT c.uuid,
+                  (SELECT d.at FROM reference_disconnects d
+                    WHERE d.controller_uuid = c.uuid
+                      AND (d.connection_id IS NULL OR $4::varchar IS NULL OR d.connection_id = $4::varchar)
+                      AND (d.at, d.seq) > ($3::timestamptz, $6::bigint)
+                    ORDER BY d.at DESC, d.seq DESC LIMIT 1) AS closed_at
+             FROM assets.controllers c WHERE c.tenant_uuid = $1 AND c.uuid = $2)
          UPDATE assets.controllers c
             SET connection_opened_at = $3, connection_opened_seq = $6, ocpp_protocol = $5,
-                connection_status = CASE WHEN k.closed THEN 'offline' ELSE 'online' END,
-                connection_id = CASE WHEN k.closed THEN NULL ELSE $4::varchar END,
-                connection_changed_at = CASE WHEN NOT k.closed THEN $3
-                                             WHEN c.connection_status = 'online' THEN c.connection_closed_at
+                connection_status = CASE WHEN k.closed_at IS NULL THEN 'online' ELSE 'offline' END,
+                connection_id = CASE WHEN k.closed_at IS NULL THEN $4::varchar END,
+                connection_changed_at = CASE WHEN k.closed_at IS NULL THEN $3
+                                             WHEN c.connection_status = 'online' THEN k.closed_at
                                              ELSE c.connection_changed_at END,
-                last_seen_at = CASE WHEN k.closed THEN c.last_seen_at ELSE GREATEST(c.last_seen_at, $3) END
+                last_seen_at = CASE WHEN k.closed_at IS NULL THEN GREATEST(c.last_seen_at, $3) ELSE c.last_seen_at END
            FROM k
           WHERE c.uuid = k.uuid
             AND (c.connection_opened_at IS NULL
@@ -150,26 +156,18 @@ async function applyOneByOne({ subject, event }: Published, sequence: number): P
       );
       return;
     case ChargePointEventSubjects.disconnected:
-      // Newer than the known connection's connect: remembered (when newer than the one remembered), and offline if
-      // about the connection the controller is online over.
+      // Newer than the known connection's connect: kept, and offline if about the connection the controller is online
+      // over. (One no newer can never close a connect that applies from then on.)
       await db.query(
-        `UPDATE assets.controllers
-            SET connection_closed_id = CASE WHEN newer THEN $4::varchar ELSE connection_closed_id END,
-                connection_closed_at = CASE WHEN newer THEN $3 ELSE connection_closed_at END,
-                connection_closed_seq = CASE WHEN newer THEN $5 ELSE connection_closed_seq END,
-                connection_status = CASE WHEN closes THEN 'offline' ELSE connection_status END,
-                connection_id = CASE WHEN closes THEN NULL ELSE connection_id END,
-                connection_changed_at = CASE WHEN closes THEN $3 ELSE connection_changed_at END
-           FROM (SELECT uuid AS u,
-                        connection_closed_at IS NULL
-                          OR (connection_closed_at, COALESCE(connection_closed_seq, 0)) < ($3::timestamptz, $5::bigint)
-                          AS newer,
-                        connection_status = 'online'
-                          AND ($4::varchar IS NULL OR connection_id IS NULL OR connection_id = $4::varchar) AS closes
-                   FROM assets.controllers WHERE tenant_uuid = $1 AND uuid = $2) AS k
-          WHERE uuid = k.u
-            AND (connection_opened_at IS NULL
-                 OR (connection_opened_at, COALESCE(connection_opened_seq, 0)) < ($3::timestamptz, $5::bigint))`,
+        `WITH k AS (
+           SELECT uuid FROM assets.controllers
+            WHERE tenant_uuid = $1 AND uuid = $2
+              AND (connection_opened_at IS NULL
+                   OR (connection_opened_at, COALESCE(connection_opened_seq, 0)) < ($3::timestamptz, $5::bigint))),
+         kept AS (INSERT INTO reference_disconnects SELECT uuid, $4::varchar, $3, $5 FROM k)
+         UPDATE assets.controllers SET connection_status = 'offline', connection_id = NULL, connection_changed_at = $3
+          WHERE uuid IN (SELECT uuid FROM k) AND connection_status = 'online'
+            AND ($4::varchar IS NULL OR connection_id IS NULL OR connection_id = $4::varchar)`,
         [...key, text(data.connectionId), sequence],
       );
       return;

@@ -1,5 +1,10 @@
 import { sqlStatement } from '@cpc/database';
-import type { ControllerState, PlugState } from './charge-point-state.js';
+import {
+  type ControllerState,
+  type PlugState,
+  type RememberedDisconnect,
+  rememberedDisconnects,
+} from './charge-point-state.js';
 
 /**
  * The statements of the charge point state consumer: a batch's controllers and plugs are read and locked (in uuid
@@ -15,6 +20,77 @@ export interface ControllerStateRow extends ControllerState {
   uuid: string;
 }
 
+/**
+ * A controller's live state as stored. Of the remembered disconnects, the newest has the columns it had when only one
+ * was remembered (connection_closed_id, _at, _seq), so that a replica of that version still finds it; the others are
+ * in connection_closed_earlier, a JSON array (newest first) of {connectionId, at (ISO 8601), sequence}, null when none.
+ */
+export interface ControllerStateRecord extends Omit<ControllerState, 'connectionsClosed'> {
+  tenantUuid: string;
+  uuid: string;
+  connectionClosedId: string | null;
+  connectionClosedAt: Date | null;
+  connectionClosedSequence: number | null;
+  /** As node-postgres parses jsonb. */
+  connectionClosedEarlier: unknown;
+}
+
+/** A stored disconnect, or null when the JSON is not one (written by hand, say): then it is not remembered. */
+function storedDisconnect(value: unknown): RememberedDisconnect | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { connectionId, at, sequence } = value as Record<string, unknown>;
+  const instant = typeof at === 'string' ? new Date(at) : null;
+  if (instant === null || Number.isNaN(instant.getTime())) return null;
+  if (typeof sequence !== 'number' || (connectionId !== null && typeof connectionId !== 'string'))
+    return null;
+  return { connectionId, at: instant, sequence };
+}
+
+/** The state the rules work on, from the record as stored. */
+export function controllerStateOf(record: ControllerStateRecord): ControllerStateRow {
+  const {
+    connectionClosedId,
+    connectionClosedAt,
+    connectionClosedSequence,
+    connectionClosedEarlier,
+    ...state
+  } = record;
+  const stored = Array.isArray(connectionClosedEarlier)
+    ? connectionClosedEarlier.map(storedDisconnect).filter((disconnect) => disconnect !== null)
+    : [];
+  if (connectionClosedAt !== null) {
+    stored.push({
+      connectionId: connectionClosedId,
+      at: connectionClosedAt,
+      sequence: connectionClosedSequence ?? 0,
+    });
+  }
+  return {
+    ...state,
+    connectionsClosed: rememberedDisconnects(
+      stored,
+      state.connectionOpenedAt,
+      state.connectionOpenedSequence,
+    ),
+  };
+}
+
+/** The columns of the remembered disconnects (see ControllerStateRecord). */
+export function storedDisconnects(state: ControllerState): {
+  connectionClosedId: string | null;
+  connectionClosedAt: Date | null;
+  connectionClosedSequence: number | null;
+  connectionClosedEarlier: string | null;
+} {
+  const [newest, ...earlier] = state.connectionsClosed;
+  return {
+    connectionClosedId: newest?.connectionId ?? null,
+    connectionClosedAt: newest?.at ?? null,
+    connectionClosedSequence: newest?.sequence ?? null,
+    connectionClosedEarlier: earlier.length === 0 ? null : JSON.stringify(earlier),
+  };
+}
+
 export interface PlugStateRow extends PlugState {
   tenantUuid: string;
   controllerUuid: string;
@@ -27,7 +103,7 @@ export interface PlugStateRow extends PlugState {
  */
 export const lockControllerStates = sqlStatement<
   { tenantUuids: string[]; controllerUuids: string[] },
-  ControllerStateRow
+  ControllerStateRecord
 >({
   name: 'charge-point-state.lock-controllers',
   parameters: ['tenantUuids', 'controllerUuids'],
@@ -37,6 +113,7 @@ export const lockControllerStates = sqlStatement<
               c.connection_opened_seq::float8 AS "connectionOpenedSequence",
               c.connection_closed_id AS "connectionClosedId", c.connection_closed_at AS "connectionClosedAt",
               c.connection_closed_seq::float8 AS "connectionClosedSequence",
+              c.connection_closed_earlier AS "connectionClosedEarlier",
               c.ocpp_protocol AS "ocppProtocol", c.last_seen_at AS "lastSeenAt", c.vendor, c.model,
               c.serial_number AS "serialNumber", c.firmware_version AS "firmwareVersion", c.booted_at AS "bootedAt",
               c.booted_seq::float8 AS "bootedSequence"
@@ -74,6 +151,8 @@ export const writeControllerStates = sqlStatement<{
   connectionClosedIds: (string | null)[];
   connectionClosedAts: (Date | null)[];
   connectionClosedSequences: (number | null)[];
+  /** JSON text of each row's earlier remembered disconnects, or null. */
+  connectionClosedEarliers: (string | null)[];
   ocppProtocols: (string | null)[];
   lastSeenAts: (Date | null)[];
   vendors: (string | null)[];
@@ -95,6 +174,7 @@ export const writeControllerStates = sqlStatement<{
     'connectionClosedIds',
     'connectionClosedAts',
     'connectionClosedSequences',
+    'connectionClosedEarliers',
     'ocppProtocols',
     'lastSeenAts',
     'vendors',
@@ -109,20 +189,20 @@ export const writeControllerStates = sqlStatement<{
               connection_changed_at = s.connection_changed_at, connection_opened_at = s.connection_opened_at,
               connection_opened_seq = s.connection_opened_seq, connection_closed_id = s.connection_closed_id,
               connection_closed_at = s.connection_closed_at, connection_closed_seq = s.connection_closed_seq,
-              ocpp_protocol = s.ocpp_protocol, last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model,
-              serial_number = s.serial_number, firmware_version = s.firmware_version, booted_at = s.booted_at,
-              booted_seq = s.booted_seq
+              connection_closed_earlier = s.connection_closed_earlier, ocpp_protocol = s.ocpp_protocol,
+              last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model, serial_number = s.serial_number,
+              firmware_version = s.firmware_version, booted_at = s.booted_at, booted_seq = s.booted_seq
          FROM unnest(:tenantUuids::uuid[], :uuids::uuid[], :connectionStatuses::varchar[], :connectionIds::varchar[],
                      :connectionChangedAts::timestamptz[], :connectionOpenedAts::timestamptz[],
                      :connectionOpenedSequences::bigint[], :connectionClosedIds::varchar[],
                      :connectionClosedAts::timestamptz[], :connectionClosedSequences::bigint[],
-                     :ocppProtocols::varchar[], :lastSeenAts::timestamptz[], :vendors::varchar[], :models::varchar[],
-                     :serialNumbers::varchar[], :firmwareVersions::varchar[], :bootedAts::timestamptz[],
-                     :bootedSequences::bigint[])
+                     :connectionClosedEarliers::jsonb[], :ocppProtocols::varchar[], :lastSeenAts::timestamptz[],
+                     :vendors::varchar[], :models::varchar[], :serialNumbers::varchar[], :firmwareVersions::varchar[],
+                     :bootedAts::timestamptz[], :bootedSequences::bigint[])
               AS s(tenant_uuid, uuid, connection_status, connection_id, connection_changed_at, connection_opened_at,
                    connection_opened_seq, connection_closed_id, connection_closed_at, connection_closed_seq,
-                   ocpp_protocol, last_seen_at, vendor, model, serial_number, firmware_version, booted_at,
-                   booted_seq)
+                   connection_closed_earlier, ocpp_protocol, last_seen_at, vendor, model, serial_number,
+                   firmware_version, booted_at, booted_seq)
         WHERE c.tenant_uuid = s.tenant_uuid AND c.uuid = s.uuid`,
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ChargePointEventSubjects } from '@cpc/contracts';
 import {
   type ControllerState,
+  MAX_REMEMBERED_DISCONNECTS,
   plugOf,
   type PlugState,
   readStateEvent,
@@ -10,6 +11,17 @@ import {
 } from './charge-point-state.js';
 
 const tenantUuid = randomUUID();
+
+/** A small seeded generator (mulberry32), so a failing run can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 const controllerUuid = randomUUID();
 const occurredAt = '2026-01-01T00:00:05.000Z';
 
@@ -37,6 +49,15 @@ describe('readStateEvent', () => {
     ['no occurredAt', { occurredAt: '-010000-01-01T00:00:00.000Z' }, {}],
   ])('finds an event malformed: %s', (reason, envelope, data) => {
     expect(read(ChargePointEventSubjects.connected, data, envelope)).toBe(reason);
+  });
+
+  it('drops a disconnect whose connection id cannot be stored: no connect with that id applies', () => {
+    expect(read(ChargePointEventSubjects.disconnected, { connectionId: 'x'.repeat(100) })).toMatchObject({
+      change: { kind: 'disconnected', connectionId: 'x'.repeat(100) },
+    });
+    expect(read(ChargePointEventSubjects.disconnected, { connectionId: 'x'.repeat(101) })).toBe(
+      'connection id too long',
+    );
   });
 
   it('drops a connect whose connection id or protocol cannot be stored: the statement would fail for ever', () => {
@@ -93,9 +114,7 @@ describe('applying events', () => {
     connectionChangedAt: new Date('2026-01-01T00:00:05.000Z'),
     connectionOpenedAt: new Date('2026-01-01T00:00:05.000Z'),
     connectionOpenedSequence: 1,
-    connectionClosedId: null,
-    connectionClosedAt: null,
-    connectionClosedSequence: null,
+    connectionsClosed: [],
     ocppProtocol: 'ocpp1.6',
     lastSeenAt: new Date(occurredAt),
     vendor: null,
@@ -142,9 +161,7 @@ describe('connections, in every order the events can be handled in', () => {
     connectionChangedAt: null,
     connectionOpenedAt: null,
     connectionOpenedSequence: null,
-    connectionClosedId: null,
-    connectionClosedAt: null,
-    connectionClosedSequence: null,
+    connectionsClosed: [],
     ocppProtocol: null,
     lastSeenAt: null,
     vendor: null,
@@ -154,7 +171,8 @@ describe('connections, in every order the events can be handled in', () => {
     bootedAt: null,
     bootedSequence: null,
   };
-  type Step = ['connect' | 'disconnect', string, number];
+  /** A connect or disconnect of a connection (null: none named) at an instant (s). */
+  type Step = ['connect' | 'disconnect', string | null, number];
   const event = ([kind, connectionId, seconds]: Step, sequence: number): StateEvent => ({
     tenantUuid,
     controllerUuid,
@@ -240,5 +258,125 @@ describe('connections, in every order the events can be handled in', () => {
         true,
       ),
     ).toEqual(new Set(['online c1']));
+  });
+
+  /** Whether a is after b in stream order: by instant, then by stream sequence. */
+  const after = (a: StateEvent, b: StateEvent) =>
+    a.at.getTime() > b.at.getTime() || (a.at.getTime() === b.at.getTime() && a.sequence > b.sequence);
+
+  /**
+   * The state the events must end in, whatever order they are handled in: online over the connection with the newest
+   * connect unless a disconnect of it newer than the connect was handled (a connect or disconnect naming no
+   * connection: by time alone, any).
+   */
+  function truth(events: readonly StateEvent[]): string {
+    const connects = events.filter((candidate) => candidate.change.kind === 'connected');
+    if (connects.length === 0) return 'offline null';
+    const newest = connects.reduce((a, b) => (after(b, a) ? b : a));
+    const id = newest.change.kind === 'connected' ? newest.change.connectionId : null;
+    const closed = events.some(
+      (candidate) =>
+        candidate.change.kind === 'disconnected' &&
+        after(candidate, newest) &&
+        (candidate.change.connectionId === null || id === null || candidate.change.connectionId === id),
+    );
+    return closed ? 'offline null' : `online ${String(id)}`;
+  }
+
+  /**
+   * Every timeline of `count` connections, one instant (s) apart: connects in the order of their connections, each
+   * connection closing at any point after its connect, or not at all.
+   */
+  function timelines(count: number): Step[][] {
+    const all: Step[][] = [];
+    const extend = (steps: Step[], opened: number, closable: readonly number[]) => {
+      all.push(steps);
+      if (opened < count) {
+        extend([...steps, ['connect', `c${opened + 1}`, steps.length + 1]], opened + 1, [
+          ...closable,
+          opened + 1,
+        ]);
+      }
+      for (const connection of closable) {
+        extend(
+          [...steps, ['disconnect', `c${connection}`, steps.length + 1]],
+          opened,
+          closable.filter((other) => other !== connection),
+        );
+      }
+    };
+    extend([], 0, []);
+    // A timeline ends when nothing more happens in it: each prefix is one too.
+    return all.filter((steps) => steps.some(([kind]) => kind === 'connect'));
+  }
+
+  it('ends in the truth for every timeline of two connections, in every order, redeliveries included', () => {
+    const wrong = timelines(2).filter((steps) => {
+      const expected = truth(steps.map((step, index) => event(step, index + 1)));
+      const ends = endStates(steps, true);
+      return ends.size !== 1 || !ends.has(expected);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('ends in the truth for every timeline of three connections, in every order', () => {
+    const wrong: string[] = [];
+    for (const steps of timelines(3)) {
+      const events = steps.map((step, index) => event(step, index + 1));
+      const expected = truth(events);
+      for (const order of orders(events.length, 1)) {
+        const end = order.reduce((state, index) => applyToController(state, events[index]), offline);
+        const got = `${end.connectionStatus} ${String(end.connectionId)}`;
+        if (got !== expected) wrong.push(`${JSON.stringify(order.map((index) => steps[index]))}: ${got}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('ends in the truth for random events: reused connection ids, none named, ties, redeliveries', () => {
+    const next = random(7);
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
+    for (let run = 0; run < 5_000; run++) {
+      const events = Array.from({ length: 1 + Math.floor(next() * 8) }, (_, index) =>
+        event(
+          [pick(['connect', 'disconnect'] as const), pick(['c1', 'c2', 'c3', null]), Math.floor(next() * 4)],
+          index + 1,
+        ),
+      );
+      // Each event handled once or twice, in a random order.
+      const handled = events
+        .flatMap((handledEvent) => (next() < 0.3 ? [handledEvent, handledEvent] : [handledEvent]))
+        .map((handledEvent) => ({ handledEvent, place: next() }))
+        .sort((a, b) => a.place - b.place)
+        .map(({ handledEvent }) => handledEvent);
+      const end = handled.reduce(applyToController, offline);
+      const got = `${end.connectionStatus} ${String(end.connectionId)}`;
+      if (got !== truth(events)) {
+        throw new Error(`run ${run}: ${got} for ${JSON.stringify(handled)}, expected ${truth(events)}`);
+      }
+    }
+  });
+
+  it(`remembers ${MAX_REMEMBERED_DISCONNECTS} disconnects handled before their connects, forgetting the oldest`, () => {
+    // Connection i opens at i s; the newest closes first, at (count + 1) s, the others after it.
+    const handledDisconnectsFirst = (count: number) => {
+      const connects = Array.from({ length: count }, (_, index): Step => [
+        'connect',
+        `c${index + 1}`,
+        index + 1,
+      ]);
+      const disconnects = Array.from({ length: count }, (_, index): Step => [
+        'disconnect',
+        `c${count - index}`,
+        count + 1 + index,
+      ]);
+      const events = [...connects, ...disconnects].map((step, index) => event(step, index + 1));
+      const end = [...events.slice(count), ...events.slice(0, count)].reduce(applyToController, offline);
+      return `${end.connectionStatus} ${String(end.connectionId)}`;
+    };
+    expect(handledDisconnectsFirst(MAX_REMEMBERED_DISCONNECTS)).toBe('offline null');
+    // The newest connection's disconnect, the oldest of them, is forgotten: the known limit of the bound.
+    const count = MAX_REMEMBERED_DISCONNECTS + 1;
+    expect(handledDisconnectsFirst(count)).toBe(`online c${count}`);
   });
 });

@@ -18,6 +18,20 @@ import { isTextOfAtMost, truncateCodePoints } from '../shared/text-limits.js';
  * connection with the newest connect, unless that connection's disconnect was handled.
  */
 
+/** A disconnect handled before the connect of its connection may be: kept until a newer connect makes it moot. */
+export interface RememberedDisconnect {
+  /** null: a disconnect naming no connection, about whatever connection was open. */
+  connectionId: string | null;
+  at: Date;
+  sequence: number;
+}
+
+/**
+ * How many disconnects newer than the known connection's connect a controller remembers: each is a connection whose
+ * disconnect was handled before its connect, so more than a few at once means connects that are lost, not late.
+ */
+export const MAX_REMEMBERED_DISCONNECTS = 8;
+
 /** A plug as the gateway names it: OCPP 1.6 by `connectorId`; 2.0.1 by EVSE and its n-th connector. */
 export interface PlugAddress {
   connectorId: number;
@@ -60,13 +74,12 @@ export interface ControllerState {
   connectionOpenedAt: Date | null;
   connectionOpenedSequence: number | null;
   /**
-   * The newest disconnect handled that was newer than the connection then known (null id: whatever connection was
-   * open): a connect of that connection older than it comes in closed. It remembers a disconnect that overtook its
-   * connect (two gateway instances, two replicas of this consumer, a redelivery).
+   * The disconnects handled that are newer than the known connection's connect, newest first, the newest of each
+   * connection (one naming none stands for every connection before it): a connect older than the disconnect of its
+   * connection, handled later, comes in closed. They remember disconnects that overtook their connects (two gateway
+   * instances, two replicas of this consumer, redeliveries). At most MAX_REMEMBERED_DISCONNECTS, the oldest forgotten.
    */
-  connectionClosedId: string | null;
-  connectionClosedAt: Date | null;
-  connectionClosedSequence: number | null;
+  connectionsClosed: readonly RememberedDisconnect[];
   ocppProtocol: string | null;
   lastSeenAt: Date | null;
   vendor: string | null;
@@ -134,10 +147,10 @@ export function readStateEvent(
     }
     case ChargePointEventSubjects.disconnected: {
       const disconnected = data as Partial<ChargePointDisconnectedEvent['data']>;
-      return {
-        ...base,
-        change: { kind: 'disconnected', connectionId: stringOrNull(disconnected.connectionId) },
-      };
+      const connectionId = stringOrNull(disconnected.connectionId);
+      // It is remembered by its connection id, and no connect with an id that does not fit is ever applied.
+      if (!fits(connectionId, LIMITS.connectionId)) return 'connection id too long';
+      return { ...base, change: { kind: 'disconnected', connectionId } };
     }
     case ChargePointEventSubjects.booted: {
       const booted = data as Partial<ChargePointBootedEvent['data']>;
@@ -195,48 +208,100 @@ function isAfter(at: Date, sequence: number, storedAt: Date | null, storedSequen
   return difference > 0 || (difference === 0 && sequence > (storedSequence ?? 0));
 }
 
+/** Whether a disconnect naming `closed` is about a connection `opened`: the same one, or either names none. */
+function sameConnection(closed: string | null, opened: string | null): boolean {
+  return closed === null || opened === null || closed === opened;
+}
+
+/** Whether remembering `newer` makes remembering `older` moot: every connect `older` closes, `newer` closes too. */
+function covers(newer: RememberedDisconnect, older: RememberedDisconnect): boolean {
+  return (
+    (newer.connectionId === null || newer.connectionId === older.connectionId) &&
+    !isAfter(older.at, older.sequence, newer.at, newer.sequence)
+  );
+}
+
+/**
+ * `remembered` (newest first) with `disconnect` among them (the same array when it is moot, as for a redelivery),
+ * without those it makes moot, the oldest beyond MAX_REMEMBERED_DISCONNECTS forgotten.
+ */
+function remember(
+  remembered: readonly RememberedDisconnect[],
+  disconnect: RememberedDisconnect,
+): readonly RememberedDisconnect[] {
+  if (remembered.some((other) => covers(other, disconnect))) return remembered;
+  return [disconnect, ...remembered.filter((other) => !covers(disconnect, other))]
+    .sort(
+      (a, b) =>
+        Number(isAfter(b.at, b.sequence, a.at, a.sequence)) -
+        Number(isAfter(a.at, a.sequence, b.at, b.sequence)),
+    )
+    .slice(0, MAX_REMEMBERED_DISCONNECTS);
+}
+
+/**
+ * Stored disconnects as the rules keep them: newer than the known connection's connect (opened), newest first, none
+ * made moot by another, at most MAX_REMEMBERED_DISCONNECTS. For rows written by other code (a migration, a replica of
+ * an earlier version).
+ */
+export function rememberedDisconnects(
+  stored: readonly RememberedDisconnect[],
+  openedAt: Date | null,
+  openedSequence: number | null,
+): readonly RememberedDisconnect[] {
+  return stored
+    .filter((disconnect) => isAfter(disconnect.at, disconnect.sequence, openedAt, openedSequence))
+    .reduce<readonly RememberedDisconnect[]>(remember, []);
+}
+
 /**
  * The controller after `event` (the same object when nothing changes). Connections, for every order the events come
  * in (two gateway instances publish independently; two replicas of the consumer commit in either order; redeliveries):
  *
  * - A connect applies when it is newer (by key) than the connect of the connection the controller is known by
  *   (connection_opened_at, kept while offline), whatever disconnects were handled in between: an older connection's
- *   disconnect never blocks a newer connection. It makes its connection the known one, online, unless the remembered
- *   disconnect (connection_closed_*) is of that connection (or of none in particular) and newer than the connect: then
- *   the connection is known closed and the controller offline. A connect no newer than the known one is an older
- *   connection's, or a redelivery: ignored. The same connection id connecting again later (the gateway re-announces
- *   it after presence loss) is simply a newer connect.
+ *   disconnect never blocks a newer connection. It makes its connection the known one, online, unless a remembered
+ *   disconnect newer than the connect is of that connection (or either names none): then the connection is known
+ *   closed and the controller offline. Remembered disconnects no newer than the connect are forgotten: only connects
+ *   newer than it apply from now on. A connect no newer than the known one is an older connection's, or a redelivery:
+ *   ignored. The same connection id connecting again later (the gateway re-announces it after presence loss) is simply
+ *   a newer connect.
  * - A disconnect no newer than the known connection's connect is about a connection that ended before it: ignored. A
- *   newer one takes the controller offline if it is about the connection it is online over (or names none, or the
- *   controller is known by none), and is remembered (when newer than the one remembered) so that its connect, if that
- *   is handled later, comes in closed; a disconnect of another connection leaves the controller online.
+ *   newer one takes the controller offline if it is about the connection it is online over (or either names none),
+ *   and is remembered, whichever connection it is about, so that its connect, if that is handled later, comes in
+ *   closed; a disconnect of another connection leaves the controller online.
  *
  * So the end state is the truth whatever the order: online over the newest connection unless its disconnect was
- * handled. What one remembered disconnect cannot cover: two disconnects both handled before their connects, the newer
- * one of another connection, where the older one's connection turns out to be the newest (one of them is forgotten).
+ * handled. What the bound cannot cover: more than MAX_REMEMBERED_DISCONNECTS connections whose disconnects were all
+ * handled before their connects, where the one forgotten (the oldest) turns out to be the newest connection's.
  */
 export function applyToController(state: ControllerState, event: StateEvent): ControllerState {
   const { change, at, sequence } = event;
   switch (change.kind) {
     case 'connected': {
       if (!isAfter(at, sequence, state.connectionOpenedAt, state.connectionOpenedSequence)) return state;
+      const pending = state.connectionsClosed.filter((disconnect) =>
+        isAfter(disconnect.at, disconnect.sequence, at, sequence),
+      );
       const opened: ControllerState = {
         ...state,
         connectionOpenedAt: at,
         connectionOpenedSequence: sequence,
+        connectionsClosed:
+          pending.length === state.connectionsClosed.length ? state.connectionsClosed : pending,
         ocppProtocol: change.protocol,
       };
-      const closed =
-        state.connectionClosedAt !== null &&
-        (state.connectionClosedId === null || state.connectionClosedId === change.connectionId) &&
-        isAfter(state.connectionClosedAt, state.connectionClosedSequence ?? 0, at, sequence);
-      if (closed) {
+      // Newest first: the newest disconnect of this connection after its connect (only the newest of each is kept).
+      const closedBy = pending.find((disconnect) =>
+        sameConnection(disconnect.connectionId, change.connectionId),
+      );
+      if (closedBy) {
         if (state.connectionStatus !== 'online') return opened;
         return {
           ...opened,
           connectionStatus: 'offline',
           connectionId: null,
-          connectionChangedAt: state.connectionClosedAt,
+          connectionChangedAt: closedBy.at,
         };
       }
       return {
@@ -256,21 +321,14 @@ export function applyToController(state: ControllerState, event: StateEvent): Co
         return state;
       }
       let next = state;
-      if (isAfter(at, sequence, state.connectionClosedAt, state.connectionClosedSequence)) {
-        next = {
-          ...next,
-          connectionClosedId: change.connectionId,
-          connectionClosedAt: at,
-          connectionClosedSequence: sequence,
-        };
-      }
+      const remembered = remember(state.connectionsClosed, {
+        connectionId: change.connectionId,
+        at,
+        sequence,
+      });
+      if (remembered !== state.connectionsClosed) next = { ...next, connectionsClosed: remembered };
       // A disconnect of a connection that another one replaced leaves the controller online.
-      if (
-        state.connectionStatus === 'online' &&
-        (change.connectionId === null ||
-          state.connectionId === null ||
-          state.connectionId === change.connectionId)
-      ) {
+      if (state.connectionStatus === 'online' && sameConnection(change.connectionId, state.connectionId)) {
         next = { ...next, connectionStatus: 'offline', connectionId: null, connectionChangedAt: at };
       }
       return next;

@@ -9,6 +9,7 @@ SELECT c.tenant_uuid AS "tenantUuid", c.uuid, c.connection_status AS "connection
               c.connection_opened_seq::float8 AS "connectionOpenedSequence",
               c.connection_closed_id AS "connectionClosedId", c.connection_closed_at AS "connectionClosedAt",
               c.connection_closed_seq::float8 AS "connectionClosedSequence",
+              c.connection_closed_earlier AS "connectionClosedEarlier",
               c.ocpp_protocol AS "ocppProtocol", c.last_seen_at AS "lastSeenAt", c.vendor, c.model,
               c.serial_number AS "serialNumber", c.firmware_version AS "firmwareVersion", c.booted_at AS "bootedAt",
               c.booted_seq::float8 AS "bootedSequence"
@@ -28,26 +29,26 @@ SELECT p.uuid, p.tenant_uuid AS "tenantUuid", p.controller_uuid AS "controllerUu
           FOR NO KEY UPDATE OF p;
 
 -- charge-point-state.write-controllers
--- $1 tenantUuids, $2 uuids, $3 connectionStatuses, $4 connectionIds, $5 connectionChangedAts, $6 connectionOpenedAts, $7 connectionOpenedSequences, $8 connectionClosedIds, $9 connectionClosedAts, $10 connectionClosedSequences, $11 ocppProtocols, $12 lastSeenAts, $13 vendors, $14 models, $15 serialNumbers, $16 firmwareVersions, $17 bootedAts, $18 bootedSequences
+-- $1 tenantUuids, $2 uuids, $3 connectionStatuses, $4 connectionIds, $5 connectionChangedAts, $6 connectionOpenedAts, $7 connectionOpenedSequences, $8 connectionClosedIds, $9 connectionClosedAts, $10 connectionClosedSequences, $11 connectionClosedEarliers, $12 ocppProtocols, $13 lastSeenAts, $14 vendors, $15 models, $16 serialNumbers, $17 firmwareVersions, $18 bootedAts, $19 bootedSequences
 UPDATE assets.controllers c
           SET connection_status = s.connection_status, connection_id = s.connection_id,
               connection_changed_at = s.connection_changed_at, connection_opened_at = s.connection_opened_at,
               connection_opened_seq = s.connection_opened_seq, connection_closed_id = s.connection_closed_id,
               connection_closed_at = s.connection_closed_at, connection_closed_seq = s.connection_closed_seq,
-              ocpp_protocol = s.ocpp_protocol, last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model,
-              serial_number = s.serial_number, firmware_version = s.firmware_version, booted_at = s.booted_at,
-              booted_seq = s.booted_seq
+              connection_closed_earlier = s.connection_closed_earlier, ocpp_protocol = s.ocpp_protocol,
+              last_seen_at = s.last_seen_at, vendor = s.vendor, model = s.model, serial_number = s.serial_number,
+              firmware_version = s.firmware_version, booted_at = s.booted_at, booted_seq = s.booted_seq
          FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[],
                      $5::timestamptz[], $6::timestamptz[],
                      $7::bigint[], $8::varchar[],
                      $9::timestamptz[], $10::bigint[],
-                     $11::varchar[], $12::timestamptz[], $13::varchar[], $14::varchar[],
-                     $15::varchar[], $16::varchar[], $17::timestamptz[],
-                     $18::bigint[])
+                     $11::jsonb[], $12::varchar[], $13::timestamptz[],
+                     $14::varchar[], $15::varchar[], $16::varchar[], $17::varchar[],
+                     $18::timestamptz[], $19::bigint[])
               AS s(tenant_uuid, uuid, connection_status, connection_id, connection_changed_at, connection_opened_at,
                    connection_opened_seq, connection_closed_id, connection_closed_at, connection_closed_seq,
-                   ocpp_protocol, last_seen_at, vendor, model, serial_number, firmware_version, booted_at,
-                   booted_seq)
+                   connection_closed_earlier, ocpp_protocol, last_seen_at, vendor, model, serial_number,
+                   firmware_version, booted_at, booted_seq)
         WHERE c.tenant_uuid = s.tenant_uuid AND c.uuid = s.uuid;
 
 -- charge-point-state.write-plugs
