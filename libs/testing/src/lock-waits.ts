@@ -13,12 +13,17 @@ export async function openSession(dataSource: DataSource): Promise<QueryRunner> 
   return session;
 }
 
-/** Resolves once `count` backends of the data source's database wait for a lock (polled). */
-export async function lockWaiters(dataSource: DataSource, count: number): Promise<void> {
+/**
+ * Resolves once `count` backends of the data source's database wait for a lock (polled); with `queryPrefix`, only
+ * backends whose statement starts with it count (background work of the service under test may wait too).
+ */
+export async function lockWaiters(dataSource: DataSource, count: number, queryPrefix?: string): Promise<void> {
   for (;;) {
     const [{ waiting }] = await dataSource.query<{ waiting: number }[]>(
       `SELECT count(*)::int AS waiting FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        WHERE datname = current_database() AND wait_event_type = 'Lock'
+          AND ($1::text IS NULL OR starts_with(query, $1::text))`,
+      [queryPrefix ?? null],
     );
     if (waiting >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 10));

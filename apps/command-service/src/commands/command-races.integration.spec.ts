@@ -10,6 +10,7 @@ import {
   OcppCallEventSubjects,
   type OcppCallReply,
 } from '@cpc/contracts';
+import { insertMarker } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
 import type { RunningService } from '@cpc/service-runtime';
 import { eventually, lockWaiters, openSession, outcome } from '@cpc/testing';
@@ -618,7 +619,7 @@ describe('cursor walks while commands are created', () => {
       await holdPendingCounts(session, tenant, 'clear_cache');
       // Its row is written (created_at stamped); its statement waits for the count rows.
       lateCreation = create(tenant, resetBody(late, 3600, 'clear_cache'));
-      await lockWaiters(dataSource, 1);
+      await lockWaiters(dataSource, 1, insertMarker('control.commands'));
       created = [];
       for (let index = 0; index < 2; index++) {
         created.push((await create(tenant, resetBody(controller))).command.command_uuid);
@@ -654,7 +655,7 @@ describe('cursor walks while commands are created', () => {
     try {
       await holdPendingCounts(session, tenant, 'clear_cache');
       lateCreation = create(tenant, resetBody(late, 3600, 'clear_cache'));
-      await lockWaiters(dataSource, 1);
+      await lockWaiters(dataSource, 1, insertMarker('control.commands'));
       newest = (await create(tenant, resetBody(controller))).command.command_uuid;
       // Without the horizon this page is the newest and the older of those before it, its next cursor below the
       // late command's key.
