@@ -21,6 +21,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { OcppPasswordHasher } from '../charge-points/ocpp-password-hasher.js';
 import { ControllerEntity, LocationEntity } from '../entities/index.js';
 import { controllerView, existingControllers, type ViewedController } from './controllers.repository.js';
+import { insertAsset } from '../shared/asset-inserts.repository.js';
 import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '@cpc/database';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
@@ -101,13 +102,14 @@ export class ControllersService {
       firmwareStatusAt: null,
       diagnosticsStatus: null,
       diagnosticsStatusAt: null,
+      // Both replaced by the database's stamp of the insert (insertAsset).
       createdAt: now,
       updatedAt: now,
     });
     await this.dataSource.transaction(async (manager) => {
       await this.requireLocation(manager, tenantUuid, controller.locationUuid);
       await this.requireFreeIdentity(manager, controller);
-      await this.insertOrExplain(() => manager.insert(ControllerEntity, controller));
+      await this.insertOrExplain(() => insertAsset(manager, ControllerEntity, controller));
     });
     return toControllerView(controller);
   }
@@ -170,6 +172,7 @@ export class ControllersService {
     return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toControllerView), {
       list: AssetsSubjects.listControllers,
       tenantUuid,
+      table: 'assets.controllers',
     });
   }
 

@@ -1,5 +1,6 @@
 import { sqlStatement } from '@cpc/database';
 import type { IdTokenStatus, IdTokenType } from '@cpc/contracts';
+import { INSERT_STAMP_SQL } from '../shared/asset-inserts.repository.js';
 
 /**
  * The statements of assets.id_tokens that go beyond one entity: the tenant's revision, the bulk write of an import or a
@@ -29,26 +30,27 @@ export interface IdTokenWriteRow {
 
 /**
  * Writes tokens (a JSON array of IdTokenWriteRow): new ones are inserted under their uuid, a known value and type is
- * replaced (`replaceKnown`) or left alone (then it is missing from the rows returned).
+ * replaced (`replaceKnown`) or left alone (then it is missing from the rows returned). Rows are stamped with the
+ * statement's start (INSERT_STAMP_SQL), after the transaction's mark (markAssetInsert), for the list's horizon; a row
+ * of an earlier statement has an earlier created_at, which tells the rows created from those replaced.
  */
 const writeTokensSql = (onConflict: string) => `
   INSERT INTO assets.id_tokens AS t (uuid, tenant_uuid, id_token, type, status, expires_at, group_uuid,
                                      contract_reference, allowed_location_uuids, revision, created_at, updated_at)
   SELECT x.uuid, :tenantUuid, x.id_token, x.type, x.status, x.expires_at, x.group_uuid, x.contract_reference,
-         COALESCE(x.allowed_location_uuids, '{}'), :revision, :now, :now
+         COALESCE(x.allowed_location_uuids, '{}'), :revision, ${INSERT_STAMP_SQL}, ${INSERT_STAMP_SQL}
     FROM jsonb_to_recordset(:tokens::jsonb) AS x(uuid uuid, id_token text, type text, status text,
          expires_at timestamptz, group_uuid uuid, contract_reference text, allowed_location_uuids uuid[])
   ${onConflict}
-  RETURNING t.uuid, (t.created_at = :now) AS created`;
+  RETURNING t.uuid, (t.created_at = ${INSERT_STAMP_SQL}) AS created`;
 
 interface WriteTokensParams {
   tenantUuid: string;
   revision: string;
-  now: Date;
   tokens: string;
 }
 
-const WRITE_PARAMETERS = ['tenantUuid', 'revision', 'now', 'tokens'] as const;
+const WRITE_PARAMETERS = ['tenantUuid', 'revision', 'tokens'] as const;
 
 export const insertIdTokens = sqlStatement<WriteTokensParams, { uuid: string; created: boolean }>({
   name: 'id-tokens.insert',

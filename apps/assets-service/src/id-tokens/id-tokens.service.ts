@@ -20,6 +20,7 @@ import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { IdTokenEntity } from '../entities/index.js';
+import { markAssetInsert } from '../shared/asset-inserts.repository.js';
 import { ASSET_SORT_COLUMNS, listPage, type SortField } from '../shared/asset-listing.js';
 import { isForeignKeyViolation } from '@cpc/database';
 import { resolveIdTokens } from './id-token-references.js';
@@ -118,6 +119,7 @@ export class IdTokensService {
     return listPage(query, request, SORT_COLUMNS, (rows) => this.toViews(tenantUuid, rows), {
       list: AuthorizationSubjects.listIdTokens,
       tenantUuid,
+      table: 'assets.id_tokens',
     });
   }
 
@@ -238,10 +240,10 @@ export class IdTokensService {
     rows: IdTokenWriteRow[],
     mode: 'insert' | 'upsert',
   ): Promise<IdTokenWrite & { created: number }> {
+    await markAssetInsert(manager, 'assets.id_tokens');
     const written = await runStatement(manager, mode === 'insert' ? insertIdTokens : upsertIdTokens, {
       tenantUuid,
       revision: String(revision),
-      now: new Date(),
       tokens: JSON.stringify(rows),
     });
     return {

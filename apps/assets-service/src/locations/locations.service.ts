@@ -17,6 +17,7 @@ import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ASSETS_SERVICE_TUNING_TOKEN, type AssetsServiceTuning } from '../assets-service.config.js';
 import { ControllerEntity, LocationEntity, LocationFacilityTypeEntity } from '../entities/index.js';
+import { insertAsset } from '../shared/asset-inserts.repository.js';
 import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { isForeignKeyViolation } from '@cpc/database';
 import { toDateOnly } from '../shared/time-format.js';
@@ -71,6 +72,7 @@ export class LocationsService {
         status: 'active',
         publish: false,
         modification_date: toDateOnly(now),
+        // Both replaced by the database's stamp of the insert (insertAsset).
         createdAt: now,
         updatedAt: now,
       });
@@ -85,7 +87,7 @@ export class LocationsService {
         contract_id: null,
       });
       this.applyFields(location, payload);
-      await manager.insert(LocationEntity, location);
+      await insertAsset(manager, LocationEntity, location);
       if (payload.facility_type_uuids)
         await this.replaceFacilityTypes(manager, tenantUuid, uuid, payload.facility_type_uuids);
     });
@@ -133,6 +135,7 @@ export class LocationsService {
     return listPage(query, request, SORT_COLUMNS, (rows) => this.toViews(tenantUuid, rows), {
       list: AssetsSubjects.listLocations,
       tenantUuid,
+      table: 'assets.locations',
     });
   }
 

@@ -15,6 +15,7 @@ import { runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ControllerEntity, PlugEntity } from '../entities/index.js';
+import { insertAsset } from '../shared/asset-inserts.repository.js';
 import { ASSET_SORT_COLUMNS, listPage, type SortField } from '../shared/asset-listing.js';
 import { isUniqueViolation } from '@cpc/database';
 import { toIsoSeconds, toIsoSecondsOrNull } from '../shared/time-format.js';
@@ -72,6 +73,7 @@ export class PlugsService {
       status: UNKNOWN_PLUG_STATUS,
       errorCode: null,
       statusUpdatedAt: null,
+      // Both replaced by the database's stamp of the insert (insertAsset).
       createdAt: now,
       updatedAt: now,
     });
@@ -83,7 +85,7 @@ export class PlugsService {
       if (!controller)
         throw ValidationFailedError.single('controller_uuid', 'not_found', 'no such controller');
       await this.requireFreeConnector(manager, plug);
-      await this.writeOrExplain(() => manager.insert(PlugEntity, plug));
+      await this.writeOrExplain(() => insertAsset(manager, PlugEntity, plug));
       return this.view(manager, tenantUuid, plug.uuid);
     });
   }
@@ -123,6 +125,7 @@ export class PlugsService {
     return listPage(query, request, SORT_COLUMNS, (rows) => this.withLocations(tenantUuid, rows), {
       list: AssetsSubjects.listPlugs,
       tenantUuid,
+      table: 'assets.plugs',
     });
   }
 

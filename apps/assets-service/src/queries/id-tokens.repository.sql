@@ -8,29 +8,29 @@ INSERT INTO assets.id_token_revisions AS r (tenant_uuid, revision) VALUES ($1, 1
         RETURNING revision;
 
 -- id-tokens.insert
--- $1 tenantUuid, $2 revision, $3 now, $4 tokens
+-- $1 tenantUuid, $2 revision, $3 tokens
 INSERT INTO assets.id_tokens AS t (uuid, tenant_uuid, id_token, type, status, expires_at, group_uuid,
                                      contract_reference, allowed_location_uuids, revision, created_at, updated_at)
   SELECT x.uuid, $1, x.id_token, x.type, x.status, x.expires_at, x.group_uuid, x.contract_reference,
-         COALESCE(x.allowed_location_uuids, '{}'), $2, $3, $3
-    FROM jsonb_to_recordset($4::jsonb) AS x(uuid uuid, id_token text, type text, status text,
+         COALESCE(x.allowed_location_uuids, '{}'), $2, statement_timestamp(), statement_timestamp()
+    FROM jsonb_to_recordset($3::jsonb) AS x(uuid uuid, id_token text, type text, status text,
          expires_at timestamptz, group_uuid uuid, contract_reference text, allowed_location_uuids uuid[])
   ON CONFLICT (tenant_uuid, lower(id_token), type) DO NOTHING
-  RETURNING t.uuid, (t.created_at = $3) AS created;
+  RETURNING t.uuid, (t.created_at = statement_timestamp()) AS created;
 
 -- id-tokens.upsert
--- $1 tenantUuid, $2 revision, $3 now, $4 tokens
+-- $1 tenantUuid, $2 revision, $3 tokens
 INSERT INTO assets.id_tokens AS t (uuid, tenant_uuid, id_token, type, status, expires_at, group_uuid,
                                      contract_reference, allowed_location_uuids, revision, created_at, updated_at)
   SELECT x.uuid, $1, x.id_token, x.type, x.status, x.expires_at, x.group_uuid, x.contract_reference,
-         COALESCE(x.allowed_location_uuids, '{}'), $2, $3, $3
-    FROM jsonb_to_recordset($4::jsonb) AS x(uuid uuid, id_token text, type text, status text,
+         COALESCE(x.allowed_location_uuids, '{}'), $2, statement_timestamp(), statement_timestamp()
+    FROM jsonb_to_recordset($3::jsonb) AS x(uuid uuid, id_token text, type text, status text,
          expires_at timestamptz, group_uuid uuid, contract_reference text, allowed_location_uuids uuid[])
   ON CONFLICT (tenant_uuid, lower(id_token), type) DO UPDATE SET
     status = EXCLUDED.status, expires_at = EXCLUDED.expires_at, group_uuid = EXCLUDED.group_uuid,
     contract_reference = EXCLUDED.contract_reference, allowed_location_uuids = EXCLUDED.allowed_location_uuids,
     revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at
-  RETURNING t.uuid, (t.created_at = $3) AS created;
+  RETURNING t.uuid, (t.created_at = statement_timestamp()) AS created;
 
 -- id-tokens.find-by-key
 -- $1 tenantUuid, $2 keys

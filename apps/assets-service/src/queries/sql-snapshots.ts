@@ -9,6 +9,7 @@ import { ID_TOKENS_STATEMENTS } from '../id-tokens/id-tokens.repository.js';
 import { LOCAL_LISTS_STATEMENTS } from '../local-lists/local-lists.repository.js';
 import { LOCATIONS_STATEMENTS } from '../locations/locations.repository.js';
 import { PLUGS_STATEMENTS } from '../plugs/plugs.repository.js';
+import { ASSET_INSERTS_STATEMENTS } from '../shared/asset-inserts.repository.js';
 
 /** Every statement of assets-service, a snapshot per repository. */
 export const ASSETS_SERVICE_SQL: ServiceSqlSnapshots = {
@@ -24,5 +25,6 @@ export const ASSETS_SERVICE_SQL: ServiceSqlSnapshots = {
     'local-lists/local-lists': LOCAL_LISTS_STATEMENTS,
     'locations/locations': LOCATIONS_STATEMENTS,
     'plugs/plugs': PLUGS_STATEMENTS,
+    'shared/asset-inserts': ASSET_INSERTS_STATEMENTS,
   },
 };

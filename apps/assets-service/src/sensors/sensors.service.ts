@@ -12,6 +12,7 @@ import {
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { ControllerEntity, LocationEntity, SensorEntity } from '../entities/index.js';
+import { insertAsset } from '../shared/asset-inserts.repository.js';
 import { likeContains, listPage, ASSET_SORT_COLUMNS } from '../shared/asset-listing.js';
 import { toIsoSeconds } from '../shared/time-format.js';
 
@@ -53,6 +54,7 @@ export class SensorsService {
       kind: payload.kind,
       name: payload.name,
       serialNumber: payload.serial_number ?? null,
+      // Both replaced by the database's stamp of the insert (insertAsset).
       createdAt: now,
       updatedAt: now,
     });
@@ -73,7 +75,7 @@ export class SensorsService {
           locationUuid ? 'no such location' : 'no such controller',
         );
       }
-      await manager.insert(SensorEntity, sensor);
+      await insertAsset(manager, SensorEntity, sensor);
     });
     return toSensorView(sensor);
   }
@@ -108,6 +110,7 @@ export class SensorsService {
     return listPage(query, request, SORT_COLUMNS, (rows) => rows.map(toSensorView), {
       list: AssetsSubjects.listSensors,
       tenantUuid,
+      table: 'assets.sensors',
     });
   }
 

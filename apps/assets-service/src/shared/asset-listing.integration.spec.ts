@@ -73,7 +73,7 @@ function plugPage(
     { page: 1, filter: {}, ...request },
     PLUG_SORT,
     (rows) => rows.map((row) => row.uuid),
-    { list: LIST, tenantUuid },
+    { list: LIST, tenantUuid, table: 'assets.plugs' },
   );
 }
 
@@ -245,16 +245,31 @@ describe('a deep page by cursor of the default order', () => {
   });
 
   const LISTS = [
-    { entity: LocationEntity, alias: 'location', index: 'locations_tenant_newest_idx' },
-    { entity: ControllerEntity, alias: 'controller', index: 'controllers_tenant_newest_idx' },
-    { entity: PlugEntity, alias: 'plug', index: 'plugs_tenant_newest_idx' },
-    { entity: SensorEntity, alias: 'sensor', index: 'sensors_tenant_newest_idx' },
-    { entity: IdTokenEntity, alias: 'token', index: 'id_tokens_tenant_created_idx' },
-  ];
+    {
+      entity: LocationEntity,
+      alias: 'location',
+      index: 'locations_tenant_newest_idx',
+      table: 'assets.locations',
+    },
+    {
+      entity: ControllerEntity,
+      alias: 'controller',
+      index: 'controllers_tenant_newest_idx',
+      table: 'assets.controllers',
+    },
+    { entity: PlugEntity, alias: 'plug', index: 'plugs_tenant_newest_idx', table: 'assets.plugs' },
+    { entity: SensorEntity, alias: 'sensor', index: 'sensors_tenant_newest_idx', table: 'assets.sensors' },
+    {
+      entity: IdTokenEntity,
+      alias: 'token',
+      index: 'id_tokens_tenant_created_idx',
+      table: 'assets.id_tokens',
+    },
+  ] as const;
 
   it.each(LISTS.map((list) => [list.alias, list] as const))(
     'reads only its own rows from the index (%s)',
-    async (_label, { entity, alias, index }) => {
+    async (_label, { entity, alias, index, table }) => {
       const page = (request: { page?: number; cursor?: string }) =>
         listPage(
           dataSource
@@ -264,7 +279,7 @@ describe('a deep page by cursor of the default order', () => {
           { page: 1, limit: LIMIT, orderBy: [], filter: {}, ...request },
           ASSET_SORT_COLUMNS,
           (rows) => rows.map((row) => row.uuid as string),
-          { list: `list-${alias}`, tenantUuid: bulkTenant },
+          { list: `list-${alias}`, tenantUuid: bulkTenant, table },
         );
       const numbered = await page({ page: 120 });
       const capture = capturing();

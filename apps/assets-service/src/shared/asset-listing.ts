@@ -6,10 +6,13 @@ import type {
   CursorListPayload,
   ListAssetsPayload,
 } from '@cpc/contracts';
+import { type VisibilityHorizon, visibilityHorizon } from '@cpc/database';
 import {
+  beforeHorizon,
   buildPagination,
   cursorPage,
   cursorScope,
+  type HeldBack,
   keysetCondition,
   pageCursorLinks,
   pageOffset,
@@ -19,6 +22,7 @@ import {
   sortKeySelect,
 } from '@cpc/pagination';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ASSET_LIST_HORIZONS, type ListedAssetTable } from './asset-inserts.repository.js';
 
 /** Escapes LIKE wildcards so a filter value matches literally. */
 export function likeContains(value: string): string {
@@ -31,19 +35,33 @@ export interface SortField {
   type: SortKeyColumn['type'];
   /** The column can be NULL (sorted as PostgreSQL does by default: last ascending, first descending). */
   nullable?: boolean;
+  /** The row's insert stamp (insertAsset): sorted by it first, a list's pages end at its visibility horizon. */
+  insertStamp?: boolean;
 }
 
 /** The sortable fields of most asset lists (ASSET_SORT_FIELDS). */
 export const ASSET_SORT_COLUMNS: Record<AssetSortField, SortField> = {
-  created_at: { column: 'created_at', type: 'timestamptz' },
+  created_at: { column: 'created_at', type: 'timestamptz', insertStamp: true },
   name: { column: 'name', type: 'text' },
 };
 
-/** A list that also offers the cursor style: its name in its cursors' scope (the NATS subject) and the tenant. */
+/**
+ * A list that also offers the cursor style: its name in its cursors' scope (the NATS subject), the tenant, and the
+ * table its rows are inserted into (marked, so the list's visibility horizon sees those inserts in flight).
+ */
 export interface CursorListing {
   list: string;
   tenantUuid: string;
+  table: ListedAssetTable;
 }
+
+/** A key value before any row's, for each kind of sort column: where an empty first page's cursor starts. */
+const LOWEST_KEY_VALUE: Record<SortKeyColumn['type'], string> = {
+  timestamptz: '0001-01-01T00:00:00.000000Z',
+  uuid: '00000000-0000-0000-0000-000000000000',
+  bigint: '0',
+  text: '',
+};
 
 type ListRequest<TField extends string> = Pick<
   ListAssetsPayload<unknown, TField>,
@@ -106,13 +124,22 @@ export async function listPage<TEntity extends ObjectLiteral, TField extends str
   const scope = cursors && cursorScope(cursors.list, cursors.tenantUuid, { filter: request.filter, order });
   if (scope !== undefined)
     columns.forEach((column, index) => query.addSelect(sortKeySelect(column), `cursor_key_${index}`));
+  type Row = { entity: TEntity; raw: Record<string, string | null> };
   const keyOf = (raw: Record<string, string | null>) =>
     columns.map((_column, index) => raw[`cursor_key_${index}`]);
-  const read = async () => {
+  const read = async (): Promise<Row[]> => {
     const { raw, entities } = await query.getRawAndEntities<Record<string, string | null>>();
     const rawByUuid = new Map(raw.map((row) => [row[`${query.alias}_uuid`], row]));
     return entities.map((entity) => ({ entity, raw: rawByUuid.get(entity.uuid as string) ?? {} }));
   };
+  // Sorted by the insert stamp first, a page read towards newer rows ends at the visibility horizon, so its cursors
+  // never pass a row still being committed (see ASSET_LIST_HORIZONS); by any other field rows created during a walk
+  // land anywhere in the order anyway.
+  const horizonStatement =
+    cursors !== undefined && sortFields[sort[0].field].insertStamp === true
+      ? ASSET_LIST_HORIZONS[cursors.table]
+      : undefined;
+  const timeOf = (row: Row) => row.raw.cursor_key_0 as string;
 
   if (scope !== undefined && request.cursor !== undefined) {
     const cursor = readCursorParameter(scope, request.cursor, sortKeyKinds(columns));
@@ -123,6 +150,11 @@ export async function listPage<TEntity extends ObjectLiteral, TField extends str
       index === 0 ? query.orderBy(entry.column, entry.order) : query.addOrderBy(entry.column, entry.order),
     );
     query.limit(request.limit + 1);
+    // Read towards older rows, the page stays below the horizon of the page its cursor came from.
+    const horizon =
+      horizonStatement && orderBy[0].order === 'ASC'
+        ? await visibilityHorizon(query.connection, horizonStatement)
+        : undefined;
     const fetched = await read();
     const { rows, pagination } = cursorPage(fetched, {
       scope,
@@ -131,18 +163,56 @@ export async function listPage<TEntity extends ObjectLiteral, TField extends str
       // The statement already reads in the cursor's direction; cursorPage only turns a backwards page round.
       read: { order: 'ASC', reversed: cursor.direction === 'before' },
       keyOf: (row) => keyOf(row.raw),
+      horizon: horizon && { at: horizon.at, timeOf },
     });
     return { items: await toViews(rows.map((row) => row.entity)), pagination };
   }
 
+  const counted = query.clone();
+  const heldBackQuery = query.clone();
   columns.forEach((column, index) =>
     index === 0 ? query.orderBy(column.column, column.order) : query.addOrderBy(column.column, column.order),
   );
-  const total = query.getCount();
   query.offset(pageOffset(request)).limit(request.limit);
-  const [rows, count] = await Promise.all([read(), total]);
-  const numbered = buildPagination(request, count);
-  const pagination =
-    scope === undefined ? numbered : pageCursorLinks(rows, numbered, scope, (row) => keyOf(row.raw));
+  if (scope === undefined || horizonStatement === undefined) {
+    const [rows, count] = await Promise.all([read(), counted.getCount()]);
+    const numbered = buildPagination(request, count);
+    const pagination =
+      scope === undefined ? numbered : pageCursorLinks(rows, numbered, scope, (row) => keyOf(row.raw));
+    return { items: await toViews(rows.map((row) => row.entity)), pagination };
+  }
+  // A numbered page hands out cursors, so it ends at the horizon too: oldest first its rows beyond it are cut off
+  // (an extra row read says whether any follow), newest first its statement starts its range below it.
+  const stamp = columns[0].column;
+  const ascending = columns[0].order === 'ASC';
+  const lowest = columns.map((column) => LOWEST_KEY_VALUE[column.type]);
+  const readPage = async (horizon: VisibilityHorizon): Promise<{ rows: Row[]; heldBack: HeldBack }> => {
+    if (ascending) {
+      query.limit(request.limit + 1);
+      const fetched = await read();
+      const rows = beforeHorizon(fetched, { at: horizon.at, timeOf }).slice(0, request.limit);
+      return { rows, heldBack: { after: fetched.length > rows.length, oldest: lowest } };
+    }
+    query.andWhere(`${stamp} < :visibilityHorizon::timestamptz`, { visibilityHorizon: horizon.at });
+    // Newest first, rows held back are newer than the page (its prev): only while an insert was in flight.
+    const heldAbove = horizon.held
+      ? heldBackQuery
+          .andWhere(`${stamp} >= :visibilityHorizon::timestamptz`, { visibilityHorizon: horizon.at })
+          .getExists()
+      : Promise.resolve(false);
+    const [rows, before] = await Promise.all([read(), heldAbove]);
+    return { rows, heldBack: { before, oldest: lowest } };
+  };
+  const [{ rows, heldBack }, count] = await Promise.all([
+    visibilityHorizon(query.connection, horizonStatement).then(readPage),
+    counted.getCount(),
+  ]);
+  const pagination = pageCursorLinks(
+    rows,
+    buildPagination(request, count),
+    scope,
+    (row) => keyOf(row.raw),
+    heldBack,
+  );
   return { items: await toViews(rows.map((row) => row.entity)), pagination };
 }
