@@ -17,7 +17,11 @@ export async function openSession(dataSource: DataSource): Promise<QueryRunner> 
  * Resolves once `count` backends of the data source's database wait for a lock (polled); with `queryPrefix`, only
  * backends whose statement starts with it count (background work of the service under test may wait too).
  */
-export async function lockWaiters(dataSource: DataSource, count: number, queryPrefix?: string): Promise<void> {
+export async function lockWaiters(
+  dataSource: DataSource,
+  count: number,
+  queryPrefix?: string,
+): Promise<void> {
   for (;;) {
     const [{ waiting }] = await dataSource.query<{ waiting: number }[]>(
       `SELECT count(*)::int AS waiting FROM pg_stat_activity
