@@ -3,7 +3,14 @@
 
 -- deliveries.fan-out (prepared)
 -- $1 events
-WITH event AS (
+WITH delivery_insert_mark AS MATERIALIZED (
+          SELECT set_config('application_name',
+                   CASE WHEN strpos(current_setting('application_name'), ' inserts webhooks.deliveries from ') > 0
+                        THEN current_setting('application_name')
+                        ELSE current_setting('application_name') || ' inserts webhooks.deliveries from '
+                             || COALESCE(pg_sequence_last_value('webhooks.deliveries_seq_seq'::regclass), 0) END,
+                   true) AS marked),
+        event AS (
           SELECT * FROM jsonb_to_recordset($1::jsonb)
                      AS e(tenant_uuid uuid, event_id varchar, event_type varchar, ordering_key varchar,
                           stream_seq bigint, body text, controller_uuid uuid, location_uuid uuid)),
@@ -28,6 +35,7 @@ WITH event AS (
               ON s.tenant_uuid = e.tenant_uuid AND e.event_type = ANY (s.event_types)
              AND (s.controller_uuid IS NULL OR s.controller_uuid = e.controller_uuid)
              AND (s.location_uuid IS NULL OR s.location_uuid = e.location_uuid)
+           WHERE (SELECT marked FROM delivery_insert_mark) IS NOT NULL
           ON CONFLICT (event_id, subscription_uuid) DO NOTHING
           RETURNING id)
         SELECT (SELECT count(*) FROM inserted)::int AS inserted,
@@ -38,9 +46,18 @@ WITH event AS (
 
 -- deliveries.insert-ping
 -- $1 id, $2 tenantUuid, $3 subscriptionUuid, $4 eventId, $5 orderingKey, $6 body
-INSERT INTO webhooks.deliveries
+WITH delivery_insert_mark AS MATERIALIZED (
+          SELECT set_config('application_name',
+                   CASE WHEN strpos(current_setting('application_name'), ' inserts webhooks.deliveries from ') > 0
+                        THEN current_setting('application_name')
+                        ELSE current_setting('application_name') || ' inserts webhooks.deliveries from '
+                             || COALESCE(pg_sequence_last_value('webhooks.deliveries_seq_seq'::regclass), 0) END,
+                   true) AS marked)
+        INSERT INTO webhooks.deliveries
               (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, body, next_attempt_at)
-       VALUES ($1, $2, $3, $4, 'ping', $5, $6, now())
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4::varchar, 'ping', $5::varchar,
+              $6::text, now()
+        WHERE (SELECT marked FROM delivery_insert_mark) IS NOT NULL
        RETURNING id, event_type, status, attempts, last_response_code, last_error, last_attempt_at,
        CASE WHEN status = 'pending' THEN GREATEST(next_attempt_at, leased_until) END AS next_attempt_at, created_at,
        delivered_at;
@@ -217,6 +234,38 @@ SELECT id, event_type, status, attempts, last_response_code, last_error, last_at
           AND (seq) > ($4::bigint)
         ORDER BY seq ASC
         LIMIT $5;
+
+-- deliveries.drawn-seq
+SELECT COALESCE(pg_sequence_last_value('webhooks.deliveries_seq_seq'::regclass), 0)::text AS drawn;
+
+-- deliveries.visible-below
+-- $1 drawn
+SELECT (least($1::bigint, min(m.from_seq)) + 1)::text AS below,
+               COALESCE(min(m.from_seq) < $1::bigint, false) AS held
+          FROM (SELECT CASE WHEN substr(a.application_name, length(own.prefix) + 1) ~ '^[0-9]{1,18}$'
+                            THEN substr(a.application_name, length(own.prefix) + 1)::bigint ELSE 0 END AS from_seq
+                  FROM pg_stat_activity a,
+                       (SELECT current_setting('application_name') || ' inserts webhooks.deliveries from ' AS prefix) own
+                 WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
+                   AND starts_with(a.application_name, left(own.prefix, 63))) m;
+
+-- deliveries.list:below
+-- $1 tenantUuid, $2 subscriptionUuid, $3 status, $4 below, $5 limit, $6 offset
+SELECT id, event_type, status, attempts, last_response_code, last_error, last_attempt_at,
+       CASE WHEN status = 'pending' THEN GREATEST(next_attempt_at, leased_until) END AS next_attempt_at, created_at,
+       delivered_at, seq::text AS cursor_key_0
+       FROM webhooks.deliveries
+         WHERE tenant_uuid = $1 AND subscription_uuid = $2
+           AND ($3::varchar IS NULL OR status = $3::varchar)
+          AND seq < $4::bigint
+        ORDER BY seq DESC
+        LIMIT $5 OFFSET $6;
+
+-- deliveries.list:held-back
+-- $1 tenantUuid, $2 subscriptionUuid, $3 status, $4 below
+SELECT EXISTS (SELECT 1 FROM webhooks.deliveries
+         WHERE tenant_uuid = $1 AND subscription_uuid = $2
+           AND ($3::varchar IS NULL OR status = $3::varchar) AND seq >= $4::bigint) AS held_back;
 
 -- deliveries.retry
 -- $1 tenantUuid, $2 subscriptionUuid, $3 id

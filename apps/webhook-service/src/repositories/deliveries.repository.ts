@@ -1,4 +1,5 @@
 import { pagedListStatements, sqlStatement } from '@cpc/database';
+import { cursorKeySelect, type OrderedKeysetColumn } from '@cpc/pagination';
 
 /**
  * The statements of webhooks.deliveries. Rows of one subscription and one ordering key (a controller, a command) form
@@ -42,6 +43,37 @@ function queueKey(row: string): string {
   return `(${row}.subscription_uuid::text || '/' || ${row}.ordering_key)`;
 }
 
+/**
+ * The sequence of `seq` (bigserial: CACHE 1, INCREMENT 1, NO CYCLE, which delivery-list-walks.integration.spec.ts
+ * checks): each nextval hands out one value above every value handed out before it, whichever session asks.
+ */
+const SEQ_SEQUENCE = 'webhooks.deliveries_seq_seq';
+
+/** The last seq handed out, 0 before the first; read under the sequence's buffer lock (NULL until first called). */
+const DRAWN_SEQ_SQL = `COALESCE(pg_sequence_last_value('${SEQ_SEQUENCE}'::regclass), 0)`;
+
+/** What a transaction inserting deliveries adds to its connection's application_name, before its from-seq. */
+const INSERTS_DELIVERIES = ' inserts webhooks.deliveries from ';
+
+/**
+ * The CTE every statement inserting deliveries starts with, and the condition its INSERT reads it by (a one-time
+ * filter, so it runs before the first row, and with it the first nextval, exists): marks the transaction for the
+ * deliveries list's horizon (deliveriesVisibleBelow) with SET LOCAL application_name, the service's own followed by
+ * INSERTS_DELIVERIES and the last seq drawn, V. Every seq the transaction draws after it is above V. pg_stat_activity
+ * shows the mark through the COMMIT until after the rows are readable (PostgreSQL resets it once the transaction has
+ * ended in the proc array). A transaction marked already keeps its first V, lower than what its later statements
+ * would read. In the statement, not a statement of its own: a fan-out runs as one autocommit statement, and a mark
+ * of its own would cost it a transaction block (BEGIN, the mark, COMMIT: three round trips more per event).
+ */
+const MARK_CTE = `delivery_insert_mark AS MATERIALIZED (
+          SELECT set_config('application_name',
+                   CASE WHEN strpos(current_setting('application_name'), '${INSERTS_DELIVERIES}') > 0
+                        THEN current_setting('application_name')
+                        ELSE current_setting('application_name') || '${INSERTS_DELIVERIES}'
+                             || ${DRAWN_SEQ_SQL} END,
+                   true) AS marked)`;
+const MARKED = `(SELECT marked FROM delivery_insert_mark) IS NOT NULL`;
+
 /** One event of fanOutEvents (an element of its JSON array). */
 export interface FannedOutEvent {
   tenant_uuid: string;
@@ -65,6 +97,7 @@ export interface FannedOutEvent {
  * The subscriptions it writes rows for are share-locked first, in the order of their uuids (the order recordOutcomes
  * locks them in): a subscription being disabled or deleted is waited for and then left out, and a disable waits for
  * the fan-outs that read it enabled, so it sees their rows (disableSubscription, failPendingOfDisabled).
+ * Marked as inserting deliveries (MARK_CTE) before its first row.
  */
 export const fanOutEvents = sqlStatement<
   { events: string },
@@ -73,7 +106,8 @@ export const fanOutEvents = sqlStatement<
   name: 'deliveries.fan-out',
   prepared: true,
   parameters: ['events'],
-  sql: `WITH event AS (
+  sql: `WITH ${MARK_CTE},
+        event AS (
           SELECT * FROM jsonb_to_recordset(:events::jsonb)
                      AS e(tenant_uuid uuid, event_id varchar, event_type varchar, ordering_key varchar,
                           stream_seq bigint, body text, controller_uuid uuid, location_uuid uuid)),
@@ -98,6 +132,7 @@ export const fanOutEvents = sqlStatement<
               ON s.tenant_uuid = e.tenant_uuid AND e.event_type = ANY (s.event_types)
              AND (s.controller_uuid IS NULL OR s.controller_uuid = e.controller_uuid)
              AND (s.location_uuid IS NULL OR s.location_uuid = e.location_uuid)
+           WHERE ${MARKED}
           ON CONFLICT (event_id, subscription_uuid) DO NOTHING
           RETURNING id)
         SELECT (SELECT count(*) FROM inserted)::int AS inserted,
@@ -107,7 +142,7 @@ export const fanOutEvents = sqlStatement<
                                        AND e.event_type = ANY (s.event_types))) AS location_filtered`,
 });
 
-/** A ping for one subscription (`:test`), in a queue of its own. */
+/** A ping for one subscription (`:test`), in a queue of its own; marked as inserting deliveries (MARK_CTE). */
 export const insertPing = sqlStatement<
   {
     id: string;
@@ -121,9 +156,12 @@ export const insertPing = sqlStatement<
 >({
   name: 'deliveries.insert-ping',
   parameters: ['id', 'tenantUuid', 'subscriptionUuid', 'eventId', 'orderingKey', 'body'],
-  sql: `INSERT INTO webhooks.deliveries
+  sql: `WITH ${MARK_CTE}
+        INSERT INTO webhooks.deliveries
               (id, tenant_uuid, subscription_uuid, event_id, event_type, ordering_key, body, next_attempt_at)
-       VALUES (:id, :tenantUuid, :subscriptionUuid, :eventId, 'ping', :orderingKey, :body, now())
+       SELECT :id::uuid, :tenantUuid::uuid, :subscriptionUuid::uuid, :eventId::varchar, 'ping', :orderingKey::varchar,
+              :body::text, now()
+        WHERE ${MARKED}
        RETURNING ${COLUMNS}`,
 });
 
@@ -361,17 +399,78 @@ export const recordGone = sqlStatement<{ id: string; statusCode: number; error: 
          WHERE id = :id`,
 });
 
-export const deliveriesList = pagedListStatements<
-  { tenantUuid: string; subscriptionUuid: string; status: string | null },
-  DeliveryRow
->({
+type DeliveriesFilter = { tenantUuid: string; subscriptionUuid: string; status: string | null };
+
+const DELIVERIES_LIST_FROM = `FROM webhooks.deliveries
+         WHERE tenant_uuid = :tenantUuid AND subscription_uuid = :subscriptionUuid
+           AND (:status::varchar IS NULL OR status = :status::varchar)`;
+
+const DELIVERIES_LIST_KEY: readonly OrderedKeysetColumn[] = [
+  { column: 'seq', parameter: 'cursorSeq', type: 'bigint', order: 'DESC' },
+];
+
+/** A listed delivery with its seq as cursor text (`cursor_key_0`), as pagedListStatements keys its rows. */
+export type KeyedDeliveryRow = DeliveryRow & Record<`cursor_key_${number}`, string>;
+
+/** A subscription's deliveries, newest first (by seq); its pages end at a horizon (deliveriesVisibleBelow). */
+export const deliveriesList = pagedListStatements<DeliveriesFilter, DeliveryRow>({
   name: 'deliveries.list',
   select: COLUMNS,
-  from: `FROM webhooks.deliveries
-         WHERE tenant_uuid = :tenantUuid AND subscription_uuid = :subscriptionUuid
-           AND (:status::varchar IS NULL OR status = :status::varchar)`,
+  from: DELIVERIES_LIST_FROM,
   filterParameters: ['tenantUuid', 'subscriptionUuid', 'status'],
-  key: [{ column: 'seq', parameter: 'cursorSeq', type: 'bigint', order: 'DESC' }],
+  key: DELIVERIES_LIST_KEY,
+});
+
+/** The last seq drawn, read by a list page before deliveriesVisibleBelow, as its `drawn`. */
+export const deliveriesDrawnSeq = sqlStatement<Record<never, never>, { drawn: string }>({
+  name: 'deliveries.drawn-seq',
+  parameters: [],
+  sql: `SELECT ${DRAWN_SEQ_SQL}::text AS drawn`,
+});
+
+/**
+ * The horizon of the deliveries list, by a statement of its own after deliveriesDrawnSeq and before the page's:
+ * `below`, a seq below which every delivery is readable by any later snapshot, or never will be; `held`, an insert in
+ * flight may hold deliveries back from there on. It is the least of `drawn` + 1 and the lowest V + 1 among the
+ * service's own transactions marked as inserting deliveries (MARK_CTE; pg_stat_activity, same application_name, no
+ * other service writes the table). A seq up to `drawn` was drawn before `drawn` was read, by a transaction marked
+ * before it drew: still in flight when this statement reads pg_stat_activity, it shows a V below that seq; no longer
+ * shown, it has ended, and its rows are readable or never will be. A transaction that marks after that read read its V
+ * after `drawn`: it draws only above `drawn`. A mark cut at 63 bytes, where pg_stat_activity cuts application_name,
+ * loses digits of V, which only lowers it; one with no digits left counts as 0.
+ */
+export const deliveriesVisibleBelow = sqlStatement<{ drawn: string }, { below: string; held: boolean }>({
+  name: 'deliveries.visible-below',
+  parameters: ['drawn'],
+  sql: `SELECT (least(:drawn::bigint, min(m.from_seq)) + 1)::text AS below,
+               COALESCE(min(m.from_seq) < :drawn::bigint, false) AS held
+          FROM (SELECT CASE WHEN substr(a.application_name, length(own.prefix) + 1) ~ '^[0-9]{1,18}$'
+                            THEN substr(a.application_name, length(own.prefix) + 1)::bigint ELSE 0 END AS from_seq
+                  FROM pg_stat_activity a,
+                       (SELECT current_setting('application_name') || '${INSERTS_DELIVERIES}' AS prefix) own
+                 WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
+                   AND starts_with(a.application_name, left(own.prefix, 63))) m`,
+});
+
+/** A numbered page of deliveriesList (newest first) that starts below the horizon. */
+export const deliveriesListBelow = sqlStatement<
+  DeliveriesFilter & { below: string; limit: number; offset: number },
+  KeyedDeliveryRow
+>({
+  name: 'deliveries.list:below',
+  parameters: ['tenantUuid', 'subscriptionUuid', 'status', 'below', 'limit', 'offset'],
+  sql: `SELECT ${COLUMNS}, ${cursorKeySelect(DELIVERIES_LIST_KEY)}
+       ${DELIVERIES_LIST_FROM}
+          AND seq < :below::bigint
+        ORDER BY seq DESC
+        LIMIT :limit OFFSET :offset`,
+});
+
+/** Whether deliveries at or above the horizon are readable: newer than a page of deliveriesListBelow, held back. */
+export const deliveriesHeldBack = sqlStatement<DeliveriesFilter & { below: string }, { held_back: boolean }>({
+  name: 'deliveries.list:held-back',
+  parameters: ['tenantUuid', 'subscriptionUuid', 'status', 'below'],
+  sql: `SELECT EXISTS (SELECT 1 ${DELIVERIES_LIST_FROM} AND seq >= :below::bigint) AS held_back`,
 });
 
 /** Sends a delivery again now (a failed one is pending again; a delivered one is sent once more). */
@@ -426,6 +525,10 @@ export const DELIVERIES_STATEMENTS = [
   failPendingOfDisabled,
   recordGone,
   ...deliveriesList.all,
+  deliveriesDrawnSeq,
+  deliveriesVisibleBelow,
+  deliveriesListBelow,
+  deliveriesHeldBack,
   retryDelivery,
   claimSessionUpdate,
   forgetSession,

@@ -9,22 +9,16 @@ import {
   type WebhookDeliveryView,
   type WebhookSubscriptionPage,
   type WebhookSubscriptionView,
-  WebhookSubjects,
 } from '@cpc/contracts';
-import { isForeignKeyViolation, runPagedList, runStatement } from '@cpc/database';
+import { isForeignKeyViolation, runStatement } from '@cpc/database';
 import { NotFoundError, ValidationFailedError } from '@cpc/errors';
-import { buildPagination, cursorScope, pageOffset } from '@cpc/pagination';
+import { buildPagination, pageOffset } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { webhookIdOf } from '../delivery/delivery-worker.js';
 import { TargetGuard, TargetRefusedError } from '../delivery/target-guard.js';
 import { webhookBody } from '../events/webhook-event-mapping.js';
-import {
-  deliveriesList,
-  type DeliveryRow,
-  insertPing,
-  retryDelivery,
-} from '../repositories/deliveries.repository.js';
+import { type DeliveryRow, insertPing, retryDelivery } from '../repositories/deliveries.repository.js';
 import {
   countSubscriptions,
   deleteSubscription,
@@ -39,6 +33,7 @@ import { SecretBox } from '../signing/secret-box.js';
 import { newSigningSecret } from '../signing/webhook-signature.js';
 import { WEBHOOK_SERVICE_CONFIG } from '../webhook-service-config.token.js';
 import type { WebhookServiceConfig } from '../webhook-service.config.js';
+import { readDeliveriesPage } from './delivery-pages.js';
 import { type CheckedFields, checkSubscriptionFields } from './subscription-fields.js';
 import { SubscriptionIndex } from './subscription-index.js';
 
@@ -157,12 +152,7 @@ export class SubscriptionsService {
     payload: ListWebhookDeliveriesPayload,
   ): Promise<WebhookDeliveryPage> {
     await this.existing(tenantUuid, payload.uuid);
-    const filter = { tenantUuid, subscriptionUuid: payload.uuid, status: payload.status ?? null };
-    const scope = cursorScope(WebhookSubjects.listDeliveries, tenantUuid, {
-      subscription: payload.uuid,
-      status: payload.status,
-    });
-    const { rows, pagination } = await runPagedList(this.dataSource, deliveriesList, filter, payload, scope);
+    const { rows, pagination } = await readDeliveriesPage(this.dataSource, tenantUuid, payload);
     return { items: rows.map(toDeliveryView), pagination };
   }
 
