@@ -50,15 +50,21 @@ function markedApplicationNameSql(table: string): string {
  * Marks the transaction it runs in as inserting into `table` until it ends: SET LOCAL application_name, which
  * pg_stat_activity shows from this statement on, through the COMMIT, until after the transaction's rows are readable
  * (PostgreSQL resets it after ending the transaction in the proc array). Rows of the table must be stamped after it,
- * by a later statement (statement_timestamp() or clock_timestamp() of the insert). A transaction marks one table.
+ * by a later statement (statement_timestamp() or clock_timestamp() of the insert). A transaction marks one table;
+ * marking it again for that table leaves the mark as it is (appended twice, the horizon would no longer find it).
  */
 export function insertingTransactionMark(
   table: string,
 ): SqlStatement<Record<never, never>, { marked: string }> {
+  const marker = ` ${insertsTable(table)}`;
   return sqlStatement<Record<never, never>, { marked: string }>({
     name: `visibility-horizon:mark:${table}`,
     parameters: [],
-    sql: `SELECT set_config('application_name', ${markedApplicationNameSql(table)}, true) AS marked`,
+    sql: `SELECT set_config('application_name',
+                            CASE WHEN right(current_setting('application_name'), ${marker.length}) = '${marker}'
+                                 THEN current_setting('application_name')
+                                 ELSE ${markedApplicationNameSql(table)} END,
+                            true) AS marked`,
   });
 }
 
@@ -72,23 +78,33 @@ export async function markInsertingTransaction(
   await runStatement(manager, mark, {});
 }
 
+/** The pg_stat_activity rows of the service's own inserts into `table` in flight, marked as `marking` says. */
+function insertingSql(table: string, marking: InsertMarking): string {
+  return marking === 'statement'
+    ? `application_name = current_setting('application_name')
+                     AND xact_start IS NOT NULL AND starts_with(query, '${insertMarker(table)}')`
+    : `application_name = ${markedApplicationNameSql(table)}
+                     AND xact_start IS NOT NULL`;
+}
+
 /**
  * The horizon of `table`, to be read by its own statement before the page's: an insert that stamped a row before this
  * statement's start and has not committed is seen here in flight, in a transaction started at or before its stamp.
  * Only the service's own connections count (their application_name: the only writers of its tables; as the same
- * role, their xact_start and query are visible), and of them only those running an insert marked as `marking` says,
- * so reads, updates and other services' transactions hold nothing back.
+ * role, their xact_start and query are visible), and of them only those running an insert marked as `marking` says
+ * (a table whose inserts are marked both ways lists both), so reads, updates and other services' transactions hold
+ * nothing back.
  */
 export function visibilityHorizonStatement(
   table: string,
-  marking: InsertMarking = 'statement',
+  marking: InsertMarking | readonly InsertMarking[] = 'statement',
 ): SqlStatement<Record<never, never>, VisibilityHorizon> {
+  const markings = typeof marking === 'string' ? [marking] : [...new Set(marking)];
+  if (markings.length === 0) throw new Error(`visibility-horizon:${table}: no marking of its inserts`);
   const inserting =
-    marking === 'statement'
-      ? `application_name = current_setting('application_name')
-                     AND xact_start IS NOT NULL AND starts_with(query, '${insertMarker(table)}')`
-      : `application_name = ${markedApplicationNameSql(table)}
-                     AND xact_start IS NOT NULL`;
+    markings.length === 1
+      ? insertingSql(table, markings[0])
+      : `(${markings.map((each) => `(${insertingSql(table, each)})`).join('\n                     OR ')})`;
   return sqlStatement<Record<never, never>, VisibilityHorizon>({
     name: `visibility-horizon:${table}`,
     parameters: [],

@@ -1,7 +1,21 @@
 import type { AuditEventKind, AuditEventView } from '@cpc/contracts';
-import { pagedListStatements, sqlStatement } from '@cpc/database';
+import {
+  insertingTransactionMark,
+  pagedListStatements,
+  sqlStatement,
+  visibilityHorizonStatement,
+} from '@cpc/database';
 
 /** The statements of auth.audit_events, the audit log of account administration. */
+
+/**
+ * Marks the audited change's transaction as inserting audit events, before its records are stamped: the transaction
+ * goes on after them (revocations, the commit), so the list's visibility horizon finds it by this mark.
+ */
+export const AUDIT_INSERTS_MARK = insertingTransactionMark('auth.audit_events');
+
+/** The visibility horizon of the audit log (inserts marked per transaction, AUDIT_INSERTS_MARK). */
+export const auditEventsVisibilityHorizon = visibilityHorizonStatement('auth.audit_events', 'transaction');
 
 export interface AuditRow {
   uuid: string;
@@ -33,6 +47,7 @@ interface RecordParams {
   after: string | null;
 }
 
+/** One audit event, stamped by PostgreSQL as it is inserted: after its transaction was marked (AUDIT_INSERTS_MARK). */
 export const recordAuditEvent = sqlStatement<RecordParams>({
   name: 'audit-events.record',
   parameters: [
@@ -49,10 +64,10 @@ export const recordAuditEvent = sqlStatement<RecordParams>({
     'before',
     'after',
   ],
-  sql: `INSERT INTO auth.audit_events (uuid, tenant_uuid, kind, actor_type, actor_uuid, actor_name, source_address,
-          target_type, target_uuid, changed_fields, before, after)
-        VALUES (:uuid, :tenantUuid, :kind, :actorType, :actorUuid, :actorName, :sourceAddress, :targetType,
-          :targetUuid, :changedFields::text[], :before::jsonb, :after::jsonb)`,
+  sql: `INSERT INTO auth.audit_events (uuid, tenant_uuid, occurred_at, kind, actor_type, actor_uuid, actor_name,
+          source_address, target_type, target_uuid, changed_fields, before, after)
+        VALUES (:uuid, :tenantUuid, clock_timestamp(), :kind, :actorType, :actorUuid, :actorName, :sourceAddress,
+          :targetType, :targetUuid, :changedFields::text[], :before::jsonb, :after::jsonb)`,
 });
 
 /** The filters of the list: each one null (not asked for) or matched exactly; `to` is exclusive. */
@@ -74,7 +89,10 @@ export interface AuditListFilter {
   to: string | null;
 }
 
-/** The audit log, newest first (ties by uuid), by page number or by cursor. */
+/**
+ * The audit log, newest first (ties by uuid), by page number or by cursor; a page read towards newer events ends at
+ * the visibility horizon, before any event still being committed.
+ */
 export const auditEventsList = pagedListStatements<AuditListFilter, AuditRow>({
   name: 'audit-events.list',
   select: `uuid, occurred_at, kind, actor_type, actor_uuid, actor_name, source_address, target_type, target_uuid,
@@ -82,6 +100,7 @@ export const auditEventsList = pagedListStatements<AuditListFilter, AuditRow>({
   from: `FROM auth.audit_events
         ${MATCHING}`,
   filterParameters: ['tenantUuid', 'actorUuid', 'actorType', 'kind', 'targetUuid', 'from', 'to'],
+  horizon: auditEventsVisibilityHorizon,
   key: [
     { column: 'occurred_at', parameter: 'cursorAt', type: 'timestamptz', order: 'DESC' },
     { column: 'uuid', parameter: 'cursorUuid', type: 'uuid', order: 'ASC' },
@@ -89,4 +108,9 @@ export const auditEventsList = pagedListStatements<AuditListFilter, AuditRow>({
 });
 
 /** For the SQL snapshots. */
-export const AUDIT_EVENTS_STATEMENTS = [recordAuditEvent, ...auditEventsList.all];
+export const AUDIT_EVENTS_STATEMENTS = [
+  AUDIT_INSERTS_MARK,
+  recordAuditEvent,
+  auditEventsVisibilityHorizon,
+  ...auditEventsList.all,
+];

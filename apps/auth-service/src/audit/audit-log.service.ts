@@ -7,12 +7,17 @@ import {
   type AuditEventView,
   type ListAuditEventsPayload,
 } from '@cpc/contracts';
-import { runPagedList, runStatement } from '@cpc/database';
+import { markInsertingTransaction, runPagedList, runStatement } from '@cpc/database';
 import { ValidationFailedError } from '@cpc/errors';
 import { cursorScope } from '@cpc/pagination';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AdminScope } from '../admin/admin-scope.js';
-import { type AuditRow, auditEventsList, recordAuditEvent } from './audit-events.repository.js';
+import {
+  AUDIT_INSERTS_MARK,
+  type AuditRow,
+  auditEventsList,
+  recordAuditEvent,
+} from './audit-events.repository.js';
 
 /** One change as the audit log keeps it; before and after are views, never secrets. */
 export interface AuditEntry {
@@ -54,8 +59,14 @@ const toView = (row: AuditRow): AuditEventView => ({
 export class AuditLog {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Writes `entries` in the change's own transaction (`manager`): no change without its record, nor the reverse. */
+  /**
+   * Writes `entries` in the change's own transaction (`manager`): no change without its record, nor the reverse. It
+   * marks the transaction first, for the list's visibility horizon.
+   */
   async record(manager: EntityManager, scope: AdminScope, entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    // The transaction goes on after the records: marked, the list holds its pages back until it has ended.
+    await markInsertingTransaction(manager, AUDIT_INSERTS_MARK);
     for (const entry of entries) {
       await runStatement(manager, recordAuditEvent, {
         uuid: randomUUID(),

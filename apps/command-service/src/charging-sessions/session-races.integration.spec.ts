@@ -1,11 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import {
-  ChargePointEventSubjects,
-  chargingSessionUuidOf,
-  type MeterValuesEvent,
-  type OcppCallCompletedEvent,
-} from '@cpc/contracts';
+import { ChargePointEventSubjects, chargingSessionUuidOf, type OcppCallCompletedEvent } from '@cpc/contracts';
 import { createServiceDataSource, migrateServiceSchema, runStatement } from '@cpc/database';
 import type { DeliveredEvent } from '@cpc/nats';
 import { createTestDatabase, lockWaiters, openSession, outcome, type TestDatabase } from '@cpc/testing';
@@ -17,6 +12,7 @@ import { lockPlugAssignment } from '../repositories/charging-sessions.repository
 import { ReservationsService } from '../reservations/reservations.service.js';
 import { ChargingSessionEventsConsumer } from './charging-session-events.consumer.js';
 import { ChargingSessionsService } from './charging-sessions.service.js';
+import { meterEvent } from './testing/meter-values-events.js';
 import { DeliveredChargePointEvents } from './testing/delivered-charge-point-events.js';
 
 let database: TestDatabase;
@@ -133,35 +129,6 @@ async function holdingSessionRow(
   );
   return holder;
 }
-
-/** A meter-values event of one Power.Active.Import sample. */
-const meterEvent = (
-  tenantUuid: string,
-  controllerUuid: string,
-  transactionId: string | null,
-): MeterValuesEvent => ({
-  eventId: randomUUID(),
-  occurredAt: new Date().toISOString(),
-  tenantUuid,
-  data: {
-    controllerUuid,
-    ocppIdentity: 'CP',
-    transactionId,
-    evseId: null,
-    connectorId: 1,
-    samples: [
-      {
-        sampledAt: '2026-03-05T10:05:00.000Z',
-        measurand: 'Power.Active.Import',
-        phase: null,
-        location: 'Outlet',
-        unit: 'W',
-        context: 'Sample.Periodic',
-        value: 7000,
-      },
-    ],
-  },
-});
 
 describe('charging sessions from redelivered and reordered events', () => {
   it('a redelivered start and end change nothing: one session, ended as the charge point said', async () => {

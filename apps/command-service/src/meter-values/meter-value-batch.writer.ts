@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import { chargingSessionUuidOf, type MeterValuesEvent } from '@cpc/contracts';
-import { runStatement } from '@cpc/database';
+import { markInsertingTransaction, runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { writingNewSession } from '../charging-sessions/session-first-write.js';
+import { SESSION_INSERTS_TRANSACTION_MARK } from '../repositories/charging-sessions.repository.js';
 import { insertMeterSamples, recordSessionMeterSummaries } from '../repositories/meter-values.repository.js';
 
 interface SessionSummary {
@@ -94,6 +95,8 @@ export class MeterValueBatchWriter {
       this.dataSource.transaction(async (manager) => {
         await runStatement(manager, insertMeterSamples, rows);
         if (sessions.length === 0) return;
+        // Its summaries may create sessions, readable only at the commit: the list by created_at holds them back.
+        await markInsertingTransaction(manager, SESSION_INSERTS_TRANSACTION_MARK);
         await runStatement(manager, recordSessionMeterSummaries, {
           // The uuid a session's other writers and webhook-service derive from its key.
           uuids: sessions.map((session) =>

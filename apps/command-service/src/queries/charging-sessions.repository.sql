@@ -3,9 +3,12 @@
 
 -- charging-sessions.record-start
 -- $1 uuid, $2 tenantUuid, $3 controllerUuid, $4 transactionId, $5 connectorId, $6 evseId, $7 idTag, $8 startedAt, $9 meterStartWh
-INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, connector_id, evse_id, id_tag, started_at, meter_start_wh)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+/* inserts control.charging_sessions */
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, connector_id, evse_id, id_tag, started_at,
+               meter_start_wh, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+               $9, clock_timestamp(), clock_timestamp())
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          connector_id = COALESCE(s.connector_id, EXCLUDED.connector_id),
          evse_id = COALESCE(s.evse_id, EXCLUDED.evse_id),
@@ -87,9 +90,11 @@ UPDATE control.charging_sessions
 
 -- charging-sessions.record-meter-value
 -- $1 uuid, $2 tenantUuid, $3 controllerUuid, $4 transactionId, $5 meterWh, $6 sampledAt
-INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
+/* inserts control.charging_sessions */
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at, created_at,
+               updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp(), clock_timestamp())
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          meter_last_wh = COALESCE(EXCLUDED.meter_last_wh, s.meter_last_wh),
          meter_last_at = CASE WHEN EXCLUDED.meter_last_wh IS NULL THEN s.meter_last_at ELSE EXCLUDED.meter_last_at END,
@@ -99,9 +104,12 @@ INSERT INTO control.charging_sessions AS s
 
 -- charging-sessions.record-end
 -- $1 uuid, $2 tenantUuid, $3 controllerUuid, $4 transactionId, $5 stoppedAt, $6 meterStopWh, $7 stopReason
-INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+/* inserts control.charging_sessions */
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason,
+               created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7,
+               clock_timestamp(), clock_timestamp())
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          stopped_at = CASE WHEN s.stop_reason IN ('superseded', 'charge_point_rebooted')
                            THEN EXCLUDED.stopped_at ELSE COALESCE(s.stopped_at, EXCLUDED.stopped_at) END,
@@ -118,6 +126,24 @@ UPDATE control.charging_sessions SET plug_uuid = $2, updated_at = now() WHERE uu
 -- $1 tenantUuid, $2 uuid
 SELECT controller_uuid, ocpp_transaction_id, connector_id, evse_id
          FROM control.charging_sessions WHERE tenant_uuid = $1 AND uuid = $2;
+
+-- visibility-horizon:mark:control.charging_sessions
+SELECT set_config('application_name',
+                            CASE WHEN right(current_setting('application_name'), 34) = ' inserts control.charging_sessions'
+                                 THEN current_setting('application_name')
+                                 ELSE left(current_setting('application_name') || ' inserts control.charging_sessions', 63) END,
+                            true) AS marked;
+
+-- visibility-horizon:control.charging_sessions
+SELECT to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
+                 h.at < statement_timestamp() AS held
+            FROM (SELECT least(statement_timestamp(), min(xact_start)) AS at
+                    FROM pg_stat_activity
+                   WHERE datname = current_database() AND ((application_name = current_setting('application_name')
+                     AND xact_start IS NOT NULL AND starts_with(query, '/* inserts control.charging_sessions */'))
+                     OR (application_name = left(current_setting('application_name') || ' inserts control.charging_sessions', 63)
+                     AND xact_start IS NOT NULL))
+                     AND pid <> pg_backend_pid()) AS h;
 
 -- charging-sessions.list(-started_at)
 -- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 limit, $10 offset
@@ -357,4 +383,120 @@ SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_u
           AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
           AND (session.created_at, session.uuid) > ($9::timestamptz, $10::uuid)
         ORDER BY session.created_at ASC, session.uuid ASC
+        LIMIT $11;
+
+-- charging-sessions.list(-created_at):before-horizon
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 visibilityHorizon, $10 limit, $11 offset
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", to_char(session.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, session.uuid::text AS cursor_key_1
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND session.created_at < $9::timestamptz
+        ORDER BY session.created_at DESC, session.uuid DESC
+        LIMIT $10 OFFSET $11;
+
+-- charging-sessions.list(-created_at):held-back
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 visibilityHorizon
+SELECT EXISTS (SELECT FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND session.created_at >= $9::timestamptz) AS held_back;
+
+-- charging-sessions.list(+created_at)
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 limit, $10 offset
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", to_char(session.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, session.uuid::text AS cursor_key_1
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+        ORDER BY session.created_at ASC, session.uuid ASC
+        LIMIT $9 OFFSET $10;
+
+-- charging-sessions.list(+created_at):count
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo
+SELECT count(*)::integer AS total FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz);
+
+-- charging-sessions.list(+created_at):after
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorCreated0, $10 cursorUuid, $11 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", to_char(session.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, session.uuid::text AS cursor_key_1
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND (session.created_at, session.uuid) > ($9::timestamptz, $10::uuid)
+        ORDER BY session.created_at ASC, session.uuid ASC
+        LIMIT $11;
+
+-- charging-sessions.list(+created_at):before
+-- $1 tenantUuid, $2 controllerUuid, $3 plugUuid, $4 status, $5 idTag, $6 transactionId, $7 startedFrom, $8 startedTo, $9 cursorCreated0, $10 cursorUuid, $11 limit
+SELECT session.uuid, session.controller_uuid AS "controllerUuid", session.plug_uuid AS "plugUuid",
+       session.connector_id AS "connectorId", session.evse_id AS "evseId",
+       session.ocpp_transaction_id AS "ocppTransactionId", session.id_tag AS "idTag",
+       session.started_at AS "startedAt", session.stopped_at AS "stoppedAt",
+       session.meter_start_wh AS "meterStartWh", session.meter_stop_wh AS "meterStopWh",
+       session.meter_last_wh AS "meterLastWh", session.stop_reason AS "stopReason",
+       session.peak_power_w AS "peakPowerW", session.last_sample_at AS "lastSampleAt",
+       session.created_at AS "createdAt", session.updated_at AS "updatedAt", to_char(session.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, session.uuid::text AS cursor_key_1
+       FROM control.charging_sessions session
+        WHERE session.tenant_uuid = $1
+          AND ($2::uuid IS NULL OR session.controller_uuid = $2::uuid)
+          AND ($3::uuid IS NULL OR session.plug_uuid = $3::uuid)
+          AND ($4::text IS NULL OR (session.stopped_at IS NULL) = ($4::text = 'active'))
+          AND ($5::text IS NULL OR session.id_tag = $5::text)
+          AND ($6::text IS NULL OR session.ocpp_transaction_id = $6::text)
+          AND ($7::timestamptz IS NULL OR session.started_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR session.started_at < $8::timestamptz)
+          AND (session.created_at, session.uuid) < ($9::timestamptz, $10::uuid)
+        ORDER BY session.created_at DESC, session.uuid DESC
         LIMIT $11;

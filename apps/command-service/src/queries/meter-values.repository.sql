@@ -15,9 +15,11 @@ INSERT INTO control.meter_values
 -- meter-values.record-session-summaries
 -- $1 uuids, $2 tenantUuids, $3 controllerUuids, $4 transactionIds, $5 peakPowersW, $6 lastSampleAts
 INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, peak_power_w, last_sample_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[],
-                            $5::numeric[], $6::timestamptz[])
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, peak_power_w, last_sample_at, created_at,
+               updated_at)
+       SELECT *, statement_timestamp(), statement_timestamp()
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[],
+                     $5::numeric[], $6::timestamptz[])
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          peak_power_w = GREATEST(s.peak_power_w, EXCLUDED.peak_power_w),
          last_sample_at = GREATEST(s.last_sample_at, EXCLUDED.last_sample_at),

@@ -1,5 +1,12 @@
 import type { ChargingSessionSortField, SortDirection } from '@cpc/contracts';
-import { pagedListStatements, type PagedListStatements, sqlStatement } from '@cpc/database';
+import {
+  insertingTransactionMark,
+  insertMarker,
+  pagedListStatements,
+  type PagedListStatements,
+  sqlStatement,
+  visibilityHorizonStatement,
+} from '@cpc/database';
 import type { OrderedKeysetColumn } from '@cpc/pagination';
 
 /**
@@ -37,6 +44,28 @@ export interface SessionTargetRow {
   evse_id: number | null;
 }
 
+/**
+ * Every session write that can insert one is marked, so the list by created_at sees it in flight (its visibility
+ * horizon): the upserts below, each an autocommit statement of its own, start with this comment; a transaction that
+ * inserts sessions among other writes (the meter-value batches) marks itself first (SESSION_INSERTS_TRANSACTION_MARK).
+ */
+const SESSIONS_INSERT_MARKER = insertMarker('control.charging_sessions');
+
+/** Marks a transaction that goes on to insert sessions (see SESSIONS_INSERT_MARKER); it stamps them after the mark. */
+export const SESSION_INSERTS_TRANSACTION_MARK = insertingTransactionMark('control.charging_sessions');
+
+/** The visibility horizon of the list by created_at: inserts are marked by their statement or their transaction. */
+export const chargingSessionsVisibilityHorizon = visibilityHorizonStatement('control.charging_sessions', [
+  'statement',
+  'transaction',
+]);
+
+/**
+ * A new session's created_at and updated_at: PostgreSQL's clock while the marked statement runs, after the horizon can
+ * see it (its start, and now(), come before the marker shows in pg_stat_activity).
+ */
+const INSERT_STAMPS = 'clock_timestamp(), clock_timestamp()';
+
 /** What a transaction's start says of a session. */
 export const recordChargingSessionStart = sqlStatement<
   {
@@ -64,9 +93,12 @@ export const recordChargingSessionStart = sqlStatement<
     'startedAt',
     'meterStartWh',
   ],
-  sql: `INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, connector_id, evse_id, id_tag, started_at, meter_start_wh)
-       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :connectorId, :evseId, :idTag, :startedAt, :meterStartWh)
+  sql: `${SESSIONS_INSERT_MARKER}
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, connector_id, evse_id, id_tag, started_at,
+               meter_start_wh, created_at, updated_at)
+       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :connectorId, :evseId, :idTag, :startedAt,
+               :meterStartWh, ${INSERT_STAMPS})
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          connector_id = COALESCE(s.connector_id, EXCLUDED.connector_id),
          evse_id = COALESCE(s.evse_id, EXCLUDED.evse_id),
@@ -113,9 +145,11 @@ export const recordChargingSessionMeterValue = sqlStatement<{
 }>({
   name: 'charging-sessions.record-meter-value',
   parameters: ['uuid', 'tenantUuid', 'controllerUuid', 'transactionId', 'meterWh', 'sampledAt'],
-  sql: `INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at)
-       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :meterWh, :sampledAt)
+  sql: `${SESSIONS_INSERT_MARKER}
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at, created_at,
+               updated_at)
+       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :meterWh, :sampledAt, ${INSERT_STAMPS})
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          meter_last_wh = COALESCE(EXCLUDED.meter_last_wh, s.meter_last_wh),
          meter_last_at = CASE WHEN EXCLUDED.meter_last_wh IS NULL THEN s.meter_last_at ELSE EXCLUDED.meter_last_at END,
@@ -144,9 +178,12 @@ export const recordChargingSessionEnd = sqlStatement<{
     'meterStopWh',
     'stopReason',
   ],
-  sql: `INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason)
-       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :stoppedAt, :meterStopWh, :stopReason)
+  sql: `${SESSIONS_INSERT_MARKER}
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason,
+               created_at, updated_at)
+       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :stoppedAt, :meterStopWh, :stopReason,
+               ${INSERT_STAMPS})
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          stopped_at = CASE WHEN s.stop_reason IN ('${INFERRED_STOP_REASONS.superseded}', '${INFERRED_STOP_REASONS.chargePointRebooted}')
                            THEN EXCLUDED.stopped_at ELSE COALESCE(s.stopped_at, EXCLUDED.stopped_at) END,
@@ -398,7 +435,8 @@ const listsByOrder = new Map<
 
 /**
  * The tenant's sessions in `orderBy` (see chargingSessionListOrder), by page number or by cursor. The default, newest
- * start first, is the order of charging_sessions_list_idx, so a page by cursor starts in the index at its key.
+ * start first, is the order of charging_sessions_list_idx, so a page by cursor starts in the index at its key. Sorted
+ * by created_at first, pages end at the visibility horizon; started_at comes with the event, which no horizon bounds.
  */
 export function chargingSessionsList(
   orderBy: readonly ChargingSessionOrder[],
@@ -412,6 +450,7 @@ export function chargingSessionsList(
       select: LISTED_COLUMNS,
       from: LISTED_SESSIONS,
       filterParameters: LIST_FILTER_PARAMETERS,
+      horizon: order[0].field === 'created_at' ? chargingSessionsVisibilityHorizon : undefined,
       key: [
         ...order.flatMap(sortFieldKey),
         {
@@ -440,7 +479,10 @@ export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionEnd,
   setChargingSessionPlug,
   findChargingSessionTarget,
+  SESSION_INSERTS_TRANSACTION_MARK,
+  chargingSessionsVisibilityHorizon,
   ...chargingSessionsList([]).all,
   ...chargingSessionsList([{ field: 'started_at', direction: 'asc' }]).all,
   ...chargingSessionsList([{ field: 'created_at', direction: 'desc' }]).all,
+  ...chargingSessionsList([{ field: 'created_at', direction: 'asc' }]).all,
 ];

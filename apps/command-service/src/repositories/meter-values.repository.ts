@@ -51,7 +51,8 @@ export const insertMeterSamples = sqlStatement<{
 
 /**
  * The meter summary of many sessions, one row per session: the peak power and the latest sample only ever grow. Like
- * every session write it is an upsert, so samples that arrive before the start still count.
+ * every session write it is an upsert, so samples that arrive before the start still count. Its transaction is marked
+ * as inserting sessions before it (SESSION_INSERTS_TRANSACTION_MARK), and a new session is stamped by its start.
  */
 export const recordSessionMeterSummaries = sqlStatement<{
   uuids: string[];
@@ -64,9 +65,11 @@ export const recordSessionMeterSummaries = sqlStatement<{
   name: 'meter-values.record-session-summaries',
   parameters: ['uuids', 'tenantUuids', 'controllerUuids', 'transactionIds', 'peakPowersW', 'lastSampleAts'],
   sql: `INSERT INTO control.charging_sessions AS s
-              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, peak_power_w, last_sample_at)
-       SELECT * FROM unnest(:uuids::uuid[], :tenantUuids::uuid[], :controllerUuids::uuid[], :transactionIds::varchar[],
-                            :peakPowersW::numeric[], :lastSampleAts::timestamptz[])
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, peak_power_w, last_sample_at, created_at,
+               updated_at)
+       SELECT *, statement_timestamp(), statement_timestamp()
+         FROM unnest(:uuids::uuid[], :tenantUuids::uuid[], :controllerUuids::uuid[], :transactionIds::varchar[],
+                     :peakPowersW::numeric[], :lastSampleAts::timestamptz[])
        ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
          peak_power_w = GREATEST(s.peak_power_w, EXCLUDED.peak_power_w),
          last_sample_at = GREATEST(s.last_sample_at, EXCLUDED.last_sample_at),
