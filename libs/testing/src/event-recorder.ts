@@ -4,6 +4,8 @@ import { EVENT_STREAM, type EventEnvelope } from '@cpc/contracts';
 
 export interface RecordedEvent {
   subject: string;
+  /** Its sequence in the stream: the order consumers get it in, whatever its occurredAt. */
+  seq: number;
   event: EventEnvelope<Record<string, unknown>>;
 }
 
@@ -22,7 +24,11 @@ export class EventRecorder {
     const messages = await consumer.consume();
     void (async () => {
       for await (const message of messages) {
-        recorder.events.push({ subject: message.subject, event: message.json<RecordedEvent['event']>() });
+        recorder.events.push({
+          subject: message.subject,
+          seq: message.seq,
+          event: message.json<RecordedEvent['event']>(),
+        });
         const waiters = recorder.waiters;
         recorder.waiters = [];
         waiters.forEach((wake) => wake());

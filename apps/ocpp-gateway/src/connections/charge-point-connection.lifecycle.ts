@@ -11,14 +11,14 @@ import {
 import { NATS_CONNECTION } from '@cpc/nats';
 import { OcppCallResponder } from '../calls/ocpp-call.responder.js';
 import { describeError } from '@cpc/errors';
-import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
+import { ChargePointEventPublisher } from '../events/charge-point-event.publisher.js';
 import { IncomingCallRouter } from '../messages/incoming-call.router.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { BadMessage, OcppServerSocket, StrictValidationFailure } from '../ocpp-rpc/ocpp-rpc.js';
 import { type AuthenticatedChargePoint, ChargePointConnection } from './charge-point-connection.js';
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
-import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+import { ChargePointPresenceRegistry, disconnectedEventId } from './charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
 import { ControllerCredentialRevocations } from './controller-credential-revocations.js';
 import { SecurityProfileTakeoverGuard } from './security-profile-takeover.guard.js';
@@ -38,6 +38,8 @@ export class ChargePointConnectionLifecycle {
   private readonly open = new Map<ChargePointConnection, Subscription | undefined>();
   /** Disconnects still being announced; shutdown waits for them before NATS drains. */
   private readonly closing = new Set<Promise<void>>();
+  /** Presence recoveries in flight (settled either way): a close waits for its connection's. */
+  private readonly recovering = new Map<ChargePointConnection, Promise<void>>();
 
   constructor(
     private readonly connections: ChargePointConnectionsRegistry,
@@ -104,26 +106,88 @@ export class ChargePointConnectionLifecycle {
   }
 
   /**
-   * Called when this instance's presence entry of an open connection was lost. Taken over by a newer connection
-   * elsewhere (whose notice did not arrive, or whose entry was written while this ran): this one yields. Swept while
-   * this process stood still, or removed behind its back: written again (compare-and-set, never over a newer entry)
-   * and announced again.
+   * Called when this instance's presence entry of an open connection may be lost. Taken over by a newer connection
+   * elsewhere (whose notice did not arrive, or whose entry was written while this ran): this one yields. Removed behind
+   * its back, or swept while this process stood still: written again (compare-and-set, never over a newer entry) and
+   * announced again. Found as this instance last wrote it: no sweep removed it, and its compare-and-delete fails from
+   * now on, so no disconnect of it was or will be announced: nothing to announce.
    */
   async recoverPresence(connection: ChargePointConnection): Promise<void> {
     // Until its own write the entry names the connection it replaces: that is no takeover, and the write is coming.
     if (!connection.isAnnounced) return;
     // Replaced already and closing: its entry must not come back.
     if (!this.open.get(connection)) return;
-    if ((await this.presence.reclaim(connection)) === 'taken') {
+    const recovery = this.recover(connection);
+    const settled = recovery.catch(() => undefined);
+    this.recovering.set(connection, settled);
+    try {
+      await recovery;
+    } finally {
+      if (this.recovering.get(connection) === settled) this.recovering.delete(connection);
+    }
+  }
+
+  private async recover(connection: ChargePointConnection): Promise<void> {
+    const reclaimed = await this.presence.reclaim(connection);
+    if (reclaimed.outcome === 'taken') {
+      connection.presenceInDoubt = false;
       this.logger.log(
         `presence of ${connection.controllerUuid} is held by a newer connection; ${connection.connectionId} yields`,
       );
       return this.replace(connection);
     }
-    this.logger.warn(`presence of ${connection.controllerUuid} was lost; announcing the connection again`);
+    const previous = connection.presenceRevision;
+    if (reclaimed.outcome === 'restored') {
+      this.logger.warn(`presence of ${connection.controllerUuid} was lost; announcing the connection again`);
+      // Gone while this instance was found dead: a sweep removed it, and its disconnect may still be on its way.
+      if (connection.presenceInDoubt && previous !== undefined) {
+        (connection.sweptRevisions ??= []).push(previous);
+      }
+    }
+    connection.presenceRevision = reclaimed.revision;
+    if (reclaimed.outcome === 'kept' && !connection.sweptRevisions) {
+      connection.presenceInDoubt = false;
+      return;
+    }
+    for (const revision of connection.sweptRevisions ?? []) {
+      await this.repeatSweptDisconnect(connection, revision);
+    }
     // A new event id: its first connected event may be within JetStream's duplicate window, and the disconnect
     // announced meanwhile must not be the last word.
     await this.publishConnected(connection, randomUUID());
+    connection.sweptRevisions = undefined;
+    connection.presenceInDoubt = false;
+  }
+
+  /**
+   * Publishes the disconnect that a sweep publishes when it removes the connection's entry at `revision`, under the
+   * same event id: the stream stores it once, so a sweep's copy still on its way is dropped, and one stored already
+   * comes before the connected event that follows. By event time (assets-service goes by it first) the connected
+   * event is later than this copy, and than a sweep's copy stamped by a clock no further ahead than the time between
+   * the two (docs/ocpp-gateway.md).
+   */
+  private async repeatSweptDisconnect(connection: ChargePointConnection, revision: number): Promise<void> {
+    await this.publishDisconnected(connection, revision, { reason: 'gateway_instance_lost' });
+  }
+
+  /** The connection's disconnect, under the event id of its entry's `revision` (disconnectedEventId). */
+  private async publishDisconnected(
+    connection: ChargePointConnection,
+    revision: number | undefined,
+    why: { reason: string; closeCode?: number },
+  ): Promise<void> {
+    const occurredAt = this.nextEventTime(connection);
+    await this.events.publish<ChargePointDisconnectedEvent>(
+      ChargePointEventSubjects.disconnected,
+      connection,
+      {
+        connectionId: connection.connectionId,
+        gatewayInstance: this.config.gatewayInstanceId,
+        disconnectedAt: occurredAt,
+        ...why,
+      },
+      { eventId: disconnectedEventId(connection.connectionId, revision), occurredAt },
+    );
   }
 
   /**
@@ -149,6 +213,7 @@ export class ChargePointConnectionLifecycle {
           // The first try writes even when a newer socket here replaced this one meanwhile: its write was sent before
           // the newer one's (same NATS connection, flushes return in order), so it gets the lower revision.
           revision ??= await this.presence.announce(connection);
+          connection.presenceRevision = revision;
           this.takeover.announce(connection, revision);
           await this.publishConnected(connection, eventId);
           return;
@@ -177,8 +242,17 @@ export class ChargePointConnectionLifecycle {
         gatewayInstance: this.config.gatewayInstanceId,
         connectedAt: connection.connectedAt,
       },
-      { eventId },
+      { eventId, occurredAt: this.nextEventTime(connection) },
     );
+  }
+
+  /**
+   * When the connection's next event happens: now, or just after its latest one when that is later (a connected event
+   * after a disconnect stamped by another instance's clock), so that its events keep their order by event time.
+   */
+  private nextEventTime(connection: ChargePointConnection): string {
+    connection.lastEventAt = Math.max(Date.now(), connection.lastEventAt + 1);
+    return new Date(connection.lastEventAt).toISOString();
   }
 
   private async closed(connection: ChargePointConnection, code: number, reason: string): Promise<void> {
@@ -191,23 +265,17 @@ export class ChargePointConnectionLifecycle {
     );
     // Never publish the disconnect before the connect.
     await connection.ready();
+    // Nor before a recovery in flight wrote the entry again and announced the connection again.
+    await this.recovering.get(connection);
     await this.presence.withdraw(connection).catch((error: unknown) => {
       // The entry then goes stale and another instance's sweep announces this disconnect once more (same event id).
       this.logger.warn(`presence of ${connection.controllerUuid} not withdrawn: ${describeError(error)}`);
     });
     try {
-      await this.events.publish<ChargePointDisconnectedEvent>(
-        ChargePointEventSubjects.disconnected,
-        connection,
-        {
-          connectionId: connection.connectionId,
-          gatewayInstance: this.config.gatewayInstanceId,
-          disconnectedAt: new Date().toISOString(),
-          reason: cause,
-          closeCode: code,
-        },
-        { eventId: eventIdFrom(connection.connectionId, 'disconnected') },
-      );
+      await this.publishDisconnected(connection, connection.presenceRevision, {
+        reason: cause,
+        closeCode: code,
+      });
     } catch (error) {
       this.logger.error(
         `announcing the disconnect of ${connection.controllerUuid} failed: ${describeError(error)}`,

@@ -46,6 +46,20 @@ export class ChargePointConnection {
   readonly connectionId = randomUUID();
   /** ISO 8601, as every event and the presence entry carry it. */
   readonly connectedAt = new Date().toISOString();
+  /** The revision of its presence entry as this instance last wrote it; undefined until written. */
+  presenceRevision: number | undefined;
+  /**
+   * Set when this instance was found dead (it stood still), until its entry is checked: a sweep by another instance
+   * may have removed it and announced the connection offline meanwhile.
+   */
+  presenceInDoubt = false;
+  /**
+   * Revisions of its entry that a sweep may have removed and announced offline, until those disconnects are repeated
+   * and the connection announced again (a recovery that failed halfway leaves them to the next).
+   */
+  sweptRevisions: number[] | undefined;
+  /** When its latest connected or disconnected event happened (ms): the next one is stamped later. */
+  lastEventAt = 0;
   private calls: OneCallAtATimeQueue | undefined;
   private closeCause: GatewayCloseCause | undefined;
   private wasAnnounced = false;

@@ -9,6 +9,7 @@ import {
   type GatewayInstanceState,
 } from '@cpc/contracts';
 import { isKvConflict, NATS_CONNECTION } from '@cpc/nats';
+import { eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { ChargePointConnection } from './charge-point-connection.js';
@@ -23,6 +24,27 @@ export interface DeadInstance {
   instanceId: string;
   revision: number;
   state: GatewayInstanceState;
+}
+
+/** What reclaim did with a connection's entry. */
+export type Reclaimed =
+  /** Another connection's entry is there: the caller yields. */
+  | { outcome: 'taken' }
+  /** It was as this instance last wrote it: updated, so a sweep's compare-and-delete of it fails from now on. */
+  | { outcome: 'kept'; revision: number }
+  /** It was gone (or written by an earlier try whose answer was lost): written again. */
+  | { outcome: 'restored'; revision: number };
+
+/**
+ * The event id of a connection's disconnect, from the revision of its entry that it removes (undefined: never
+ * written). A sweep of an entry left behind and the connection's own close announce the same disconnect, stored once;
+ * a connection announced again after a sweep wrote its entry anew, so its close is not taken for a repeat of the
+ * sweep's within JetStream's duplicate window.
+ */
+export function disconnectedEventId(connectionId: string, entryRevision: number | undefined): string {
+  return entryRevision === undefined
+    ? eventIdFrom(connectionId, 'disconnected')
+    : eventIdFrom(connectionId, 'disconnected', entryRevision);
 }
 
 /** How often reclaim reads and writes again after a write lost to another one, before the next upkeep round retries. */
@@ -102,27 +124,25 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   }
 
   /**
-   * Writes again the entry of a connection whose presence was lost, unless another connection's entry is there
+   * Writes again the entry of a connection whose presence may be lost, unless another connection's entry is there
    * ('taken': the caller yields). Only over what it read: created where there never was an entry, else updated at the
    * revision read (the entry still its own, or the delete marker), so a newer connection's entry written after the read
-   * fails the write, and the next read finds it.
+   * fails the write, and the next read finds it. 'kept' when the entry was the one this instance last wrote: no sweep
+   * removed it, and none can from now on.
    */
-  async reclaim(connection: ChargePointConnection): Promise<'reclaimed' | 'taken'> {
+  async reclaim(connection: ChargePointConnection): Promise<Reclaimed> {
     const entries = this.requireEntries();
     for (let tries = 1; ; tries++) {
       const found = await entries.get(connection.controllerUuid);
-      if (
-        found?.operation === 'PUT' &&
-        found.json<ChargePointPresence>().connectionId !== connection.connectionId
-      ) {
-        return 'taken';
-      }
+      const holder = found?.operation === 'PUT' ? found.json<ChargePointPresence>().connectionId : undefined;
+      if (holder !== undefined && holder !== connection.connectionId) return { outcome: 'taken' };
       try {
         const entry = this.entryFor(connection);
-        await (found
+        const revision = await (found
           ? entries.update(connection.controllerUuid, entry, found.revision)
           : entries.create(connection.controllerUuid, entry));
-        return 'reclaimed';
+        const kept = holder !== undefined && found?.revision === connection.presenceRevision;
+        return { outcome: kept ? 'kept' : 'restored', revision };
       } catch (error) {
         if (!isKvConflict(error) || tries >= RECLAIM_TRIES) throw error;
       }

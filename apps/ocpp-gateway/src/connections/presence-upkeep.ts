@@ -5,23 +5,34 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { type ChargePointDisconnectedEvent, ChargePointEventSubjects } from '@cpc/contracts';
+import { type ChargePointDisconnectedEvent, ChargePointEventSubjects, EVENT_STREAM } from '@cpc/contracts';
 import { describeError } from '@cpc/errors';
-import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
+import { ChargePointEventPublisher } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import { ChargePointConnectionLifecycle } from './charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
-import { ChargePointPresenceRegistry, type StalePresence } from './charge-point-presence.registry.js';
+import {
+  ChargePointPresenceRegistry,
+  disconnectedEventId,
+  type StalePresence,
+} from './charge-point-presence.registry.js';
+
+/**
+ * How long after its delete a sweep's disconnect may still count on JetStream's duplicate window, with a margin for
+ * the publish itself: beyond, the entry is read again first.
+ */
+const STALLED_SWEEP_MS = (EVENT_STREAM.duplicateWindowSeconds * 1000) / 4;
 
 /**
  * Keeps the presence registry true, every third of OCPP_PRESENCE_TTL_MS: confirms this instance is alive (and, when
- * it was found dead meanwhile, e.g. because the process stood still, announces its sockets again), retries withdrawals
- * that failed, checks a slice of its own entries (each once per OCPP_PRESENCE_AUDIT_MS), then sweeps the entries of
- * instances that stopped confirming themselves. A killed instance publishes no disconnects; the sweep does it for it,
- * so connection_status does not stay "online" for charge points that never came back. Every instance sweeps; the
- * compare-and-delete picks one publisher per entry, and the event id (from the connection id) is the same one a
- * regular disconnect of that connection would carry, so the stream stores it once.
+ * it was found dead meanwhile, e.g. because the process stood still, writes its entries again and announces again the
+ * connections whose entries were swept), retries withdrawals that failed, checks a slice of its own entries (each once
+ * per OCPP_PRESENCE_AUDIT_MS), then sweeps the entries of instances that stopped confirming themselves. A killed
+ * instance publishes no disconnects; the sweep does it for it, so connection_status does not stay "online" for charge
+ * points that never came back. Every instance sweeps; the compare-and-delete picks one publisher per entry, and the
+ * event id (from the connection id and the entry's revision) is the same one a regular disconnect of that connection
+ * would carry, and the one its rejoining instance repeats, so the stream stores it once.
  */
 @Injectable()
 export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,6 +69,7 @@ export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplication
   private async upkeep(): Promise<void> {
     try {
       if (!(await this.presence.confirmAlive())) await this.rejoin();
+      await this.recoverInDoubt();
       await this.presence.withdrawLeftovers();
       await this.audit();
       await this.sweep();
@@ -67,10 +79,15 @@ export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async rejoin(): Promise<void> {
-    this.logger.warn('this instance was found dead by another one; announcing its connections again');
+    this.logger.warn('this instance was found dead by another one; writing its entries again');
+    for (const connection of this.connections.all()) connection.presenceInDoubt = true;
     await this.presence.rejoin();
+  }
+
+  /** Checks the entries of the connections this instance held when it was found dead (the rest, after a failure). */
+  private async recoverInDoubt(): Promise<void> {
     for (const connection of this.connections.all()) {
-      if (connection.isOpen) await this.lifecycle.recoverPresence(connection);
+      if (connection.presenceInDoubt && connection.isOpen) await this.lifecycle.recoverPresence(connection);
     }
   }
 
@@ -96,12 +113,27 @@ export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplication
     if (dead.length === 0 && !this.presence.sweepOwnEarlierIncarnation) return;
     const deadIds = new Set(dead.map(({ instanceId }) => instanceId));
     for (const stale of await this.presence.entriesToSweep(deadIds)) {
-      if (await this.presence.removeStale(stale)) await this.announceLost(stale);
+      const removing = performance.now();
+      if (await this.presence.removeStale(stale)) await this.announceLost(stale, removing);
     }
     for (const instance of dead) await this.presence.forget(instance);
   }
 
-  private async announceLost({ presence }: StalePresence): Promise<void> {
+  /**
+   * Publishes the disconnect of a swept entry. Its instance, rejoining, repeats it (same event id) before it announces
+   * the connection again, and JetStream drops the later of the two, but only within its duplicate window: after a
+   * long stall since the delete (this process stood still), a connection announced again meanwhile is left alone.
+   */
+  private async announceLost({ presence, revision }: StalePresence, removing: number): Promise<void> {
+    if (
+      performance.now() - removing > STALLED_SWEEP_MS &&
+      (await this.presence.holder(presence.controllerUuid)) === presence.connectionId
+    ) {
+      this.logger.warn(
+        `${presence.controllerUuid} was announced again by its instance; its sweep announces nothing`,
+      );
+      return;
+    }
     this.logger.warn(
       `${presence.ocppIdentity} (${presence.controllerUuid}) was held by ${presence.gatewayInstance}, which stopped confirming itself`,
     );
@@ -117,7 +149,7 @@ export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplication
         disconnectedAt: new Date().toISOString(),
         reason: 'gateway_instance_lost',
       },
-      { eventId: eventIdFrom(presence.connectionId, 'disconnected') },
+      { eventId: disconnectedEventId(presence.connectionId, revision) },
     );
   }
 }

@@ -20,6 +20,8 @@ export interface PublishOptions {
    * messages are retried by charge points): JetStream then stores a repeat within its duplicate window only once.
    */
   eventId?: string;
+  /** When it happened, when not now (a connection keeps its events' times increasing). */
+  occurredAt?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export class ChargePointEventPublisher {
   ): Promise<void> {
     await this.bus.publish(subject, {
       eventId: options.eventId ?? randomUUID(),
-      occurredAt: new Date().toISOString(),
+      occurredAt: options.occurredAt ?? new Date().toISOString(),
       tenantUuid: source.tenantUuid,
       data: { ...source.ref, ...data },
     });
