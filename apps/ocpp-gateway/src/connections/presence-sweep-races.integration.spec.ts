@@ -113,7 +113,11 @@ describe('ocpp-gateway: the sweep of an instance that stood still, racing its re
     }
     // The next test starts with gw-a alive again (its upkeep rejoined, if this one left it found dead).
     await eventually(
-      async () => (await instances.get(instanceKey('gw-a')))?.json<{ lost?: boolean; refreshedAt: string }>(),
+      async () => {
+        // A sweep that finished while gw-a was held removed its key (a delete marker, no JSON).
+        const entry = await instances.get(instanceKey('gw-a'));
+        return entry?.operation === 'PUT' ? entry.json<{ lost?: boolean; refreshedAt: string }>() : undefined;
+      },
       (state) => state !== undefined && !state.lost && Date.parse(state.refreshedAt) > Date.now() - 3000,
     );
   });
@@ -336,6 +340,26 @@ describe('ocpp-gateway: the sweep of an instance that stood still, racing its re
     "gw-b's disconnect stored before gw-a writes its entry again, gw-b's clock 2 s ahead: connected stays last",
     () => storedBeforeTheRejoin(2000),
   );
+
+  // The entry is gone once the sweep deleted it: a disconnect whose publish failed then (NATS away) was lost for good,
+  // and the controller stayed online. The sweeping instance now publishes it again each round until it goes out.
+  it("gw-b's publish of a swept entry's disconnect fails: a later round publishes it", async () => {
+    const one = await connected(gatewayA, newController());
+    const publisher = gatewayB.app.get(ChargePointEventPublisher);
+    const publish = publisher.publish.bind(publisher);
+    let failed = 0;
+    jest.spyOn(publisher, 'publish').mockImplementation((subject, source, data, options) => {
+      const lost =
+        subject === DISCONNECTED && (data as Record<string, unknown>).reason === 'gateway_instance_lost';
+      if (lost && failed++ === 0) return Promise.reject(new Error('TIMEOUT'));
+      return publish(subject, source, data, options);
+    });
+    await standStill();
+
+    await recorder.waitFor(DISCONNECTED, (data) => data.connectionId === one.connectionId);
+    expect(failed).toBe(2);
+    expect(lostDisconnects(one.connectionId)).toHaveLength(1);
+  });
 
   // gw-b found gw-a dead and is about to remove the entry when gw-a rejoins and writes it again: gw-b's
   // compare-and-delete fails, and it announces nothing.

@@ -41,6 +41,11 @@ export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplication
   private running: Promise<void> | undefined;
   /** Where the next round's slice of the audit begins, in the order of the connections registry. */
   private auditCursor = 0;
+  /**
+   * Swept entries whose disconnect could not be published (NATS away): the entry is gone, so no other instance would
+   * announce it, and the controller would stay online. Published again each round, same event id, until it goes out.
+   */
+  private unannounced: { stale: StalePresence; removing: number }[] = [];
 
   constructor(
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
@@ -72,6 +77,7 @@ export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplication
       await this.recoverInDoubt();
       await this.presence.withdrawLeftovers();
       await this.audit();
+      await this.announceLostAgain();
       await this.sweep();
     } catch (error) {
       this.logger.warn(`presence upkeep failed, next round retries: ${describeError(error)}`);
@@ -114,9 +120,30 @@ export class PresenceUpkeep implements OnApplicationBootstrap, BeforeApplication
     const deadIds = new Set(dead.map(({ instanceId }) => instanceId));
     for (const stale of await this.presence.entriesToSweep(deadIds)) {
       const removing = performance.now();
-      if (await this.presence.removeStale(stale)) await this.announceLost(stale, removing);
+      if (!(await this.presence.removeStale(stale))) continue;
+      await this.announceLost(stale, removing).catch((error: unknown) => {
+        this.unannounced.push({ stale, removing });
+        this.logger.warn(
+          `the disconnect of swept ${stale.presence.controllerUuid} was not published, next round retries: ` +
+            describeError(error),
+        );
+      });
     }
     for (const instance of dead) await this.presence.forget(instance);
+  }
+
+  /** The disconnects of swept entries that earlier rounds could not publish; those failing again wait for the next. */
+  private async announceLostAgain(): Promise<void> {
+    const waiting = this.unannounced;
+    this.unannounced = [];
+    for (const [index, { stale, removing }] of waiting.entries()) {
+      try {
+        await this.announceLost(stale, removing);
+      } catch (error) {
+        this.unannounced.push(...waiting.slice(index));
+        throw error;
+      }
+    }
   }
 
   /**
