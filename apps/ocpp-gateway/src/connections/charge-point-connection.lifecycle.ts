@@ -16,7 +16,11 @@ import { IncomingCallRouter } from '../messages/incoming-call.router.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { BadMessage, OcppServerSocket, StrictValidationFailure } from '../ocpp-rpc/ocpp-rpc.js';
-import { type AuthenticatedChargePoint, ChargePointConnection } from './charge-point-connection.js';
+import {
+  type AuthenticatedChargePoint,
+  ChargePointConnection,
+  type GatewayCloseCause,
+} from './charge-point-connection.js';
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
 import { ChargePointPresenceRegistry, disconnectedEventId } from './charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
@@ -53,7 +57,16 @@ export class ChargePointConnectionLifecycle {
     @Inject(OCPP_GATEWAY_CONFIG) private readonly config: OcppGatewayConfig,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
   ) {
-    takeover.onReplaced((connection) => this.replace(connection));
+    takeover.onReplaced((connection, cause) => this.replace(connection, cause));
+    // A profile-0 connection wrote its entry over this one's higher profile: write it back, so that it yields.
+    takeover.onOutranking((connection) => {
+      void connection
+        .ready()
+        .then(() => this.recoverPresence(connection))
+        .catch((error: unknown) =>
+          this.logger.warn(`presence of ${connection.controllerUuid} not reclaimed: ${describeError(error)}`),
+        );
+    });
   }
 
   /**
@@ -137,7 +150,11 @@ export class ChargePointConnectionLifecycle {
       return this.replace(connection);
     }
     const previous = connection.presenceRevision;
-    if (reclaimed.outcome === 'restored') {
+    if (reclaimed.outcome === 'restored' && reclaimed.displaced) {
+      this.logger.warn(
+        `presence of ${connection.controllerUuid} was taken by a profile-0 connection; ${connection.connectionId} stays`,
+      );
+    } else if (reclaimed.outcome === 'restored') {
       this.logger.warn(`presence of ${connection.controllerUuid} was lost; announcing the connection again`);
       // Gone while this instance was found dead: a sweep removed it, and its disconnect may still be on its way.
       if (connection.presenceInDoubt && previous !== undefined) {
@@ -145,6 +162,10 @@ export class ChargePointConnectionLifecycle {
       }
     }
     connection.presenceRevision = reclaimed.revision;
+    // The displaced profile-0 connection hears a higher revision than its own and yields.
+    if (reclaimed.outcome === 'restored' && reclaimed.displaced) {
+      this.takeover.announce(connection, reclaimed.revision);
+    }
     if (reclaimed.outcome === 'kept' && !connection.sweptRevisions) {
       connection.presenceInDoubt = false;
       return;
@@ -212,7 +233,18 @@ export class ChargePointConnectionLifecycle {
           if (failures > 0 && !this.open.get(connection)) return;
           // The first try writes even when a newer socket here replaced this one meanwhile: its write was sent before
           // the newer one's (same NATS connection, flushes return in order), so it gets the lower revision.
-          revision ??= await this.presence.announce(connection);
+          if (revision === undefined) {
+            const written = await this.presence.announce(connection);
+            if (written === undefined) {
+              // Profile 0, and a higher-profile socket of the controller opened elsewhere after the handshake's check.
+              this.logger.warn(
+                `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) outranked after opening`,
+              );
+              this.replace(connection, 'outranked');
+              return;
+            }
+            revision = written;
+          }
           connection.presenceRevision = revision;
           this.takeover.announce(connection, revision);
           await this.publishConnected(connection, eventId);
@@ -265,6 +297,8 @@ export class ChargePointConnectionLifecycle {
     );
     // Never publish the disconnect before the connect.
     await connection.ready();
+    // Outranked before its entry was written: never announced, so there is nothing to withdraw or to announce.
+    if (connection.closedBecause === 'outranked' && connection.presenceRevision === undefined) return;
     // Nor before a recovery in flight wrote the entry again and announced the connection again.
     await this.recovering.get(connection);
     await this.presence.withdraw(connection).catch((error: unknown) => {
@@ -289,11 +323,11 @@ export class ChargePointConnectionLifecycle {
    * call subscription (or NATS did not answer within UNSUBSCRIBED_WAIT_MS): a request sent after the charge point saw
    * the close must reach the newer socket, not this one's draining subscription.
    */
-  private replace(connection: ChargePointConnection): void {
+  private replace(connection: ChargePointConnection, cause: GatewayCloseCause = 'replaced'): void {
     void Promise.race([
       this.stopServing(connection),
       sleep(UNSUBSCRIBED_WAIT_MS, undefined, { ref: false }),
-    ]).then(() => connection.close('replaced'));
+    ]).then(() => connection.close(cause));
   }
 
   /**

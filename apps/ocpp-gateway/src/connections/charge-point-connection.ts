@@ -19,15 +19,27 @@ export interface AuthenticatedChargePoint {
   credentialsVersion: number;
   /** The controller's location when the socket opened (id tokens may be restricted to locations). */
   locationUuid: string;
+  /**
+   * Profile 0 only: the revision of the controller's presence key that the handshake's check read (0: never written).
+   * The connection's entry is written over exactly that (compare-and-set) when nothing changed since.
+   */
+  presenceRevisionSeen?: number;
 }
 
 /** Why the gateway itself closed a socket; a socket the charge point closed (or that died) has none. */
 export type GatewayCloseCause =
-  'replaced' | 'controller_deleted' | 'credentials_changed' | 'call_budget_exhausted' | 'gateway_shutdown';
+  | 'replaced'
+  | 'outranked'
+  | 'controller_deleted'
+  | 'credentials_changed'
+  | 'call_budget_exhausted'
+  | 'gateway_shutdown';
 
 const CLOSE_CODE: Record<GatewayCloseCause, number> = {
   // 1000: nothing is wrong, a newer socket of the same charge point took over.
   replaced: 1000,
+  // 1008: a profile-0 socket never replaces one that authenticated with a higher profile (security-profile-rank.ts).
+  outranked: 1008,
   // 1008 (policy violation): the charge point is no longer allowed in; its reconnect will be refused.
   controller_deleted: 1008,
   // 1008: the password, security profile or identity it authenticated with is no longer valid.

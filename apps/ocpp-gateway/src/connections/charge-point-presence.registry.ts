@@ -13,6 +13,7 @@ import { eventIdFrom } from '../events/charge-point-event.publisher.js';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { ChargePointConnection } from './charge-point-connection.js';
+import { mayReplace, type TakeoverCheck } from './security-profile-rank.js';
 
 export interface StalePresence {
   presence: ChargePointPresence;
@@ -32,8 +33,11 @@ export type Reclaimed =
   | { outcome: 'taken' }
   /** It was as this instance last wrote it: updated, so a sweep's compare-and-delete of it fails from now on. */
   | { outcome: 'kept'; revision: number }
-  /** It was gone (or written by an earlier try whose answer was lost): written again. */
-  | { outcome: 'restored'; revision: number };
+  /**
+   * It was gone (or written by an earlier try whose answer was lost), or `displaced` a profile-0 connection's entry
+   * that must not stand over this one's higher profile: written again.
+   */
+  | { outcome: 'restored'; revision: number; displaced?: boolean };
 
 /**
  * The event id of a connection's disconnect, from the revision of its entry that it removes (undefined: never
@@ -117,16 +121,45 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
 
   /**
    * Writes the connection's entry and returns its revision. The put is sent before the first await: writes made in
-   * turn on this instance get revisions in that order.
+   * turn on this instance get revisions in that order. A profile-0 connection's entry is written only over what was
+   * read (compare-and-set), never over a live entry of a higher profile: undefined then, the connection is outranked.
    */
-  announce(connection: ChargePointConnection): Promise<number> {
+  announce(connection: ChargePointConnection): Promise<number | undefined> {
+    if (connection.chargePoint.securityProfile === 0) return this.claimWithoutCredentials(connection);
     return this.requireEntries().put(connection.controllerUuid, this.entryFor(connection));
   }
 
   /**
+   * The first try goes by the revision the handshake's check read, so an ordinary reconnect costs no extra round trip;
+   * a write between that read and this one (a higher-profile socket opening on another instance) fails it, and the
+   * entry is read and judged again.
+   */
+  private async claimWithoutCredentials(connection: ChargePointConnection): Promise<number | undefined> {
+    const entries = this.requireEntries();
+    let seen = connection.chargePoint.presenceRevisionSeen;
+    for (let tries = 1; ; tries++) {
+      if (seen === undefined) {
+        const check = await this.profileAbove(connection.controllerUuid, 0);
+        if (check.outranking !== undefined) return undefined;
+        seen = check.presenceRevision;
+      }
+      try {
+        // Revision 0: only where the key was never written (a deleted one has its marker's revision).
+        return await entries.put(connection.controllerUuid, this.entryFor(connection), {
+          previousSeq: seen ?? 0,
+        });
+      } catch (error) {
+        if (!isKvConflict(error) || tries >= RECLAIM_TRIES) throw error;
+        seen = undefined;
+      }
+    }
+  }
+
+  /**
    * Writes again the entry of a connection whose presence may be lost, unless another connection's entry is there
-   * ('taken': the caller yields). Only over what it read: created where there never was an entry, else updated at the
-   * revision read (the entry still its own, or the delete marker), so a newer connection's entry written after the read
+   * ('taken': the caller yields), except one of profile 0 over a higher-profile connection (mayReplace: 'restored',
+   * displaced). Only over what it read: created where there never was an entry, else updated at the revision read (the
+   * entry still its own, the delete marker, or the displaced one), so a newer connection's entry written after the read
    * fails the write, and the next read finds it. 'kept' when the entry was the one this instance last wrote: no sweep
    * removed it, and none can from now on.
    */
@@ -134,14 +167,18 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
     const entries = this.requireEntries();
     for (let tries = 1; ; tries++) {
       const found = await entries.get(connection.controllerUuid);
-      const holder = found?.operation === 'PUT' ? found.json<ChargePointPresence>().connectionId : undefined;
-      if (holder !== undefined && holder !== connection.connectionId) return { outcome: 'taken' };
+      const held = found?.operation === 'PUT' ? found.json<ChargePointPresence>() : undefined;
+      const displaced = held !== undefined && held.connectionId !== connection.connectionId;
+      if (displaced && mayReplace(held.securityProfile, connection.chargePoint.securityProfile)) {
+        return { outcome: 'taken' };
+      }
       try {
         const entry = this.entryFor(connection);
         const revision = await (found
           ? entries.update(connection.controllerUuid, entry, found.revision)
           : entries.create(connection.controllerUuid, entry));
-        const kept = holder !== undefined && found?.revision === connection.presenceRevision;
+        if (displaced) return { outcome: 'restored', revision, displaced };
+        const kept = held !== undefined && found?.revision === connection.presenceRevision;
         return { outcome: kept ? 'kept' : 'restored', revision };
       } catch (error) {
         if (!isKvConflict(error) || tries >= RECLAIM_TRIES) throw error;
@@ -155,20 +192,23 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   }
 
   /**
-   * The security profile of the controller's entry when it is higher than `securityProfile` and its instance is alive;
-   * else undefined. An entry of no higher profile is answered without reading its instance's state: there is nothing
-   * to outrank, alive or not (a reconnect storm of profile-0 charge points reads one key per handshake, not two).
+   * The security profile of the controller's entry when it is higher than `securityProfile` and its instance is alive,
+   * and the revision of the key as read (0: never written). An entry of no higher profile is answered without reading
+   * its instance's state: there is nothing to outrank, alive or not (a reconnect storm of profile-0 charge points reads
+   * one key per handshake, not two).
    */
-  async profileAbove(controllerUuid: string, securityProfile: number): Promise<number | undefined> {
-    const found = await this.entry(controllerUuid);
-    const held = found?.presence.securityProfile;
-    if (!found || held === undefined || held <= securityProfile) return undefined;
-    const state = await this.stateOf(found.presence.gatewayInstance);
+  async profileAbove(controllerUuid: string, securityProfile: number): Promise<Required<TakeoverCheck>> {
+    const raw = await this.requireEntries().get(controllerUuid);
+    const presenceRevision = raw?.revision ?? 0;
+    const found = raw?.operation === 'PUT' ? raw.json<ChargePointPresence>() : undefined;
+    const held = found?.securityProfile;
+    if (!found || held === undefined || held <= securityProfile) {
+      return { outranking: undefined, presenceRevision };
+    }
+    const state = await this.stateOf(found.gatewayInstance);
     const alive =
-      state !== undefined &&
-      this.isAlive(state.state) &&
-      state.state.incarnation === found.presence.incarnation;
-    return alive ? held : undefined;
+      state !== undefined && this.isAlive(state.state) && state.state.incarnation === found.incarnation;
+    return { outranking: alive ? held : undefined, presenceRevision };
   }
 
   /** Deletes the entry only while it still names this connection: a newer socket elsewhere may own it already. */

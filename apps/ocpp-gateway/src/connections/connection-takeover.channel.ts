@@ -5,7 +5,8 @@ import { NATS_CONNECTION } from '@cpc/nats';
 import { describeError } from '@cpc/errors';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
-import type { ChargePointConnection } from './charge-point-connection.js';
+import type { ChargePointConnection, GatewayCloseCause } from './charge-point-connection.js';
+import { mayReplace } from './security-profile-rank.js';
 
 /** A connection listening for newer ones of its controller. */
 interface Watch {
@@ -14,14 +15,20 @@ interface Watch {
   revision?: number;
   /** The highest revision heard before its own was known; judged once it is. */
   heardRevision?: number;
+  /** The security profile of the connection with that revision. */
+  heardProfile?: number;
+  /** The same for notices of profile-0 connections that cannot replace this one (mayReplace). */
+  heardOutrankedRevision?: number;
 }
 
 /**
  * "A second connection replaces the first" across instances: the load balancer may send the reconnect of a charge
  * point to another instance while this one still holds its old, half-dead socket. Every connection writes its
  * presence entry, then announces itself on its controller's broadcast subject with the entry's KV revision; a
- * connection that hears a higher revision than its own steps aside. The revisions are one sequence for all instances,
- * so of any two connections both agree which is newer, whatever order their notices arrive in. One wildcard
+ * connection that hears a higher revision than its own steps aside, unless the newer one is of profile 0 and this one
+ * of a higher profile: then this one writes its entry again over the newer one's and announces that (onOutranking),
+ * and the profile-0 one, hearing it, steps aside and is closed (1008). The revisions are one sequence for all
+ * instances, so of any two connections both agree which is newer, whatever order their notices arrive in. One wildcard
  * subscription per instance hears them all (a subscription per connection cost about a kilobyte each).
  */
 @Injectable()
@@ -29,7 +36,8 @@ export class ConnectionTakeoverChannel implements OnModuleInit {
   private readonly logger = new Logger(ConnectionTakeoverChannel.name);
   /** The connection of each controller that listens for newer ones, from its opening on. */
   private readonly watching = new Map<string, Watch>();
-  private replaced: (connection: ChargePointConnection) => void = () => undefined;
+  private replaced: (connection: ChargePointConnection, cause: GatewayCloseCause) => void = () => undefined;
+  private outranking: (connection: ChargePointConnection) => void = () => undefined;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
@@ -45,8 +53,13 @@ export class ConnectionTakeoverChannel implements OnModuleInit {
   }
 
   /** What to do with a watched connection when a newer one of its controller opens anywhere. */
-  onReplaced(replaced: (connection: ChargePointConnection) => void): void {
+  onReplaced(replaced: (connection: ChargePointConnection, cause: GatewayCloseCause) => void): void {
     this.replaced = replaced;
+  }
+
+  /** What to do with a watched connection when a newer one of profile 0 that cannot replace it opens anywhere. */
+  onOutranking(outranking: (connection: ChargePointConnection) => void): void {
+    this.outranking = outranking;
   }
 
   /**
@@ -74,13 +87,16 @@ export class ConnectionTakeoverChannel implements OnModuleInit {
     const watch = this.watching.get(connection.controllerUuid);
     if (watch?.connection === connection) {
       watch.revision = presenceRevision;
-      if ((watch.heardRevision ?? 0) > presenceRevision) this.yield(watch);
+      if ((watch.heardRevision ?? 0) > presenceRevision) this.yield(watch, watch.heardProfile);
+      else if ((watch.heardOutrankedRevision ?? 0) > presenceRevision) this.outranking(connection);
+      watch.heardRevision = watch.heardOutrankedRevision = undefined;
     }
     const notice: ConnectionOpenedNotice = {
       controllerUuid: connection.controllerUuid,
       connectionId: connection.connectionId,
       gatewayInstance: this.config.gatewayInstanceId,
       presenceRevision,
+      securityProfile: connection.chargePoint.securityProfile,
     };
     this.nats.publish(
       OcppGatewaySubjects.connectionOpened(connection.controllerUuid),
@@ -106,15 +122,25 @@ export class ConnectionTakeoverChannel implements OnModuleInit {
       // returned is newer; here once its entry is written (after the flush), one heard before counts as older. Two
       // connections of different versions racing may still both yield, as before; the charge point reconnects.
       if (watch.revision !== undefined) this.yield(watch);
-    } else if (watch.revision === undefined) {
-      watch.heardRevision = Math.max(watch.heardRevision ?? 0, heard);
+      return;
+    }
+    const outranked = !mayReplace(notice.securityProfile, watch.connection.chargePoint.securityProfile);
+    if (watch.revision === undefined) {
+      if (outranked) watch.heardOutrankedRevision = Math.max(watch.heardOutrankedRevision ?? 0, heard);
+      else if (heard > (watch.heardRevision ?? 0)) {
+        watch.heardRevision = heard;
+        watch.heardProfile = notice.securityProfile;
+      }
     } else if (heard > watch.revision) {
-      this.yield(watch);
+      if (outranked) this.outranking(watch.connection);
+      else this.yield(watch, notice.securityProfile);
     }
   }
 
-  private yield({ connection }: Watch): void {
+  /** A profile-0 connection giving way to one of a higher profile is closed as outranked (1008), not replaced. */
+  private yield({ connection }: Watch, newerProfile?: number): void {
     this.forget(connection);
-    this.replaced(connection);
+    const outranked = connection.chargePoint.securityProfile === 0 && (newerProfile ?? 0) > 0;
+    this.replaced(connection, outranked ? 'outranked' : 'replaced');
   }
 }

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
 import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+import type { TakeoverCheck } from './security-profile-rank.js';
 
 /**
  * A newer socket of a controller replaces the older one, but one without credentials (security profile 0) must never
  * replace one that proved who it is with a higher profile: that would hand the charge point's commands to anyone who
  * knows its identity. Asked by the handshake (this instance's socket, then the presence registry for one held
- * elsewhere) and again when the socket opens (this instance's, in case one opened meanwhile).
+ * elsewhere) and again when the socket opens (this instance's, in case one opened meanwhile). What opens elsewhere
+ * after the check is caught by the presence write of a profile-0 connection, a compare-and-set over what the check read
+ * (ChargePointPresenceRegistry.announce), and by the takeover notices, which carry the profile (mayReplace).
  */
 @Injectable()
 export class SecurityProfileTakeoverGuard {
@@ -15,12 +18,18 @@ export class SecurityProfileTakeoverGuard {
     private readonly presence: ChargePointPresenceRegistry,
   ) {}
 
-  /** The profile of the socket a profile-0 newcomer would replace, when that one is higher; else undefined. */
-  async outrankingProfile(controllerUuid: string, securityProfile: number): Promise<number | undefined> {
+  /** The profile of the socket a profile-0 newcomer would replace, when that one is higher, and what was read. */
+  async check(controllerUuid: string, securityProfile: number): Promise<TakeoverCheck> {
     // Only a newcomer without credentials can be outranked: the others need no registry lookup.
-    if (securityProfile !== 0) return undefined;
-    const local = this.outrankingHere(controllerUuid, securityProfile);
-    if (local !== undefined || this.connections.get(controllerUuid)) return local;
+    if (securityProfile !== 0) return { outranking: undefined };
+    const here = this.connections.get(controllerUuid);
+    if (here) {
+      // The entry is most likely the one this instance wrote for it; a wrong guess costs a read when the socket opens.
+      return {
+        outranking: this.outrankingHere(controllerUuid, securityProfile),
+        presenceRevision: here.presenceRevision,
+      };
+    }
     return this.presence.profileAbove(controllerUuid, securityProfile);
   }
 

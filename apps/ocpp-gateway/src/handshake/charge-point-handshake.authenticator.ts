@@ -101,7 +101,10 @@ export class ChargePointHandshakeAuthenticator {
       throw this.unavailable(error);
     }
     this.requireTransportOfProfile(controller, tenant.slug, identity, transport);
-    if (controller.securityProfile === 0) await this.admitWithoutCredentials(tenant, controller, identity);
+    const presenceRevisionSeen =
+      controller.securityProfile === 0
+        ? await this.admitWithoutCredentials(tenant, controller, identity)
+        : undefined;
     return {
       tenantUuid: tenant.uuid,
       controllerUuid: controller.controllerUuid,
@@ -109,18 +112,20 @@ export class ChargePointHandshakeAuthenticator {
       securityProfile: controller.securityProfile,
       credentialsVersion: controller.credentialsVersion,
       locationUuid: controller.locationUuid,
+      ...(presenceRevisionSeen === undefined ? {} : { presenceRevisionSeen }),
     };
   }
 
   /**
    * Security profile 0 proves nothing, so it is taken only where both the gateway (OCPP_ALLOW_SECURITY_PROFILE_0) and
-   * the tenant allow it, and never to replace a socket that authenticated with a higher profile.
+   * the tenant allow it, and never to replace a socket that authenticated with a higher profile. Returns the revision
+   * of the presence key it read, for the connection's compare-and-set write.
    */
   private async admitWithoutCredentials(
     tenant: ResolveTenantResponse,
     controller: AuthenticateChargePointResponse,
     identity: string,
-  ): Promise<void> {
+  ): Promise<number | undefined> {
     if (!this.config.allowSecurityProfile0) {
       throw new HandshakeRefusedError(401, `${identity}: security profile 0 is switched off on this gateway`);
     }
@@ -130,8 +135,8 @@ export class ChargePointHandshakeAuthenticator {
         `${identity}: tenant ${tenant.slug} does not allow security profile 0`,
       );
     }
-    const outranking = await this.unlessUnavailable(
-      this.takeoverGuard.outrankingProfile(controller.controllerUuid, controller.securityProfile),
+    const { outranking, presenceRevision } = await this.unlessUnavailable(
+      this.takeoverGuard.check(controller.controllerUuid, controller.securityProfile),
     );
     if (outranking !== undefined) {
       throw new HandshakeRefusedError(
@@ -139,6 +144,7 @@ export class ChargePointHandshakeAuthenticator {
         `${identity}: a socket that authenticated with security profile ${outranking} is connected; profile 0 cannot replace it`,
       );
     }
+    return presenceRevision;
   }
 
   /**

@@ -28,4 +28,9 @@ export interface ConnectionOpenedNotice {
    * notice is judged.
    */
   presenceRevision?: number;
+  /**
+   * The security profile the connection authenticated with: a profile-0 connection never replaces one of a higher
+   * profile. Optional for a rolling deploy: a notice without it replaces as before.
+   */
+  securityProfile?: number;
 }
