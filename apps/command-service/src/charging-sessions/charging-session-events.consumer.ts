@@ -7,6 +7,7 @@ import {
   type TransactionUpdatedEvent,
   isUuid,
 } from '@cpc/contracts';
+import { isDataException } from '@cpc/database';
 import { describeError } from '@cpc/errors';
 import { type BatchOutcome, type DeliveredEvent, JetStreamEventBus } from '@cpc/nats';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
@@ -19,6 +20,7 @@ import {
   ChargingSessionsService,
 } from './charging-sessions.service.js';
 import { ReservationsService } from '../reservations/reservations.service.js';
+import { storableId, storableReading } from './storable-values.js';
 
 /** Durable names cannot hold dots. */
 export const CHARGING_SESSIONS_CONSUMER = 'command-service_charging-sessions';
@@ -49,6 +51,40 @@ const SESSION_SUBJECTS: readonly string[] = [
   ...TRANSACTION_SUBJECTS,
   ChargePointEventSubjects.reservationStatus,
 ];
+
+/** The numbers of a transaction event and what the columns take of them (storable-values.ts). */
+const STORABLE_FIELDS: Record<string, (value: unknown) => number | null> = {
+  connectorId: storableId,
+  evseId: storableId,
+  meterStartWh: storableReading,
+  meterWh: storableReading,
+  meterStopWh: storableReading,
+};
+
+/**
+ * The event's data with every number the columns cannot take as null (as if the charge point had left it out), and
+ * the names of those fields. A start's connector stays a number (0: none); a 2.0.1 id token longer than the column
+ * (OCPP allows 36 characters) is left out too.
+ */
+function storableData<T extends object>(data: T): { data: T; leftOut: string[] } {
+  const leftOut: string[] = [];
+  const storable: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const [field, storableValue] of Object.entries(STORABLE_FIELDS)) {
+    const value = storable[field];
+    if (value === undefined || value === null) continue;
+    const kept = storableValue(value);
+    if (kept !== value) {
+      leftOut.push(`${field} ${JSON.stringify(value)}`);
+      storable[field] = field === 'connectorId' && typeof value === 'number' ? (kept ?? 0) : kept;
+    }
+  }
+  const { idTag } = storable;
+  if (idTag !== undefined && idTag !== null && !(typeof idTag === 'string' && idTag.length <= 36)) {
+    leftOut.push('idTag');
+    storable.idTag = null;
+  }
+  return { data: storable as T, leftOut };
+}
 
 const hasLocation = (data: TransactionUpdatedEvent['data'] | TransactionEndedEvent['data']) =>
   typeof data.evseId === 'number' || typeof data.connectorId === 'number';
@@ -157,6 +193,14 @@ export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
         if (controller) mayHaveOpenSession.add(sessionControllerKey(controller));
         await this.handle(subject, event);
       } catch (error) {
+        // A value PostgreSQL refuses (a data exception) is refused again on every delivery: the event is dropped,
+        // not redelivered for ever.
+        if (isDataException(error)) {
+          this.logger.warn(
+            `not storing ${subject} (event ${String(event.eventId)}): a value does not fit: ${describeError(error)}`,
+          );
+          continue;
+        }
         // Only this event comes again, as it did when events were consumed one by one: one that always fails must
         // not hold back the rest of its batch.
         this.logger.error(
@@ -184,26 +228,36 @@ export class ChargingSessionEventsConsumer implements OnApplicationBootstrap {
       this.logger.warn(`ignoring malformed event ${String(event.eventId)} on ${subject}`);
       return;
     }
+    const storable = storableData(data);
+    if (storable.leftOut.length > 0) {
+      this.logger.warn(
+        `event ${String(event.eventId)} on ${subject}: left out what does not fit: ${storable.leftOut.join(', ')}`,
+      );
+    }
     switch (subject) {
       case ChargePointEventSubjects.transactionStarted: {
-        const session = await this.sessions.recordStart(
-          event.tenantUuid,
-          (event as TransactionStartedEvent).data,
-        );
+        const started = storable.data as TransactionStartedEvent['data'];
+        const session = await this.sessions.recordStart(event.tenantUuid, started);
         await this.supersedeOlder(session);
-        await this.reservations.recordUse(event.tenantUuid, (event as TransactionStartedEvent).data);
+        await this.reservations.recordUse(event.tenantUuid, started);
         return this.resolvePlug(event.tenantUuid, data.controllerUuid, session);
       }
       case ChargePointEventSubjects.transactionUpdated: {
-        const updated = (event as TransactionUpdatedEvent).data;
-        if (updated.meterWh !== null || (!hasLocation(updated) && updated.reservationId === undefined)) {
+        const updated = storable.data as TransactionUpdatedEvent['data'];
+        const { idTag } = updated;
+        const hasIdTag = typeof idTag === 'string' && idTag !== '';
+        if (
+          updated.meterWh !== null ||
+          (!hasLocation(updated) && updated.reservationId === undefined && !hasIdTag)
+        ) {
           await this.sessions.recordMeterValue(event.tenantUuid, updated);
         }
+        if (hasIdTag) await this.sessions.recordIdTag(event.tenantUuid, { ...updated, idTag });
         await this.reservations.recordUse(event.tenantUuid, updated);
         return this.completeLocation(event.tenantUuid, updated);
       }
       default: {
-        const ended = (event as TransactionEndedEvent).data;
+        const ended = storable.data as TransactionEndedEvent['data'];
         await this.sessions.recordEnd(event.tenantUuid, ended);
         return this.completeLocation(event.tenantUuid, ended);
       }

@@ -410,6 +410,43 @@ describe('sessions that match what the charge point does', () => {
     expect(sessions.survived.status).toBe('active');
     expect(sessions['after-boot'].status).toBe('active');
   });
+
+  // Bug (fixed): a 2.0.1 transaction authorized after its start (Started without idToken, then Updated with
+  // triggerReason Authorized) kept no id tag: the Updated's token was never published nor stored
+  // (transaction-event.handler.ts, TransactionUpdatedEvent without idTag).
+  it('2.0.1: the id token of a later message names who charges, before or after the start; the first one stays', async () => {
+    const controllerUuid = randomUUID();
+    plugs.set(controllerUuid, []);
+    const start = (transactionId: string, evseId: number) =>
+      publish(ChargePointEventSubjects.transactionStarted, controllerUuid, {
+        transactionId,
+        connectorId: 1,
+        evseId,
+        idTag: null,
+        meterStartWh: null,
+        startedAt: '2026-03-06T10:00:00.000Z',
+      });
+    const authorized = (transactionId: string, idTag: string) =>
+      publish(ChargePointEventSubjects.transactionUpdated, controllerUuid, {
+        transactionId,
+        meterWh: null,
+        sampledAt: '2026-03-06T10:01:00.000Z',
+        idTag,
+      });
+    await start('after-start', 1);
+    await authorized('after-start', 'TOKEN-1');
+    await authorized('after-start', 'TOKEN-2');
+    await authorized('before-start', 'TOKEN-3');
+    await start('before-start', 2);
+    const sessions = await byTransaction(
+      controllerUuid,
+      (page) =>
+        page.items.length === 2 &&
+        page.items.every((item) => item.started_at !== null && item.id_tag !== null),
+    );
+    expect(sessions['after-start']).toMatchObject({ id_tag: 'TOKEN-1', status: 'active' });
+    expect(sessions['before-start']).toMatchObject({ id_tag: 'TOKEN-3', status: 'active' });
+  });
 });
 
 describe('a batch of charge-point events', () => {

@@ -20,6 +20,7 @@ import {
   findControllersWithOpenSessions,
   markSessionsRebooted,
   recordChargingSessionEnd,
+  recordChargingSessionIdTag,
   recordChargingSessionLocation,
   recordChargingSessionMeterValue,
   recordChargingSessionStart,
@@ -85,6 +86,22 @@ export class ChargingSessionsService {
         transactionId: data.transactionId,
         meterWh: data.meterWh,
         sampledAt: data.sampledAt,
+      }),
+    );
+  }
+
+  /** The id token a later message names (2.0.1, authorized after the start); the first one known is kept. */
+  async recordIdTag(
+    tenantUuid: string,
+    data: Pick<TransactionUpdatedEvent['data'], 'controllerUuid' | 'transactionId'> & { idTag: string },
+  ): Promise<void> {
+    await writingNewSession(() =>
+      runStatement(this.dataSource, recordChargingSessionIdTag, {
+        uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
+        tenantUuid,
+        controllerUuid: data.controllerUuid,
+        transactionId: data.transactionId,
+        idTag: data.idTag,
       }),
     );
   }

@@ -1,11 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type GroupedCall, GroupedCalls } from '@cpc/call-grouping';
 import { chargingSessionUuidOf, type MeterValuesEvent } from '@cpc/contracts';
-import { markInsertingTransaction, runStatement } from '@cpc/database';
+import { isDataException, markInsertingTransaction, runStatement } from '@cpc/database';
+import { describeError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { writingNewSession } from '../charging-sessions/session-first-write.js';
+import { storableReading } from '../charging-sessions/storable-values.js';
 import { SESSION_INSERTS_TRANSACTION_MARK } from '../repositories/charging-sessions.repository.js';
 import { insertMeterSamples, recordSessionMeterSummaries } from '../repositories/meter-values.repository.js';
 
@@ -23,10 +25,13 @@ const POWER_FACTOR: Record<string, number> = { W: 1, kW: 1000 };
 /**
  * Writes meter-value events in groups (GroupedCalls): the events that arrive while a group is being written go
  * together in the next, one statement for all their samples and one for their sessions' summaries, in one
- * transaction. Each event's promise settles with its group, so it is acknowledged only once stored.
+ * transaction. Each event's promise settles with its group, so it is acknowledged only once stored. A group that
+ * fails on a value PostgreSQL refuses (a data exception) is written again event by event, so that only the event with
+ * that value is left out (with a warning) instead of every event of the group failing with it, for ever.
  */
 @Injectable()
 export class MeterValueBatchWriter {
+  private readonly logger = new Logger(MeterValueBatchWriter.name);
   private readonly groups: GroupedCalls<MeterValuesEvent, void>;
 
   constructor(
@@ -44,7 +49,22 @@ export class MeterValueBatchWriter {
   }
 
   private async storeGroup(group: GroupedCall<MeterValuesEvent, void>[]): Promise<void> {
-    await this.store(group.map((call) => call.item));
+    try {
+      await this.store(group.map((call) => call.item));
+    } catch (error) {
+      if (!isDataException(error)) throw error;
+      for (const call of group) {
+        await this.store([call.item]).then(
+          () => call.resolve(),
+          (eventError: unknown) => {
+            if (!isDataException(eventError)) return call.reject(eventError);
+            this.logger.warn(`not storing meter values ${call.item.eventId}: ${describeError(eventError)}`);
+            call.resolve();
+          },
+        );
+      }
+      return;
+    }
     for (const call of group) call.resolve();
   }
 
@@ -113,7 +133,10 @@ export class MeterValueBatchWriter {
   }
 }
 
-/** Folds an event's samples into its session's summary: the highest whole-charger power, the latest sample time. */
+/**
+ * Folds an event's samples into its session's summary: the highest whole-charger power (of those the column holds),
+ * the latest sample time.
+ */
 function summarize(
   summaries: Map<string, SessionSummary>,
   event: MeterValuesEvent,
@@ -132,8 +155,10 @@ function summarize(
     if (Date.parse(sample.sampledAt) > Date.parse(summary.lastSampleAt))
       summary.lastSampleAt = sample.sampledAt;
     const factor = POWER_FACTOR[sample.unit];
-    if (sample.measurand === POWER && sample.phase === null && factor !== undefined) {
-      summary.peakPowerW = Math.max(summary.peakPowerW ?? -Infinity, sample.value * factor);
+    // A power beyond what the session's numeric(16, 3) column holds (10 TW) is a broken meter's, never a peak.
+    const watts = factor === undefined ? null : storableReading(sample.value * factor);
+    if (sample.measurand === POWER && sample.phase === null && watts !== null) {
+      summary.peakPowerW = Math.max(summary.peakPowerW ?? -Infinity, watts);
     }
   }
   summaries.set(key, summary);

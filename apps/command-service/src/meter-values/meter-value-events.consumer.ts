@@ -9,6 +9,7 @@ import {
 import { JetStreamEventBus } from '@cpc/nats';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
+import { isStorableTime } from '../charging-sessions/storable-values.js';
 import { MeterValueBatchWriter } from './meter-value-batch.writer.js';
 
 /** Durable names cannot hold dots. */
@@ -23,8 +24,7 @@ function isSample(value: unknown): value is MeterSample {
   return (
     typeof sample === 'object' &&
     sample !== null &&
-    typeof sample.sampledAt === 'string' &&
-    Number.isFinite(Date.parse(sample.sampledAt)) &&
+    isStorableTime(sample.sampledAt) &&
     isText(sample.measurand, 100) &&
     (sample.phase === null || isText(sample.phase, 20)) &&
     isText(sample.location, 20) &&

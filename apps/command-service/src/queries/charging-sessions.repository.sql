@@ -102,6 +102,17 @@ UPDATE control.charging_sessions
          updated_at = now()
        WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at;
 
+-- charging-sessions.record-id-tag
+-- $1 uuid, $2 tenantUuid, $3 controllerUuid, $4 transactionId, $5 idTag
+/* inserts control.charging_sessions */
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, id_tag, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, clock_timestamp(), clock_timestamp())
+       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+         id_tag = COALESCE(s.id_tag, EXCLUDED.id_tag),
+         rebooted_at = NULL,
+         updated_at = now();
+
 -- charging-sessions.record-end
 -- $1 uuid, $2 tenantUuid, $3 controllerUuid, $4 transactionId, $5 stoppedAt, $6 meterStopWh, $7 stopReason
 /* inserts control.charging_sessions */

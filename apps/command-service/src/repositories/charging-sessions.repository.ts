@@ -158,6 +158,30 @@ export const recordChargingSessionMeterValue = sqlStatement<{
        WHERE s.meter_last_at IS NULL OR s.meter_last_at <= EXCLUDED.meter_last_at`,
 });
 
+/**
+ * The id token a later message of the transaction carries (2.0.1 authorizes after a start without one, TxStartPoint
+ * EVConnected); the first one known is kept. An upsert, as it may come before the start; a message of the transaction
+ * also shows it outlived any reboot.
+ */
+export const recordChargingSessionIdTag = sqlStatement<{
+  uuid: string;
+  tenantUuid: string;
+  controllerUuid: string;
+  transactionId: string;
+  idTag: string;
+}>({
+  name: 'charging-sessions.record-id-tag',
+  parameters: ['uuid', 'tenantUuid', 'controllerUuid', 'transactionId', 'idTag'],
+  sql: `${SESSIONS_INSERT_MARKER}
+       INSERT INTO control.charging_sessions AS s
+              (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, id_tag, created_at, updated_at)
+       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :idTag, ${INSERT_STAMPS})
+       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+         id_tag = COALESCE(s.id_tag, EXCLUDED.id_tag),
+         rebooted_at = NULL,
+         updated_at = now()`,
+});
+
 /** What a transaction's end says of a session; the charge point's own end replaces one the platform inferred. */
 export const recordChargingSessionEnd = sqlStatement<{
   uuid: string;
@@ -476,6 +500,7 @@ export const CHARGING_SESSIONS_STATEMENTS = [
   markSessionsRebooted,
   endSessionsRebootedOnConnector,
   recordChargingSessionMeterValue,
+  recordChargingSessionIdTag,
   recordChargingSessionEnd,
   setChargingSessionPlug,
   findChargingSessionTarget,

@@ -24,6 +24,18 @@ describe('energy meter readings', () => {
     expect(energyReading16(undefined)).toBeNull();
   });
 
+  it('1.6: a blank value is no reading (not 0 Wh)', () => {
+    expect(
+      energyReading16([{ timestamp: 't1', sampledValue: [{ value: '' }, { value: ' ', unit: 'kWh' }] }]),
+    ).toBe(null);
+    expect(
+      energyReading16([
+        { timestamp: 't1', sampledValue: [{ value: '700' }] },
+        { timestamp: 't2', sampledValue: [{ value: '' }] },
+      ]),
+    ).toEqual({ wh: 700, sampledAt: 't1' });
+  });
+
   it('prefers the total over a phase, the wanted context, and the latest sample', () => {
     const values = [
       {

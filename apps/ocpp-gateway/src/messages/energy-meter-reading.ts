@@ -53,6 +53,8 @@ function energyCandidates16(meterValues: MeterValue16[]): Candidate[] {
       if ((sample.measurand ?? ENERGY_REGISTER) !== ENERGY_REGISTER) return [];
       // SignedData carries an opaque signed blob, not a number.
       if (sample.format === 'SignedData') return [];
+      // A blank value (a meter without a reading yet) is no reading; Number('') would make it 0 Wh.
+      if (sample.value.trim() === '') return [];
       const value = Number(sample.value);
       if (!Number.isFinite(value)) return [];
       const factor = (sample.unit ?? 'Wh') === 'kWh' ? 1000 : 1;

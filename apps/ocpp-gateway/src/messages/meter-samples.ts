@@ -1,5 +1,6 @@
 import type { MeterSample } from '@cpc/contracts';
 import type { MeterValue16, MeterValue201 } from './energy-meter-reading.js';
+import { utcTime } from './ocpp-time.js';
 
 /** OCPP's defaults for what a sampled value leaves out (the same in 1.6 and 2.0.1). */
 const DEFAULTS = {
@@ -18,7 +19,7 @@ export function meterSamples16(meterValues: MeterValue16[] | undefined): MeterSa
       if (sample.value.trim() === '' || !Number.isFinite(value)) return [];
       return [
         {
-          sampledAt: meterValue.timestamp,
+          sampledAt: utcTime(meterValue.timestamp),
           measurand: sample.measurand ?? DEFAULTS.measurand,
           phase: sample.phase ?? null,
           location: sample.location ?? DEFAULTS.location,
@@ -39,7 +40,7 @@ export function meterSamples201(meterValues: MeterValue201[] | undefined): Meter
       if (!Number.isFinite(value)) return [];
       return [
         {
-          sampledAt: meterValue.timestamp,
+          sampledAt: utcTime(meterValue.timestamp),
           measurand: sample.measurand ?? DEFAULTS.measurand,
           phase: sample.phase ?? null,
           location: sample.location ?? DEFAULTS.location,

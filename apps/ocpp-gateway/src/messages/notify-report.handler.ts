@@ -3,6 +3,7 @@ import { type ChargePointReportEvent, ChargePointEventSubjects } from '@cpc/cont
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { ChargePointEventPublisher, eventIdFrom } from '../events/charge-point-event.publisher.js';
 import type { ChargePointMessageHandler } from './charge-point-message.handler.js';
+import { utcTime } from './ocpp-time.js';
 
 interface NotifyReport {
   requestId: number;
@@ -28,7 +29,7 @@ export class NotifyReportHandler implements ChargePointMessageHandler {
         requestId: report.requestId,
         seqNo: report.seqNo,
         tbc: report.tbc ?? false,
-        generatedAt: report.generatedAt,
+        generatedAt: utcTime(report.generatedAt),
         reportData: report.reportData ?? [],
       },
       {

@@ -13,6 +13,7 @@ import { energyReading16, type MeterValue16 } from './energy-meter-reading.js';
 import { meterSamples16 } from './meter-samples.js';
 import { IdTokenAuthorizationPolicy } from './id-token-authorization.policy.js';
 import { Ocpp16TransactionIdAllocator } from './ocpp16-transaction-ids.allocator.js';
+import { utcTime } from './ocpp-time.js';
 
 interface StartTransaction16 {
   connectorId: number;
@@ -76,7 +77,7 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
         evseId: null,
         idTag: start.idTag,
         meterStartWh: start.meterStart,
-        startedAt: start.timestamp,
+        startedAt: utcTime(start.timestamp),
         reservationId: start.reservationId ?? null,
       },
       { eventId: eventIdFrom(connection.controllerUuid, 'started', transactionId) },
@@ -100,7 +101,7 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
       {
         transactionId: String(stop.transactionId),
         meterStopWh: stop.meterStop,
-        stoppedAt: stop.timestamp,
+        stoppedAt: utcTime(stop.timestamp),
         reason: stop.reason ?? null,
       },
       { eventId: eventIdFrom(connection.controllerUuid, 'ended', stop.transactionId) },
@@ -125,7 +126,11 @@ export class Ocpp16TransactionsHandler implements ChargePointMessageHandler {
       await this.events.publish<TransactionUpdatedEvent>(
         ChargePointEventSubjects.transactionUpdated,
         connection,
-        { transactionId: String(values.transactionId), meterWh: reading.wh, sampledAt: reading.sampledAt },
+        {
+          transactionId: String(values.transactionId),
+          meterWh: reading.wh,
+          sampledAt: utcTime(reading.sampledAt),
+        },
         {
           eventId: eventIdFrom(connection.controllerUuid, 'updated', values.transactionId, reading.sampledAt),
         },

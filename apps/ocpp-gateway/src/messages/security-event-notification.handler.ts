@@ -3,6 +3,7 @@ import { ChargePointEventSubjects, type SecurityEvent } from '@cpc/contracts';
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { ChargePointEventPublisher } from '../events/charge-point-event.publisher.js';
 import type { ChargePointMessageHandler } from './charge-point-message.handler.js';
+import { utcTime } from './ocpp-time.js';
 
 interface SecurityEventNotification {
   type: string;
@@ -25,7 +26,7 @@ export class SecurityEventNotificationHandler implements ChargePointMessageHandl
     await this.events.publish<SecurityEvent>(ChargePointEventSubjects.securityEvent, connection, {
       type,
       techInfo: techInfo ?? null,
-      reportedAt: timestamp,
+      reportedAt: utcTime(timestamp),
     });
     return {};
   }

@@ -3,6 +3,7 @@ import { ChargePointEventSubjects, type ConnectorStatusEvent } from '@cpc/contra
 import type { ChargePointConnection } from '../connections/charge-point-connection.js';
 import { ChargePointEventPublisher, type EventFields } from '../events/charge-point-event.publisher.js';
 import type { ChargePointMessageHandler } from './charge-point-message.handler.js';
+import { utcTime } from './ocpp-time.js';
 
 interface StatusNotification16 {
   connectorId: number;
@@ -43,7 +44,7 @@ function connectorStatus16(status: StatusNotification16): EventFields<ConnectorS
     evseId: null,
     status: status.status,
     errorCode: status.errorCode,
-    reportedAt: status.timestamp ?? new Date().toISOString(),
+    reportedAt: status.timestamp === undefined ? new Date().toISOString() : utcTime(status.timestamp),
   };
 }
 
@@ -53,6 +54,6 @@ function connectorStatus201(status: StatusNotification201): EventFields<Connecto
     evseId: status.evseId,
     status: status.connectorStatus,
     errorCode: null,
-    reportedAt: status.timestamp,
+    reportedAt: utcTime(status.timestamp),
   };
 }

@@ -12,6 +12,7 @@ import type { ChargePointMessageHandler } from './charge-point-message.handler.j
 import { energyReading201, type MeterValue201 } from './energy-meter-reading.js';
 import { IdTokenAuthorizationPolicy } from './id-token-authorization.policy.js';
 import { meterSamples201 } from './meter-samples.js';
+import { utcTime } from './ocpp-time.js';
 
 interface TransactionEvent201 {
   eventType: 'Started' | 'Updated' | 'Ended';
@@ -67,7 +68,7 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
             evseId: event.evse?.id ?? null,
             idTag: event.idToken?.idToken ?? null,
             meterStartWh: energyReading201(event.meterValue, 'Transaction.Begin')?.wh ?? null,
-            startedAt: event.timestamp,
+            startedAt: utcTime(event.timestamp),
             reservationId: event.reservationId ?? null,
           },
           { eventId },
@@ -75,18 +76,19 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
         break;
       case 'Updated': {
         const reading = energyReading201(event.meterValue);
-        // Without a reading, an Updated that names the EVSE still completes a session whose start did not, and one
-        // that names a reservation uses it up.
-        if (reading || event.evse || event.reservationId !== undefined) {
+        // Without a reading, an Updated that names the EVSE still completes a session whose start did not, one that
+        // names a reservation uses it up, and one with an id token (authorized after the start) names who charges.
+        if (reading || event.evse || event.reservationId !== undefined || event.idToken) {
           await this.events.publish<TransactionUpdatedEvent>(
             ChargePointEventSubjects.transactionUpdated,
             connection,
             {
               transactionId,
               meterWh: reading?.wh ?? null,
-              sampledAt: reading?.sampledAt ?? event.timestamp,
+              sampledAt: utcTime(reading?.sampledAt ?? event.timestamp),
               ...transactionLocation(event.evse),
               ...(event.reservationId === undefined ? {} : { reservationId: event.reservationId }),
+              ...(event.idToken ? { idTag: event.idToken.idToken } : {}),
             },
             { eventId },
           );
@@ -100,7 +102,7 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
           {
             transactionId,
             meterStopWh: energyReading201(event.meterValue, 'Transaction.End')?.wh ?? null,
-            stoppedAt: event.timestamp,
+            stoppedAt: utcTime(event.timestamp),
             reason: event.transactionInfo.stoppedReason ?? null,
             ...transactionLocation(event.evse),
           },

@@ -88,7 +88,7 @@ interface TransactionLocation {
   connectorId?: number | null;
 }
 
-/** `meterWh` null: the message carried no energy reading, only the transaction's EVSE / connector. */
+/** `meterWh` null: the message carried no energy reading, only the transaction's EVSE / connector, reservation or id token. */
 export type TransactionUpdatedEvent = EventEnvelope<
   ChargePointRef &
     TransactionLocation & {
@@ -97,6 +97,11 @@ export type TransactionUpdatedEvent = EventEnvelope<
       sampledAt: string;
       /** 2.0.1: the reservation the transaction used, when this message names it. */
       reservationId?: number | null;
+      /**
+       * 2.0.1: the id token this message carries (a transaction that started before authorization, TxStartPoint
+       * EVConnected, names it first in an Updated with triggerReason Authorized).
+       */
+      idTag?: string | null;
     }
 >;
 export type TransactionEndedEvent = EventEnvelope<
