@@ -67,4 +67,55 @@ describe('energy meter readings', () => {
       energyReading201([{ timestamp: 't', sampledValue: [{ value: 3, unitOfMeasure: { unit: 'varh' } }] }]),
     ).toBeNull();
   });
+
+  it('sums the phases of a meter that reports the register per phase only, in one sample and context', () => {
+    const perPhase = (timestamp: string, context?: string) => ({
+      timestamp,
+      sampledValue: [
+        { value: '1000', phase: 'L1', context },
+        { value: '2000', phase: 'L2-N', context },
+        { value: '3000', phase: 'L3', context },
+        // The neutral and line-to-line values are no part of the total.
+        { value: '50', phase: 'N', context },
+        { value: '70', phase: 'L1-L2', context },
+      ],
+    });
+    expect(energyReading16([perPhase('t1')])).toEqual({ wh: 6000, sampledAt: 't1' });
+    expect(
+      energyReading16([perPhase('t1', 'Transaction.Begin'), perPhase('t2')], 'Transaction.Begin'),
+    ).toEqual({ wh: 6000, sampledAt: 't1' });
+    // A single-phase meter: its one phase is the total.
+    expect(energyReading16([{ timestamp: 't1', sampledValue: [{ value: '800', phase: 'L2' }] }])).toEqual({
+      wh: 800,
+      sampledAt: 't1',
+    });
+    // A total beside the phases is taken as it is, in whatever context it was reported.
+    expect(
+      energyReading16([
+        {
+          timestamp: 't1',
+          sampledValue: [
+            { value: '100', context: 'Transaction.Begin' },
+            { value: '40', phase: 'L1' },
+          ],
+        },
+      ]),
+    ).toEqual({ wh: 100, sampledAt: 't1' });
+    expect(
+      energyReading16([
+        { timestamp: 't1', sampledValue: [{ value: '5990' }, ...perPhase('t1').sampledValue] },
+      ]),
+    ).toEqual({ wh: 5990, sampledAt: 't1' });
+    expect(
+      energyReading201([
+        {
+          timestamp: 't',
+          sampledValue: [
+            { value: 1.5, phase: 'L1', unitOfMeasure: { unit: 'kWh' } },
+            { value: 2.5, phase: 'L2', unitOfMeasure: { unit: 'kWh' } },
+          ],
+        },
+      ]),
+    ).toEqual({ wh: 4000, sampledAt: 't' });
+  });
 });
