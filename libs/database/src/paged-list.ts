@@ -1,16 +1,15 @@
 import {
-  beforeHorizon,
   buildPagination,
   type CursorPagination,
   cursorKeyKinds,
   cursorKeySelect,
   cursorPage,
-  type HeldBack,
-  type KeysetColumn,
+  LOWEST_KEY_VALUE,
   keysetParameters,
   keysetRead,
   keysetSeek,
   type OrderedKeysetColumn,
+  pageAtHorizon,
   pageCursorLinks,
   type PageWithCursors,
   pageOffset,
@@ -162,13 +161,6 @@ function listHorizon<TFilter extends SqlParameters, TRow>(
   };
 }
 
-/** A key value before any row's, for each kind of key column: where an empty first page's cursor starts. */
-const LOWEST_KEY_VALUE: Record<KeysetColumn['type'], string> = {
-  timestamptz: '0001-01-01T00:00:00.000000Z',
-  uuid: '00000000-0000-0000-0000-000000000000',
-  bigint: '0',
-};
-
 export interface PagedListRequest {
   page: number;
   limit: number;
@@ -234,25 +226,21 @@ export async function runPagedList<TFilter extends SqlParameters, TRow>(
   // A numbered page hands out cursors, so it ends at the horizon too: oldest first its rows beyond it are cut off
   // (an extra row read says whether any follow), newest first its statement starts its range below it.
   const oldest = key.map((column) => LOWEST_KEY_VALUE[column.type]);
-  const readPage = async (
-    seen: VisibilityHorizon,
-  ): Promise<{ rows: KeyedRow<TRow>[]; heldBack: HeldBack }> => {
-    if (horizon.newestFirst === undefined) {
-      const fetched = await runStatement(runner, statements.page, {
-        ...filter,
-        limit: request.limit + 1,
-        offset,
-      });
-      const rows = beforeHorizon(fetched, { at: seen.at, timeOf }).slice(0, request.limit);
-      return { rows, heldBack: { after: fetched.length > rows.length, oldest } };
-    }
+  const { newestFirst } = horizon;
+  const readPage = (seen: VisibilityHorizon) => {
     const bounded = { ...filter, visibilityHorizon: seen.at };
-    // Rows held back are newer than the page (its prev): only while an insert was in flight.
-    const [rows, held] = await Promise.all([
-      runStatement(runner, horizon.newestFirst.page, { ...bounded, limit: request.limit, offset }),
-      seen.held ? runStatement(runner, horizon.newestFirst.heldBack, bounded) : [{ held_back: false }],
-    ]);
-    return { rows, heldBack: { before: held[0].held_back, oldest } };
+    return pageAtHorizon(seen, {
+      ascending: newestFirst === undefined,
+      limit: request.limit,
+      oldest,
+      timeOf,
+      read: () =>
+        newestFirst === undefined
+          ? runStatement(runner, statements.page, { ...filter, limit: request.limit + 1, offset })
+          : runStatement(runner, newestFirst.page, { ...bounded, limit: request.limit, offset }),
+      heldAbove: async () =>
+        newestFirst !== undefined && (await runStatement(runner, newestFirst.heldBack, bounded))[0].held_back,
+    });
   };
   const [{ rows, heldBack }, [{ total }]] = await Promise.all([
     visibilityHorizon(runner, horizon.read).then(readPage),

@@ -3,6 +3,7 @@ import {
   cursorPage,
   keysetCondition,
   keysetRead,
+  pageAtHorizon,
   pageCursorLinks,
   type SortKeyColumn,
   sortKeyKinds,
@@ -222,5 +223,36 @@ describe('pages cut at a visibility horizon', () => {
     const empty = pageCursorLinks([], counted, scope, keyOf, { before: true, oldest: oldestKey });
     expect(linkOf(empty.cursor.prev)).toEqual({ direction: 'before', key: oldestKey });
     expect(pageCursorLinks([row(1)], counted, scope, keyOf).cursor).toEqual({});
+  });
+});
+
+describe('pageAtHorizon', () => {
+  const rows = [{ at: 't1' }, { at: 't2' }, { at: 't3' }];
+  const page = { limit: 2, oldest: ['t0'], timeOf: (row: { at: string }) => row.at };
+
+  it('oldest first, cuts the rows read from the horizon on and says rows follow', async () => {
+    let asked = false;
+    const heldAbove = () => ((asked = true), Promise.resolve(true));
+    await expect(
+      pageAtHorizon(
+        { at: 't2', held: true },
+        { ...page, ascending: true, read: () => Promise.resolve(rows), heldAbove },
+      ),
+    ).resolves.toEqual({ rows: [{ at: 't1' }], heldBack: { after: true, oldest: ['t0'] } });
+    expect(asked).toBe(false);
+  });
+
+  it('newest first, asks for rows held back above the page only while an insert was in flight', async () => {
+    let asked = 0;
+    const read = () => Promise.resolve(rows.slice(0, 2).reverse());
+    const heldAbove = () => ((asked += 1), Promise.resolve(true));
+    await expect(
+      pageAtHorizon({ at: 't3', held: false }, { ...page, ascending: false, read, heldAbove }),
+    ).resolves.toEqual({ rows: [{ at: 't2' }, { at: 't1' }], heldBack: { before: false, oldest: ['t0'] } });
+    expect(asked).toBe(0);
+    await expect(
+      pageAtHorizon({ at: 't3', held: true }, { ...page, ascending: false, read, heldAbove }),
+    ).resolves.toMatchObject({ heldBack: { before: true } });
+    expect(asked).toBe(1);
   });
 });

@@ -164,6 +164,41 @@ export interface HeldBack {
   oldest?: readonly (string | null)[];
 }
 
+/** A key value before any row's, per kind of key column: where an empty page 1 points when rows are held back. */
+export const LOWEST_KEY_VALUE: Readonly<Record<SortKeyColumn['type'], string>> = {
+  timestamptz: '0001-01-01T00:00:00.000000Z',
+  uuid: '00000000-0000-0000-0000-000000000000',
+  bigint: '0',
+  text: '',
+};
+
+/**
+ * A numbered page read up to a horizon (`held`: an insert was in flight). Oldest first, `read` returns up to limit + 1
+ * rows and those from the horizon on are cut off (rows held back after the page); newest first, `read` returns the
+ * page below the horizon, and `heldAbove`, asked only while an insert was in flight, whether readable rows stamped from
+ * the horizon on were held back before it.
+ */
+export async function pageAtHorizon<TRow>(
+  horizon: { at: string; held: boolean },
+  page: {
+    ascending: boolean;
+    limit: number;
+    oldest: readonly (string | null)[];
+    timeOf: (row: TRow) => string;
+    read: () => Promise<readonly TRow[]>;
+    heldAbove: () => Promise<boolean>;
+  },
+): Promise<{ rows: TRow[]; heldBack: HeldBack }> {
+  const { oldest } = page;
+  if (page.ascending) {
+    const fetched = await page.read();
+    const rows = beforeHorizon(fetched, { at: horizon.at, timeOf: page.timeOf }).slice(0, page.limit);
+    return { rows, heldBack: { after: fetched.length > rows.length, oldest } };
+  }
+  const [rows, before] = await Promise.all([page.read(), horizon.held ? page.heldAbove() : false]);
+  return { rows: [...rows], heldBack: { before, oldest } };
+}
+
 /**
  * The cursors of a numbered page, so a client can go on from it by cursor. With rows held back after it, `next`
  * appears (and has_more) though the count may say this is the last page.

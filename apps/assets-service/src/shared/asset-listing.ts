@@ -8,12 +8,12 @@ import type {
 } from '@cpc/contracts';
 import { type VisibilityHorizon, visibilityHorizon } from '@cpc/database';
 import {
-  beforeHorizon,
   buildPagination,
   cursorPage,
   cursorScope,
-  type HeldBack,
+  LOWEST_KEY_VALUE,
   keysetCondition,
+  pageAtHorizon,
   pageCursorLinks,
   pageOffset,
   readCursorParameter,
@@ -54,14 +54,6 @@ export interface CursorListing {
   tenantUuid: string;
   table: ListedAssetTable;
 }
-
-/** A key value before any row's, for each kind of sort column: where an empty first page's cursor starts. */
-const LOWEST_KEY_VALUE: Record<SortKeyColumn['type'], string> = {
-  timestamptz: '0001-01-01T00:00:00.000000Z',
-  uuid: '00000000-0000-0000-0000-000000000000',
-  bigint: '0',
-  text: '',
-};
 
 type ListRequest<TField extends string> = Pick<
   ListAssetsPayload<unknown, TField>,
@@ -185,24 +177,22 @@ export async function listPage<TEntity extends ObjectLiteral, TField extends str
   // (an extra row read says whether any follow), newest first its statement starts its range below it.
   const stamp = columns[0].column;
   const ascending = columns[0].order === 'ASC';
-  const lowest = columns.map((column) => LOWEST_KEY_VALUE[column.type]);
-  const readPage = async (horizon: VisibilityHorizon): Promise<{ rows: Row[]; heldBack: HeldBack }> => {
-    if (ascending) {
-      query.limit(request.limit + 1);
-      const fetched = await read();
-      const rows = beforeHorizon(fetched, { at: horizon.at, timeOf }).slice(0, request.limit);
-      return { rows, heldBack: { after: fetched.length > rows.length, oldest: lowest } };
-    }
-    query.andWhere(`${stamp} < :visibilityHorizon::timestamptz`, { visibilityHorizon: horizon.at });
-    // Newest first, rows held back are newer than the page (its prev): only while an insert was in flight.
-    const heldAbove = horizon.held
-      ? heldBackQuery
+  const readPage = (horizon: VisibilityHorizon) =>
+    pageAtHorizon(horizon, {
+      ascending,
+      limit: request.limit,
+      oldest: columns.map((column) => LOWEST_KEY_VALUE[column.type]),
+      timeOf,
+      read: () => {
+        if (ascending) query.limit(request.limit + 1);
+        else query.andWhere(`${stamp} < :visibilityHorizon::timestamptz`, { visibilityHorizon: horizon.at });
+        return read();
+      },
+      heldAbove: () =>
+        heldBackQuery
           .andWhere(`${stamp} >= :visibilityHorizon::timestamptz`, { visibilityHorizon: horizon.at })
-          .getExists()
-      : Promise.resolve(false);
-    const [rows, before] = await Promise.all([read(), heldAbove]);
-    return { rows, heldBack: { before, oldest: lowest } };
-  };
+          .getExists(),
+    });
   const [{ rows, heldBack }, count] = await Promise.all([
     visibilityHorizon(query.connection, horizonStatement).then(readPage),
     counted.getCount(),

@@ -8,6 +8,8 @@ import {
   cursorScope,
   keysetParameters,
   keysetRead,
+  LOWEST_KEY_VALUE,
+  pageAtHorizon,
   pageCursorLinks,
   type PageWithCursors,
   pageOffset,
@@ -23,9 +25,6 @@ import {
   type DeliveryRow,
   type KeyedDeliveryRow,
 } from '../repositories/deliveries.repository.js';
-
-/** A seq before any delivery's: where an empty first page's `prev` starts when deliveries are held back. */
-const OLDEST_KEY = ['0'];
 
 /** cursorPage compares horizon keys as text: seqs (positive bigints) padded to one width compare as numbers. */
 function seqKey(seq: string): string {
@@ -90,25 +89,29 @@ export async function readDeliveriesPage(
 
   // A numbered page hands out cursors, so it starts below the horizon too; deliveries held back above it are newer
   // than it (its prev), looked for only while an insert was in flight.
-  const [[rows, heldBack], [{ total }]] = await Promise.all([
+  const [{ rows, heldBack }, [{ total }]] = await Promise.all([
     deliveriesHorizon(dataSource).then(({ below, held }) =>
-      Promise.all([
-        runStatement(dataSource, deliveriesListBelow, {
-          ...filter,
-          below,
+      pageAtHorizon<KeyedDeliveryRow>(
+        { at: seqKey(below), held },
+        {
+          ascending: false,
           limit,
-          offset: pageOffset(payload),
-        }),
-        held
-          ? runStatement(dataSource, deliveriesHeldBack, { ...filter, below }).then(([row]) => row.held_back)
-          : false,
-      ]),
+          oldest: [LOWEST_KEY_VALUE.bigint],
+          timeOf: (row) => seqKey(row.cursor_key_0),
+          read: () =>
+            runStatement(dataSource, deliveriesListBelow, {
+              ...filter,
+              below,
+              limit,
+              offset: pageOffset(payload),
+            }),
+          heldAbove: async () =>
+            (await runStatement(dataSource, deliveriesHeldBack, { ...filter, below }))[0].held_back,
+        },
+      ),
     ),
     runStatement(dataSource, deliveriesList.count, filter),
   ]);
-  const pagination = pageCursorLinks(rows, buildPagination(payload, total), scope, keyOf, {
-    before: heldBack,
-    oldest: OLDEST_KEY,
-  });
+  const pagination = pageCursorLinks(rows, buildPagination(payload, total), scope, keyOf, heldBack);
   return { rows: rows.map(strip), pagination };
 }

@@ -10,7 +10,6 @@ import {
 import { BoundedWork } from '@cpc/bounded-work';
 import { NotFoundError, ServiceUnavailableError } from '@cpc/errors';
 import {
-  beforeHorizon,
   buildPagination,
   type CursorKeyKind,
   cursorPage,
@@ -18,6 +17,8 @@ import {
   keysetParameters,
   keysetRead,
   MAX_PAGE_SIZE,
+  LOWEST_KEY_VALUE,
+  pageAtHorizon,
   pageCursorLinks,
   pageOffset,
   readCursorParameter,
@@ -42,7 +43,7 @@ import type { CommandServiceConfig } from '../../command-service.config.js';
 
 const COMMAND_CURSOR_KINDS: readonly CursorKeyKind[] = ['timestamp', 'uuid'];
 /** A key before every command: where an empty first page's cursor starts when all its rows are held back. */
-const OLDEST_KEY = ['0001-01-01T00:00:00.000000Z', '00000000-0000-0000-0000-000000000000'];
+const OLDEST_KEY = [LOWEST_KEY_VALUE.timestamptz, LOWEST_KEY_VALUE.uuid];
 
 /** The view of a listed row: without its exact sort time, which only the cursors carry. */
 function toView({ cursor_at: _sortTime, ...view }: ListedCommandRow): CommandView {
@@ -147,28 +148,23 @@ export class CommandReader {
       withResponse,
       beforeHorizon: !ascending,
     });
-    const [[horizon, heldAbove, fetched], total] = await this.listReads.run(() =>
+    const [{ rows, heldBack }, total] = await this.listReads.run(() =>
       Promise.all([
-        visibilityHorizon(this.dataSource, commandsVisibilityHorizon).then(async (seen) => {
-          if (ascending)
-            return [seen, false, await runStatement(this.dataSource, statement, parameters)] as const;
+        visibilityHorizon(this.dataSource, commandsVisibilityHorizon).then((seen) => {
           const bounded = { ...parameters, horizon: seen.at };
-          // Newest first, rows held back are newer than the page (its prev): only while an insert was in flight.
-          const [pageRows, held] = await Promise.all([
-            runStatement(this.dataSource, statement, bounded),
-            seen.held
-              ? runStatement(this.dataSource, commandsHeldBack(filters), bounded)
-              : [{ held_back: false }],
-          ]);
-          return [seen, held[0].held_back, pageRows] as const;
+          return pageAtHorizon(seen, {
+            ascending,
+            limit,
+            oldest: OLDEST_KEY,
+            timeOf,
+            read: () => runStatement(this.dataSource, statement, ascending ? parameters : bounded),
+            heldAbove: async () =>
+              (await runStatement(this.dataSource, commandsHeldBack(filters), bounded))[0].held_back,
+          });
         }),
         this.count(filter, filters, parameters),
       ]),
     );
-    const rows = ascending ? beforeHorizon(fetched, { at: horizon.at, timeOf }).slice(0, limit) : fetched;
-    const heldBack = ascending
-      ? { after: fetched.length > rows.length, oldest: OLDEST_KEY }
-      : { before: heldAbove, oldest: OLDEST_KEY };
     const pagination = pageCursorLinks(rows, buildPagination({ page, limit }, total), scope, keyOf, heldBack);
     return { items: rows.map(toView), pagination };
   }
