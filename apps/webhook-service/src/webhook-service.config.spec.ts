@@ -46,7 +46,6 @@ describe('loadWebhookServiceConfig', () => {
       eventMaxAckPending: 1000,
       eventPullBatchSize: 256,
       commandEventBatchSize: 200,
-      wakeAfterFanOutMs: 5,
       claimBatchSize: 100,
       maxRequestsInFlight: 200,
       maxRequestsInFlightPerSubscription: 60,

@@ -212,6 +212,45 @@ describe('JetStreamEventBus.consumeBatches (real nats-server)', () => {
     expect(handled).toHaveLength(5);
   });
 
+  it('runs afterAcknowledged once the ack floor includes the batch, and not for a batch all redelivered', async () => {
+    const name = 'after_ack';
+    const durableName = `test_${name}`;
+    const readings: { index: number; sequence: number; floor: number }[] = [];
+    let redelivered = 0;
+    await bus.consumeBatches(
+      { durableName, filterSubject: `events.test.${name}.>`, maxBatchSize: 10, retryDelayMs: 100 },
+      ([delivered, ...others]) => {
+        expect(others).toHaveLength(0);
+        const index = (delivered.event.data as { index: number }).index;
+        // Event 3 fails on its first delivery: its batch acknowledges nothing.
+        if (index === 3 && delivered.position.deliveryCount === 1) redelivered += 1;
+        const failing = index === 3 && delivered.position.deliveryCount === 1;
+        return Promise.resolve({
+          redeliver: new Set(failing ? [0] : []),
+          afterAcknowledged: () => {
+            void bus
+              .ackFloor(durableName)
+              .then((floor) => readings.push({ index, sequence: delivered.position.streamSequence, floor }));
+          },
+        });
+      },
+    );
+    // One event at a time, each its own batch: every reading is taken right after that batch's acknowledgement.
+    for (let index = 0; index < 40; index += 1) {
+      await publish(name, index, 1);
+      await until(() => outstanding(durableName), allAcknowledged);
+    }
+    await until(
+      () => readings.length,
+      (count) => count >= 40,
+    );
+    expect(redelivered).toBe(1);
+    expect(readings.map((reading) => reading.index).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, index) => index),
+    );
+    for (const reading of readings) expect(reading.floor).toBeGreaterThanOrEqual(reading.sequence);
+  });
+
   describe('with tracing on', () => {
     const exporter = new InMemorySpanExporter();
 

@@ -42,11 +42,20 @@ export interface EventPosition {
   deliveryCount: number;
 }
 
+/** What an event handler may answer (or nothing). */
+export interface EventOutcome {
+  /**
+   * Runs once the server has taken the acknowledgement (it goes as a request then), so the consumer's ack floor, read
+   * then, includes it; also when that confirmation fails (the event may be redelivered).
+   */
+  afterAcknowledged?: () => void;
+}
+
 export type EventHandler = (
   subject: string,
   event: EventEnvelope<unknown>,
   position: EventPosition,
-) => Promise<void>;
+) => Promise<void | EventOutcome>;
 
 export interface BatchConsumerOptions extends Omit<DurableConsumerOptions, 'concurrency'> {
   /** Most events one call of the handler is given. */
@@ -60,12 +69,18 @@ export interface DeliveredEvent {
   position: EventPosition;
 }
 
-/**
- * What a batch handler that handles its events one by one may answer: the events (indexes in the batch) that failed
- * and are to be delivered again; the others are acknowledged.
- */
-export interface BatchOutcome {
+/** What a batch handler may answer (or nothing: every event is acknowledged). */
+export interface BatchOutcome extends EventOutcome {
+  /**
+   * The events (indexes in the batch) that failed and are to be delivered again, for a handler that handles its events
+   * one by one; the others are acknowledged.
+   */
   redeliver: ReadonlySet<number>;
+  /**
+   * As EventOutcome's, for the batch's acknowledgements (only the last goes as a request: a consumer's are handled in
+   * order); not run when none of its events is acknowledged.
+   */
+  afterAcknowledged?: () => void;
 }
 
 /**
@@ -147,10 +162,13 @@ export class JetStreamEventBus implements OnApplicationShutdown {
       if (!delivered) return;
       const { event } = delivered;
       try {
-        await this.runTraced(options.durableName, message, event.eventId, () =>
-          handler(message.subject, event, delivered.position),
-        );
-        message.ack();
+        let outcome: EventOutcome | undefined;
+        await this.runTraced(options.durableName, message, event.eventId, async () => {
+          outcome = (await handler(message.subject, event, delivered.position)) ?? undefined;
+        });
+        const afterAcknowledged = outcome?.afterAcknowledged;
+        if (afterAcknowledged) void message.ackAck().then(afterAcknowledged, afterAcknowledged);
+        else message.ack();
       } catch (error) {
         this.logger.error(
           `handling ${message.subject} (event ${event.eventId}) failed, redelivering: ${describeError(error)}`,
@@ -212,10 +230,19 @@ export class JetStreamEventBus implements OnApplicationShutdown {
           },
           accepted.length,
         );
+        let lastAcknowledged: JsMsg | undefined;
         for (const [index, { message }] of accepted.entries()) {
           if (outcome?.redeliver.has(index)) message.nak(retryDelayMs);
-          else message.ack();
+          else {
+            lastAcknowledged?.ack();
+            lastAcknowledged = message;
+          }
         }
+        const afterAcknowledged = outcome?.afterAcknowledged;
+        if (afterAcknowledged && lastAcknowledged) {
+          // Not awaited: the next batch does not wait for the confirmation.
+          void lastAcknowledged.ackAck().then(afterAcknowledged, afterAcknowledged);
+        } else lastAcknowledged?.ack();
       } catch (error) {
         const sequences = accepted.map(({ message }) => message.seq);
         this.logger.error(

@@ -56,23 +56,23 @@ describe('AckFloors', () => {
     await expect(floors.current()).resolves.toEqual({ commandAckFloor: 9, chargePointAckFloor: 2 });
   });
 
-  it('wakes the loop when a background reading lets more rows through, not when it finds the same floors', async () => {
+  it('wakes the loop when a reading lets more rows through (the first does), not when it finds the same floors', async () => {
     const first = floors.current();
     reads.answer(5, 2);
     await first;
-    expect(events).toEqual([]);
+    expect(events).toEqual(['advance']);
 
     clock += 10;
     await floors.current();
     reads.answer(5, 2);
     await settle();
-    expect(events).toEqual([]);
+    expect(events).toEqual(['advance']);
 
     clock += 10;
     await floors.current();
     reads.answer(5, 3);
     await settle();
-    expect(events).toEqual(['advance']);
+    expect(events).toEqual(['advance', 'advance']);
   });
 
   it('keeps the last reading while reads fail, reports the failure once and the recovery once', async () => {
@@ -93,6 +93,46 @@ describe('AckFloors', () => {
     await floors.current();
     reads.answer(6);
     await settle();
-    expect(events).toEqual(['failing', 'recovered', 'failing', 'recovered', 'advance']);
+    expect(events).toEqual(['failing', 'recovered', 'advance', 'failing', 'recovered', 'advance']);
+  });
+
+  it('reads at once when told, however young the reading, and once more after a read already in flight', async () => {
+    const first = floors.current();
+    reads.answer(5, 2);
+    await first;
+    events.length = 0;
+
+    floors.readNow();
+    expect(reads.pending).toHaveLength(1);
+    reads.answer(7, 2);
+    await settle();
+    expect(events).toEqual(['advance']);
+    await expect(floors.current()).resolves.toEqual({ commandAckFloor: 7, chargePointAckFloor: 2 });
+
+    // Told twice while a read is in flight (asked before what it is to see): one read more after it, not two.
+    floors.readNow();
+    floors.readNow();
+    floors.readNow();
+    expect(reads.pending).toHaveLength(1);
+    reads.answer(7, 2);
+    await settle();
+    expect(reads.pending).toHaveLength(1);
+    reads.answer(9, 2);
+    await settle();
+    expect(reads.pending).toHaveLength(0);
+    expect(events).toEqual(['advance', 'advance']);
+  });
+
+  it('reads again after a read in flight that fails, when told meanwhile', async () => {
+    await Promise.all([floors.current(), Promise.resolve().then(() => reads.answer(5))]);
+    events.length = 0;
+    floors.readNow();
+    floors.readNow();
+    reads.fail();
+    await settle();
+    expect(reads.pending).toHaveLength(1);
+    reads.answer(6);
+    await settle();
+    expect(events).toEqual(['failing', 'recovered', 'advance']);
   });
 });

@@ -9,7 +9,7 @@ export interface AckFloorsOptions {
   read: () => Promise<AckFloorReading>;
   /** A reading younger than this serves a claim without a new read being started. */
   maxAgeMs: number;
-  /** Called when a read finishes with a floor higher than the previous reading: rows may have become claimable. */
+  /** Called when a read finishes with a floor higher than the previous reading, or the first: rows may be claimable. */
   onAdvance: () => void;
   /** Called once when reads start failing, and once when one succeeds again. */
   onFailing: (error: unknown) => void;
@@ -27,6 +27,8 @@ export class AckFloors {
   private reading: AckFloorReading | undefined;
   private readAt = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<AckFloorReading> | undefined;
+  /** readNow() was called while a read was in flight, which may have been asked before what it is to see. */
+  private readAgain = false;
   private failing = false;
   private readonly now: () => number;
 
@@ -41,8 +43,22 @@ export class AckFloors {
     return this.reading;
   }
 
+  /**
+   * Starts a read now, however young the last reading (events whose rows were just written are acknowledged: the
+   * floors may let them through); while one is in flight, one more after it.
+   */
+  readNow(): void {
+    if (this.inFlight) this.readAgain = true;
+    else void this.refresh().catch(() => undefined);
+  }
+
   private refresh(): Promise<AckFloorReading> {
-    this.inFlight ??= this.readOnce().finally(() => (this.inFlight = undefined));
+    this.inFlight ??= this.readOnce().finally(() => {
+      this.inFlight = undefined;
+      if (!this.readAgain) return;
+      this.readAgain = false;
+      void this.refresh().catch(() => undefined);
+    });
     return this.inFlight;
   }
 
@@ -61,10 +77,11 @@ export class AckFloors {
     const previous = this.reading;
     this.reading = next;
     this.readAt = startedAt;
+    // The first reading may have been started by readNow(), not by a claim waiting for it.
     if (
-      previous !== undefined &&
-      (next.commandAckFloor > previous.commandAckFloor ||
-        next.chargePointAckFloor > previous.chargePointAckFloor)
+      previous === undefined ||
+      next.commandAckFloor > previous.commandAckFloor ||
+      next.chargePointAckFloor > previous.chargePointAckFloor
     )
       this.options.onAdvance();
     return this.reading;

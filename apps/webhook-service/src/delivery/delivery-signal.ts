@@ -9,6 +9,20 @@ import { Injectable } from '@nestjs/common';
 export class DeliverySignal {
   private waiting: (() => void) | undefined;
   private wokenMeanwhile = false;
+  private acknowledgedListener: (() => void) | undefined;
+
+  /**
+   * Events whose rows were written are acknowledged: their rows may be claimed once the consumers' ack floors are read
+   * again, which the listener (the delivery loop's AckFloors) does at once; without one, the loop is woken.
+   */
+  rowsAcknowledged(): void {
+    if (this.acknowledgedListener) this.acknowledgedListener();
+    else this.wake();
+  }
+
+  onRowsAcknowledged(listener: () => void): void {
+    this.acknowledgedListener = listener;
+  }
 
   wake(): void {
     const waiting = this.waiting;

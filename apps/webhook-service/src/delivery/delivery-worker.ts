@@ -99,6 +99,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         ),
       onRecovered: () => this.logger.log("the event consumers' ack floors are read again"),
     });
+    signal.onRowsAcknowledged(() => this.ackFloors.readNow());
   }
 
   onApplicationBootstrap(): void {

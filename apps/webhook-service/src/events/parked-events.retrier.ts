@@ -9,6 +9,7 @@ import type { EventEnvelope } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
 import { describeError } from '@cpc/errors';
 import { DataSource } from 'typeorm';
+import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { retryDelayMs } from '../delivery/retry-schedule.js';
 import {
   claimParkedEvents,
@@ -34,6 +35,7 @@ export class ParkedEventsRetrier implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly dataSource: DataSource,
     private readonly consumer: WebhookEventsConsumer,
+    private readonly signal: DeliverySignal,
     @Inject(WEBHOOK_SERVICE_CONFIG) private readonly config: WebhookServiceConfig,
   ) {}
 
@@ -86,6 +88,8 @@ export class ParkedEventsRetrier implements OnApplicationBootstrap, OnApplicatio
         return;
       }
       await runStatement(this.dataSource, releaseParkedEvent, { streamSeq: parked.stream_seq });
+      // Its rows, and the rows its ordering key held back, may go now (its event was acknowledged when it was parked).
+      this.signal.wake();
       this.logger.log(`parked event at stream sequence ${parked.stream_seq} written after all`);
     } catch (error) {
       // Its lease runs out and it is tried again.

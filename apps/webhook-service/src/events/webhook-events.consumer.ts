@@ -2,7 +2,13 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { describeError } from '@cpc/errors';
 import { CommandSubjects, type EventEnvelope, isUuid } from '@cpc/contracts';
 import { runStatement } from '@cpc/database';
-import { type DeliveredEvent, type EventPosition, JetStreamEventBus } from '@cpc/nats';
+import {
+  type BatchOutcome,
+  type DeliveredEvent,
+  type EventOutcome,
+  type EventPosition,
+  JetStreamEventBus,
+} from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { retryDelayMs } from '../delivery/retry-schedule.js';
@@ -82,13 +88,14 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
    * be stored is parked after its last allowed attempt instead of holding the batch back forever (the others' rows,
    * written again, are there once).
    */
-  async handleBatch(batch: readonly DeliveredEvent[]): Promise<void> {
+  async handleBatch(batch: readonly DeliveredEvent[]): Promise<BatchOutcome | undefined> {
     const events: FannedOutEvent[] = [];
+    let wroteRows = false;
     for (const { subject, event, position } of batch) {
       const webhookEvent = this.wanted(subject, event);
       if (!webhookEvent || webhookEvent.plugOf || webhookEvent.session) {
         // Not a command event after all: the one-by-one path knows what it needs.
-        if (webhookEvent) await this.handleOrPark(subject, event, position);
+        if (webhookEvent && (await this.handleOrPark(subject, event, position))) wroteRows = true;
         continue;
       }
       events.push({
@@ -102,19 +109,23 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         location_uuid: null,
       });
     }
-    if (events.length === 0) return;
-    let inserted: number;
-    try {
-      inserted = await this.fanOutMany(events, this.dataSource);
-    } catch (error) {
-      this.logger.warn(
-        `fanning out ${events.length} events at once failed, one by one now: ${describeError(error)}`,
-      );
-      for (const { subject, event, position } of batch) await this.handleOrPark(subject, event, position);
-      return;
+    if (events.length > 0) {
+      try {
+        if ((await this.fanOutMany(events, this.dataSource)) > 0) wroteRows = true;
+      } catch (error) {
+        this.logger.warn(
+          `fanning out ${events.length} events at once failed, one by one now: ${describeError(error)}`,
+        );
+        for (const { subject, event, position } of batch) {
+          if (await this.handleOrPark(subject, event, position)) wroteRows = true;
+        }
+      }
     }
-    if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
+    return wroteRows ? { redeliver: NONE, ...this.rowsWritten } : undefined;
   }
+
+  /** What the consumers answer for events whose rows were written: once acknowledged, their rows may go. */
+  private readonly rowsWritten: EventOutcome = { afterAcknowledged: () => this.signal.rowsAcknowledged() };
 
   /**
    * Writes the rows of the unfiltered and controller-filtered subscriptions first, then, for the events a
@@ -135,14 +146,17 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     return first.inserted + second.inserted;
   }
 
-  /** Handles a delivered event; after its last allowed attempt fails, parks it instead (then it is acknowledged). */
+  /**
+   * Handles a delivered event; after its last allowed attempt fails, parks it instead (then it is acknowledged).
+   * Answers the outcome that says when its rows were written.
+   */
   private async handleOrPark(
     subject: string,
     event: EventEnvelope<unknown>,
     position: EventPosition,
-  ): Promise<void> {
+  ): Promise<EventOutcome | undefined> {
     try {
-      await this.handle(subject, event, position.streamSequence);
+      return (await this.handle(subject, event, position.streamSequence)) > 0 ? this.rowsWritten : undefined;
     } catch (error) {
       if (position.deliveryCount < this.config.tuning.eventAttemptsBeforeParking) throw error;
       const reason = describeError(error);
@@ -160,6 +174,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         `parked event ${String(event.eventId)} on ${subject} (stream sequence ${position.streamSequence}) after ` +
           `${position.deliveryCount} failed attempts: ${reason}`,
       );
+      return undefined;
     }
   }
 
@@ -187,10 +202,10 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     return { ...webhookEvent, tenantUuid: event.tenantUuid };
   }
 
-  /** Writes an event's delivery rows (idempotent); `streamSeq` is its place in the stream. */
-  async handle(subject: string, event: EventEnvelope<unknown>, streamSeq: number): Promise<void> {
+  /** Writes an event's delivery rows (idempotent; `streamSeq` is its place in the stream); answers how many. */
+  async handle(subject: string, event: EventEnvelope<unknown>, streamSeq: number): Promise<number> {
     const webhookEvent = this.wanted(subject, event);
-    if (webhookEvent === null) return;
+    if (webhookEvent === null) return 0;
     const { tenantUuid } = webhookEvent;
     if (webhookEvent.plugOf) {
       webhookEvent.data.plug_uuid = await this.plugs.plugOf(
@@ -231,9 +246,11 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
           return this.fanOutMany([row], manager);
         })
       : await this.fanOutMany([row], this.dataSource);
-    if (inserted > 0) setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
+    return inserted;
   }
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 /** The ordering key of an event, or null when it has none (or is too malformed to say). */
 function orderingKeyOf(subject: string, event: EventEnvelope<unknown>): string | null {
