@@ -46,6 +46,7 @@ describe('loadWebhookServiceConfig', () => {
       eventMaxAckPending: 1000,
       eventPullBatchSize: 256,
       commandEventBatchSize: 200,
+      wakeAfterFanOutMs: 5,
       claimBatchSize: 100,
       maxRequestsInFlight: 200,
       maxRequestsInFlightPerSubscription: 60,

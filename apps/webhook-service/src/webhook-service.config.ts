@@ -30,10 +30,15 @@ export interface WebhookServiceTuning {
    */
   commandEventBatchSize: number;
   /**
+   * Pause between writing an event's rows and waking a busy delivery loop: the event is acknowledged when its handler
+   * returns, and its rows become claimable once the consumer's ack floor has moved past it.
+   */
+  wakeAfterFanOutMs: number;
+  /**
    * Age past which a claim starts a new reading of the consumers' ack floors (two JetStream API requests), in the
    * background: the claim takes the last reading, which only holds the newest rows back a little, and the loop claims
-   * again when the new one lets more through. Events whose rows were written start a reading once the server has their
-   * acknowledgement, whatever its age.
+   * again when the new one lets more through. While the loop waits, events whose rows were written start a reading once
+   * the server has their acknowledgement, whatever its age.
    */
   ackFloorMaxAgeMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
@@ -127,6 +132,7 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   eventMaxAckPending: 1000,
   eventPullBatchSize: 256,
   commandEventBatchSize: 200,
+  wakeAfterFanOutMs: 5,
   ackFloorMaxAgeMs: 10,
   claimBatchSize: 100,
   maxRequestsInFlight: 200,

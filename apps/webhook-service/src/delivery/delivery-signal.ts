@@ -20,6 +20,11 @@ export class DeliverySignal {
     else this.wake();
   }
 
+  /** Whether the loop waits for a wake now (its last claim found nothing, or it has not started). */
+  get loopWaiting(): boolean {
+    return this.waiting !== undefined;
+  }
+
   onRowsAcknowledged(listener: () => void): void {
     this.acknowledgedListener = listener;
   }

@@ -121,11 +121,20 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         }
       }
     }
-    return wroteRows ? { redeliver: NONE, ...this.rowsWritten } : undefined;
+    return wroteRows ? { redeliver: NONE, ...this.rowsWritten() } : undefined;
   }
 
-  /** What the consumers answer for events whose rows were written: once acknowledged, their rows may go. */
-  private readonly rowsWritten: EventOutcome = { afterAcknowledged: () => this.signal.rowsAcknowledged() };
+  /**
+   * Wakes the delivery loop for events whose rows were written, whose rows may go once their acknowledgement moved the
+   * ack floor. A loop that waits claims only when woken: the acknowledgement is confirmed and the floors read at once.
+   * A busy loop reads them every ackFloorMaxAgeMs anyway; it is woken shortly after the acknowledgement, which spares
+   * the confirmations' requests where the platform is short of CPU.
+   */
+  private rowsWritten(): EventOutcome {
+    if (this.signal.loopWaiting) return { afterAcknowledged: () => this.signal.rowsAcknowledged() };
+    setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
+    return {};
+  }
 
   /**
    * Writes the rows of the unfiltered and controller-filtered subscriptions first, then, for the events a
@@ -156,7 +165,9 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     position: EventPosition,
   ): Promise<EventOutcome | undefined> {
     try {
-      return (await this.handle(subject, event, position.streamSequence)) > 0 ? this.rowsWritten : undefined;
+      return (await this.handle(subject, event, position.streamSequence)) > 0
+        ? this.rowsWritten()
+        : undefined;
     } catch (error) {
       if (position.deliveryCount < this.config.tuning.eventAttemptsBeforeParking) throw error;
       const reason = describeError(error);
