@@ -549,7 +549,9 @@ describe('controller configuration', () => {
       await tenantWithUsers(platform, api, 'third', { reader: 'control' });
       const reader = await sdkTestUser(platform.apiUrl, 'third', 'reader', validator);
       expect((await configuration(controller, {}, reader)).response.status).toBe(403);
-    });
+      // Two tenants and their users created (password hashing) on top of the reads: more than the default on a busy
+      // machine.
+    }, 90_000);
   });
   describe('calls the charge point does not answer, and 2.0.1 messages split by its limits', () => {
     it('1.6 change_configuration: a key without an answer does not stop the next one; each has its status', async () => {

@@ -276,7 +276,8 @@ describe('POST /api/v1/oauth/token', () => {
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'invalid credentials' });
     }
-  });
+    // Four runs of the admin CLI (a process each) and five password checks: more than the default on a busy machine.
+  }, 90_000);
 
   it('refreshes with a single-use refresh token and revokes the family when a used one comes back', async () => {
     const first = await requestToken({ username: 'ops@acme.test', password: PASSWORD, tenant: 'acme' });

@@ -73,10 +73,14 @@ export async function readCommand(as: PlatformClient, uuid: string): Promise<Com
   return data.command;
 }
 
-/** The command once it is terminal (`completed_at` set), read as `as` through the SDK. */
+/**
+ * The command once it is terminal (`completed_at` set), read as `as` through the SDK. Waits up to a minute: a command
+ * of many calls (a local list of 21 parts) takes more than the usual 15 s on a busy machine.
+ */
 export function endedCommand(as: PlatformClient, uuid: string): Promise<Command> {
   return eventually(
     () => readCommand(as, uuid),
     (command) => typeof command.completed_at === 'string',
+    { timeoutMs: 60_000 },
   );
 }
