@@ -24,6 +24,7 @@ import { CountExitsInOwnSlots1763897000000 } from './migrations/1763897000000-co
 import { OneLaneFunction1763898000000 } from './migrations/1763898000000-one-lane-function.js';
 import { CountSlotsPerStatement1763899000000 } from './migrations/1763899000000-count-slots-per-statement.js';
 import { CreateReservationEarlyEnds1763900000000 } from './migrations/1763900000000-create-reservation-early-ends.js';
+import { ChargingSessionsPerTransactionStart1763910000000 } from './migrations/1763910000000-charging-sessions-per-transaction-start.js';
 
 /** Every entity of the control schema. */
 export const CONTROL_ENTITIES = [ChargingSessionEntity];
@@ -52,6 +53,7 @@ export const CONTROL_MIGRATIONS = [
   OneLaneFunction1763898000000,
   CountSlotsPerStatement1763899000000,
   CreateReservationEarlyEnds1763900000000,
+  ChargingSessionsPerTransactionStart1763910000000,
 ];
 
 export function controlDataSourceOptions(databaseUrl: string): ServiceDataSourceOptions {

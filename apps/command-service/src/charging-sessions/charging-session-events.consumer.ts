@@ -20,7 +20,7 @@ import {
   ChargingSessionsService,
 } from './charging-sessions.service.js';
 import { ReservationsService } from '../reservations/reservations.service.js';
-import { storableId, storableReading } from './storable-values.js';
+import { storableId, storableReading, withoutLeapSecond } from './storable-values.js';
 
 /** Durable names cannot hold dots. */
 export const CHARGING_SESSIONS_CONSUMER = 'command-service_charging-sessions';
@@ -61,14 +61,20 @@ const STORABLE_FIELDS: Record<string, (value: unknown) => number | null> = {
   meterStopWh: storableReading,
 };
 
+/** The times of a transaction event. */
+const TIME_FIELDS = ['startedAt', 'sampledAt', 'stoppedAt'];
+
 /**
  * The event's data with every number the columns cannot take as null (as if the charge point had left it out), and
  * the names of those fields. A start's connector stays a number (0: none); a 2.0.1 id token longer than the column
- * (OCPP allows 36 characters) is left out too.
+ * (OCPP allows 36 characters) is left out too. A time at a leap second is the second after it.
  */
 function storableData<T extends object>(data: T): { data: T; leftOut: string[] } {
   const leftOut: string[] = [];
   const storable: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const field of TIME_FIELDS) {
+    if (field in storable) storable[field] = withoutLeapSecond(storable[field]);
+  }
   for (const [field, storableValue] of Object.entries(STORABLE_FIELDS)) {
     const value = storable[field];
     if (value === undefined || value === null) continue;

@@ -1,7 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * One transaction of one charge point. Unique per (tenant, controller, OCPP transaction id); every column but the
+ * One transaction of one charge point: one start of an OCPP transaction id (a charge point may use an id again), unique
+ * per (tenant, controller, transaction id, start) with at most one whose start is not known yet; every column but the
  * keys may still be unknown, because the gateway's events are applied in whatever order they arrive.
  */
 @Entity({ schema: 'control', name: 'charging_sessions' })

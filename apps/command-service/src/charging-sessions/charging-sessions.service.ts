@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   chargingSessionUuidOf,
   type ChargingSessionPage,
@@ -16,6 +16,7 @@ import { runPagedList, runStatement } from '@cpc/database';
 import { DataSource } from 'typeorm';
 import {
   chargingSessionsList,
+  endReusedTransactionSessions,
   endSessionsRebootedOnConnector,
   findControllersWithOpenSessions,
   markSessionsRebooted,
@@ -24,6 +25,7 @@ import {
   recordChargingSessionLocation,
   recordChargingSessionMeterValue,
   recordChargingSessionStart,
+  resummarizeReusedTransaction,
   type ListedChargingSessionRow,
   type SessionPlugState,
   setChargingSessionPlug,
@@ -32,6 +34,24 @@ import {
 } from '../repositories/charging-sessions.repository.js';
 import { ChargingSessionEntity } from './charging-session.entity.js';
 import { writingNewSession } from './session-first-write.js';
+
+/** How often a start is written when another start took the session it found meanwhile (recordChargingSessionStart). */
+const START_ATTEMPTS = 3;
+
+/**
+ * The uuid of a later session of a transaction id the charge point used again: derived from the id and the start,
+ * so that a repeated start names the same one. A NUL separates them, which no stored transaction id holds.
+ */
+export function reusedTransactionSessionUuid(
+  tenantUuid: string,
+  controllerUuid: string,
+  transactionId: string,
+  startedAt: string,
+): string {
+  const start = Date.parse(startedAt);
+  const instant = Number.isFinite(start) ? new Date(start).toISOString() : startedAt;
+  return chargingSessionUuidOf(tenantUuid, controllerUuid, `${transactionId}\u0000${instant}`);
+}
 
 /** 0 means "the whole charge point" (1.6) or "not known yet" (2.0.1 before a cable is in): no connector. */
 function connectorOrNull(value: number | null): number | null {
@@ -50,30 +70,68 @@ export function sessionControllerKey({ tenantUuid, controllerUuid }: SessionCont
 }
 
 /**
- * Charging sessions: written only from the gateway's transaction events, read by the API. Every write is an upsert on
- * (tenant, controller, transaction id) that fills what it knows and keeps what is known already, so redelivered and
- * reordered events (an end before its start, after a redelivery) converge to the same row, whose uuid is derived
- * from that key (chargingSessionUuidOf), so webhook-service names the same session.
+ * Charging sessions: written only from the gateway's transaction events, read by the API. A session is one start of a
+ * transaction id of a controller: a charge point may use an id again (2.0.1 ids are its own), so a start finds its
+ * session by the id and its start time, and every other event by the id and its time (the session whose range holds
+ * it, transaction-session-ranges.ts). Every write is an upsert on the session that fills what it knows and keeps
+ * what is known already, so redelivered and reordered events (an end before its start, after a redelivery) converge
+ * to the same row. The first session of an id has the uuid derived from the id (chargingSessionUuidOf), which
+ * webhook-service names too; a later one a uuid derived from the id and its start.
  */
 @Injectable()
 export class ChargingSessionsService {
+  private readonly logger = new Logger(ChargingSessionsService.name);
+
   constructor(private readonly dataSource: DataSource) {}
 
   async recordStart(tenantUuid: string, data: TransactionStartedEvent['data']): Promise<SessionPlugState> {
-    const [row] = await writingNewSession(() =>
-      runStatement(this.dataSource, recordChargingSessionStart, {
-        uuid: chargingSessionUuidOf(tenantUuid, data.controllerUuid, data.transactionId),
-        tenantUuid,
-        controllerUuid: data.controllerUuid,
-        transactionId: data.transactionId,
-        connectorId: connectorOrNull(data.connectorId),
-        evseId: data.evseId,
-        idTag: data.idTag,
-        startedAt: data.startedAt,
-        meterStartWh: data.meterStartWh,
-      }),
+    const { controllerUuid, transactionId } = data;
+    const parameters = {
+      uuid: chargingSessionUuidOf(tenantUuid, controllerUuid, transactionId),
+      startUuid: reusedTransactionSessionUuid(tenantUuid, controllerUuid, transactionId, data.startedAt),
+      tenantUuid,
+      controllerUuid,
+      transactionId,
+      connectorId: connectorOrNull(data.connectorId),
+      evseId: data.evseId,
+      idTag: data.idTag,
+      startedAt: data.startedAt,
+      meterStartWh: data.meterStartWh,
+    };
+    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+      const [row] = await writingNewSession(() =>
+        runStatement(this.dataSource, recordChargingSessionStart, parameters),
+      );
+      if (!row) continue;
+      const { idReused, ...session } = row;
+      if (idReused)
+        await this.settleReusedTransaction(tenantUuid, controllerUuid, transactionId, session.uuid);
+      return session;
+    }
+    throw new Error(
+      `start of transaction ${transactionId}: its session was taken by another start each time`,
     );
-    return row;
+  }
+
+  /**
+   * After a start of a transaction id that has other sessions: those still open before a later one end, and the meter
+   * summaries that counted values of another session's range are made again. Idempotent, like the start.
+   */
+  private async settleReusedTransaction(
+    tenantUuid: string,
+    controllerUuid: string,
+    transactionId: string,
+    uuid: string,
+  ): Promise<void> {
+    const transaction = { tenantUuid, controllerUuid, transactionId };
+    const ended = await runStatement(this.dataSource, endReusedTransactionSessions, transaction);
+    if (ended.length > 0) {
+      this.logger.log(
+        `transaction id ${transactionId} of controller ${controllerUuid} used again: ${ended.length} older ` +
+          'session(s) of it ended',
+      );
+    }
+    await runStatement(this.dataSource, resummarizeReusedTransaction, { ...transaction, uuid });
   }
 
   /** Keeps the latest reading by sample time. */
@@ -93,7 +151,9 @@ export class ChargingSessionsService {
   /** The id token a later message names (2.0.1, authorized after the start); the first one known is kept. */
   async recordIdTag(
     tenantUuid: string,
-    data: Pick<TransactionUpdatedEvent['data'], 'controllerUuid' | 'transactionId'> & { idTag: string },
+    data: Pick<TransactionUpdatedEvent['data'], 'controllerUuid' | 'transactionId' | 'sampledAt'> & {
+      idTag: string;
+    },
   ): Promise<void> {
     await writingNewSession(() =>
       runStatement(this.dataSource, recordChargingSessionIdTag, {
@@ -101,6 +161,7 @@ export class ChargingSessionsService {
         tenantUuid,
         controllerUuid: data.controllerUuid,
         transactionId: data.transactionId,
+        at: data.sampledAt,
         idTag: data.idTag,
       }),
     );
@@ -115,6 +176,7 @@ export class ChargingSessionsService {
       tenantUuid,
       controllerUuid: data.controllerUuid,
       transactionId: data.transactionId,
+      at: 'stoppedAt' in data ? data.stoppedAt : data.sampledAt,
       connectorId: connectorOrNull(data.connectorId ?? null),
       evseId: data.evseId ?? null,
     });

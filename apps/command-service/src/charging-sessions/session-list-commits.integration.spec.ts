@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { ChargingSessionPage, ListChargingSessionsPayload } from '@cpc/contracts';
+import {
+  type ChargingSessionPage,
+  chargingSessionUuidOf,
+  type ListChargingSessionsPayload,
+} from '@cpc/contracts';
 import { createServiceDataSource, migrateServiceSchema } from '@cpc/database';
 import {
   createTestDatabase,
@@ -19,7 +23,7 @@ import { meterEvent } from './testing/meter-values-events.js';
 
 /**
  * Cursor walks over the charging sessions by created_at while a session's creation is still being committed: its row
- * is stamped, then its insert waits (a second session holds an uncommitted row of the same key), a session created
+ * is stamped, then its insert waits (a second session holds an uncommitted row of the same uuid), a session created
  * after it commits first and a page is read. Once the late one is in, a walk from that page in both directions meets
  * every session exactly once.
  */
@@ -129,11 +133,12 @@ async function walkAroundHeldCreation(
   let late: Promise<unknown> | undefined;
   let firstPage: ChargingSessionPage;
   try {
-    // An uncommitted row of the late session's key: the creation's upsert, its row stamped, waits for it.
+    // An uncommitted row of the late session's uuid (derived from its transaction id, as the first session of an id
+    // is): the creation's upsert, its row stamped, waits for it.
     await session.query(
       `INSERT INTO control.charging_sessions (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id)
        VALUES ($1, $2, $3, 'L')`,
-      [randomUUID(), cp.tenantUuid, cp.controllerUuid],
+      [chargingSessionUuidOf(cp.tenantUuid, cp.controllerUuid, 'L'), cp.tenantUuid, cp.controllerUuid],
     );
     late = create(cp, 'L');
     await lockWaiters(dataSource, 1);

@@ -11,7 +11,7 @@ import { MeterValueBatchWriter } from '../meter-values/meter-value-batch.writer.
 import { lockPlugAssignment } from '../repositories/charging-sessions.repository.js';
 import { ReservationsService } from '../reservations/reservations.service.js';
 import { ChargingSessionEventsConsumer } from './charging-session-events.consumer.js';
-import { ChargingSessionsService } from './charging-sessions.service.js';
+import { ChargingSessionsService, reusedTransactionSessionUuid } from './charging-sessions.service.js';
 import { meterEvent } from './testing/meter-values-events.js';
 import { DeliveredChargePointEvents } from './testing/delivered-charge-point-events.js';
 
@@ -108,8 +108,8 @@ function chargePoint() {
 
 /**
  * A second session that inserts, uncommitted, a row with the derived uuid of transaction `transactionId`'s session but
- * stored under transaction `storedUnder`: under the same key it holds writers on the key; under another key it holds
- * them on the primary key, just after their check of the key.
+ * stored under transaction `storedUnder`: it holds the session's first writers on the primary key, just after they
+ * looked for the transaction's session and found none.
  */
 async function holdingSessionRow(
   cp: ReturnType<typeof chargePoint>,
@@ -191,8 +191,8 @@ describe('charging sessions from redelivered and reordered events', () => {
     }
   });
 
-  // The upserts arbitrate on (tenant, controller, transaction) and insert the derived uuid: two first writes that both
-  // pass the key's check meet on the primary key, and the later runs again (writingNewSession) instead of failing.
+  // The upserts find the transaction's session, else insert the derived uuid: two first writes that both find none
+  // meet on the primary key, and the later applies to the row the earlier inserted instead of failing.
   it('a start and its end of a new session handled at once both apply to one session', async () => {
     const cp = chargePoint();
     // Holds both writers just after their ON CONFLICT check, on the primary key (a row of that uuid, another key).
@@ -202,6 +202,46 @@ describe('charging sessions from redelivered and reordered events', () => {
     } finally {
       await holder.release();
     }
+  });
+
+  // A later session of a transaction id (the charge point used it again) takes the uuid derived from the id and its
+  // start: two deliveries of its start at once meet on it, and the later one applies to the same session.
+  it('a start of a reused transaction id delivered twice at once gives one second session', async () => {
+    const cp = chargePoint();
+    await handle(cp.events.transactionStarted(cp.controllerUuid, '13', 1), cp.ended('13', 500));
+    const again = cp.events.event(ChargePointEventSubjects.transactionStarted, cp.controllerUuid, {
+      transactionId: '13',
+      connectorId: 1,
+      evseId: null,
+      idTag: 'TAG',
+      meterStartWh: 0,
+      startedAt: '2026-03-05T12:00:00.000Z',
+    });
+    const holder = await openSession(dataSource);
+    try {
+      // Holds both writers on the primary key, just after they found no session of this start.
+      await holder.query(
+        `INSERT INTO control.charging_sessions (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id)
+         VALUES ($1, $2, $3, 'elsewhere')`,
+        [
+          reusedTransactionSessionUuid(cp.tenantUuid, cp.controllerUuid, '13', '2026-03-05T12:00:00.000Z'),
+          cp.tenantUuid,
+          cp.controllerUuid,
+        ],
+      );
+      const first = outcome(handle(again));
+      const second = outcome(handle(again));
+      await lockWaiters(dataSource, 2);
+      await holder.rollbackTransaction();
+      expect([(await first).error, (await second).error]).toEqual([undefined, undefined]);
+    } finally {
+      await holder.release();
+    }
+    const rows = await rowsOf(cp.tenantUuid, cp.controllerUuid);
+    expect(rows.map((row) => [row.started_at?.toISOString(), row.stop_reason])).toEqual([
+      ['2026-03-05T10:00:00.000Z', 'Local'],
+      ['2026-03-05T12:00:00.000Z', null],
+    ]);
   });
 
   it('a reading heard after the end does not reopen the session', async () => {
@@ -272,8 +312,8 @@ describe('meter values around the session', () => {
   });
   it('meter values and the start of a new session written at the same instant both apply to it', async () => {
     const cp = chargePoint();
-    // Holds both first writes just after their check of the session's key, on the primary key, as in the start/end
-    // race above: the meter writer's transaction, which fails with its statement, runs again as a whole.
+    // Holds both first writes just after they found no session of the transaction, on the primary key, as in the
+    // start/end race above.
     const holder = await holdingSessionRow(cp, '23', 'elsewhere');
     try {
       const metered = outcome(meterValues.write(meterEvent(cp.tenantUuid, cp.controllerUuid, '23')));

@@ -21,6 +21,22 @@ export function storableId(value: unknown): number | null {
     : null;
 }
 
+/** A date-time whose seconds are 60 (and a fraction): a leap second, the minute before a zone. */
+const LEAP_SECOND = /^(\d{4}-\d\d-\d\dT\d\d:\d\d):60(\.\d+)?([zZ]|[+-]\d\d(?::?\d\d)?)$/;
+
+/**
+ * A reported time with a leap second (`23:59:60`, which OCPP's date-time format takes) as the instant one second
+ * after its :59, the next minute's :00, as PostgreSQL reads `:60` (it refuses `:60.5`, and JavaScript any `:60`);
+ * any other value as it is.
+ */
+export function withoutLeapSecond<T>(value: T): T | string {
+  const leap = typeof value === 'string' ? LEAP_SECOND.exec(value) : null;
+  if (!leap) return value;
+  const [, minute, fraction = '', zone] = leap;
+  const time = Date.parse(`${minute}:59${fraction}${zone}`);
+  return Number.isFinite(time) ? new Date(time + 1000).toISOString() : value;
+}
+
 /** A date-time PostgreSQL's timestamptz takes: one JavaScript reads, of the years 1 to 9999 in UTC. */
 export function isStorableTime(value: unknown): value is string {
   if (typeof value !== 'string') return false;

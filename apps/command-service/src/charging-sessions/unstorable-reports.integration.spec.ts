@@ -156,6 +156,24 @@ describe('transaction events with values PostgreSQL cannot store', () => {
     expect(sessions['2']).toMatchObject({ status: 'active', meter_start_wh: 1000, energy_wh: null });
   });
 
+  // Bug (fixed): a start at a leap second with a fraction (`23:59:60.5`, which OCPP's date-time format takes) failed
+  // with a data exception and was dropped: PostgreSQL reads `:60` as the next minute, but refuses `:60.5`. Now every
+  // time of a transaction event at a leap second is the second after it (storable-values.ts withoutLeapSecond).
+  it('a start and an end at a leap second are stored as of the second after it', async () => {
+    const controllerUuid = randomUUID();
+    const outcome = await handleBatch([
+      started(controllerUuid, 'leap', { startedAt: '2016-12-31T23:59:60.500Z' }),
+      ended(controllerUuid, 'leap', { stoppedAt: '2017-01-01T00:59:60+01:00' }),
+    ]);
+    expect([...outcome.redeliver]).toEqual([]);
+    const sessions = await sessionsOf(controllerUuid);
+    expect(sessions.leap).toMatchObject({
+      started_at: '2017-01-01T00:00:00Z',
+      stopped_at: '2017-01-01T00:00:00Z',
+      meter_start_wh: 1000,
+    });
+  });
+
   // Bug (fixed): a 2.0.1 transaction id with a NUL character (the schema allows any string of up to 36) failed every
   // statement ("invalid byte sequence for encoding UTF8: 0x00") and was redelivered for ever, as above.
   it('a transaction id PostgreSQL cannot store (a NUL character) is dropped with a warning', async () => {
@@ -233,6 +251,27 @@ describe('meter values with values PostgreSQL cannot store', () => {
     expect(statuses).toEqual(Array(6).fill('fulfilled'));
     const { values } = await valuesOf(controllerUuid, 'mv');
     expect(values.map((value) => value.value).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 101]);
+  });
+
+  // Bug (fixed): a sample at a leap second (`…T23:59:60Z`, which OCPP's date-time format takes) was left out as
+  // malformed: JavaScript reads no `:60` (meter-value-events.consumer.ts isSample, Date.parse gives NaN). Now it is
+  // stored as of the second after it, as PostgreSQL reads `:60` (storable-values.ts withoutLeapSecond).
+  it('a sample at a leap second is stored as of the second after it, and counts for its session', async () => {
+    const controllerUuid = randomUUID();
+    await handle(
+      meterEvent(controllerUuid, 'leap', [
+        sample({ value: 1, sampledAt: '2016-12-31T23:59:59Z' }),
+        sample({ value: 2, sampledAt: '2016-12-31T23:59:60Z' }),
+        sample({ value: 3, sampledAt: '2016-12-31T23:59:60.250Z' }),
+      ]),
+    );
+    const { session, values } = await valuesOf(controllerUuid, 'leap');
+    expect(values.map((value) => [value.sampled_at, value.value])).toEqual([
+      ['2016-12-31T23:59:59Z', 1],
+      ['2017-01-01T00:00:00Z', 2],
+      ['2017-01-01T00:00:00.250Z', 3],
+    ]);
+    expect(session.last_sample_at).toBe('2017-01-01T00:00:00Z');
   });
 
   // Bug (fixed): a Power.Active.Import beyond numeric(16, 3) failed the sessions' summary upsert (peak_power_w) for its

@@ -7,27 +7,16 @@ import { DataSource } from 'typeorm';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
 import { writingNewSession } from '../charging-sessions/session-first-write.js';
-import { storableReading } from '../charging-sessions/storable-values.js';
 import { SESSION_INSERTS_TRANSACTION_MARK } from '../repositories/charging-sessions.repository.js';
 import { insertMeterSamples, recordSessionMeterSummaries } from '../repositories/meter-values.repository.js';
 
-interface SessionSummary {
-  tenantUuid: string;
-  controllerUuid: string;
-  transactionId: string;
-  peakPowerW: number | null;
-  lastSampleAt: string;
-}
-
-const POWER = 'Power.Active.Import';
-const POWER_FACTOR: Record<string, number> = { W: 1, kW: 1000 };
-
 /**
  * Writes meter-value events in groups (GroupedCalls): the events that arrive while a group is being written go
- * together in the next, one statement for all their samples and one for their sessions' summaries, in one
- * transaction. Each event's promise settles with its group, so it is acknowledged only once stored. A group that
- * fails on a value PostgreSQL refuses (a data exception) is written again event by event, so that only the event with
- * that value is left out (with a warning) instead of every event of the group failing with it, for ever.
+ * together in the next, one statement for all their samples and one for their sessions' summaries (peak power, last
+ * sample; recordSessionMeterSummaries finds each sample's session), in one transaction. Each event's promise settles
+ * with its group, so it is acknowledged only once stored. A group that fails on a value PostgreSQL refuses (a data
+ * exception) is written again event by event, so that only the event with that value is left out (with a warning)
+ * instead of every event of the group failing with it, for ever.
  */
 @Injectable()
 export class MeterValueBatchWriter {
@@ -85,9 +74,14 @@ export class MeterValueBatchWriter {
       eventIds: [] as string[],
       sampleIndexes: [] as number[],
     };
-    const summaries = new Map<string, SessionSummary>();
+    /** Per sample: the uuid of the first session of its transaction id, should the id have none yet. */
+    const firstSessionUuids: (string | null)[] = [];
     for (const event of events) {
       const { data } = event;
+      const firstSessionUuid =
+        data.transactionId === null
+          ? null
+          : chargingSessionUuidOf(event.tenantUuid, data.controllerUuid, data.transactionId);
       data.samples.forEach((sample, index) => {
         rows.tenantUuids.push(event.tenantUuid);
         rows.controllerUuids.push(data.controllerUuid);
@@ -103,63 +97,29 @@ export class MeterValueBatchWriter {
         rows.values.push(sample.value);
         rows.eventIds.push(event.eventId);
         rows.sampleIndexes.push(index);
+        firstSessionUuids.push(firstSessionUuid);
       });
-      if (data.transactionId !== null) summarize(summaries, event, data.transactionId);
     }
-    // Sessions in one order for every writer, so two batches never wait on each other's rows.
-    const sessions = [...summaries.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([, summary]) => summary);
+    const ofSessions = firstSessionUuids.some((uuid) => uuid !== null);
     // The whole transaction again after a race on a new session's first write: its failed statement aborted it.
     await writingNewSession(() =>
       this.dataSource.transaction(async (manager) => {
         await runStatement(manager, insertMeterSamples, rows);
-        if (sessions.length === 0) return;
+        if (!ofSessions) return;
         // Its summaries may create sessions, readable only at the commit: the list by created_at holds them back.
         await markInsertingTransaction(manager, SESSION_INSERTS_TRANSACTION_MARK);
         await runStatement(manager, recordSessionMeterSummaries, {
-          // The uuid a session's other writers and webhook-service derive from its key.
-          uuids: sessions.map((session) =>
-            chargingSessionUuidOf(session.tenantUuid, session.controllerUuid, session.transactionId),
-          ),
-          tenantUuids: sessions.map((session) => session.tenantUuid),
-          controllerUuids: sessions.map((session) => session.controllerUuid),
-          transactionIds: sessions.map((session) => session.transactionId),
-          peakPowersW: sessions.map((session) => session.peakPowerW),
-          lastSampleAts: sessions.map((session) => session.lastSampleAt),
+          uuids: firstSessionUuids,
+          tenantUuids: rows.tenantUuids,
+          controllerUuids: rows.controllerUuids,
+          transactionIds: rows.transactionIds,
+          sampledAts: rows.sampledAts,
+          measurands: rows.measurands,
+          phases: rows.phases,
+          units: rows.units,
+          values: rows.values,
         });
       }),
     );
   }
-}
-
-/**
- * Folds an event's samples into its session's summary: the highest whole-charger power (of those the column holds),
- * the latest sample time.
- */
-function summarize(
-  summaries: Map<string, SessionSummary>,
-  event: MeterValuesEvent,
-  transactionId: string,
-): void {
-  const { data } = event;
-  const key = `${event.tenantUuid}|${data.controllerUuid}|${transactionId}`;
-  const summary = summaries.get(key) ?? {
-    tenantUuid: event.tenantUuid,
-    controllerUuid: data.controllerUuid,
-    transactionId,
-    peakPowerW: null,
-    lastSampleAt: data.samples[0].sampledAt,
-  };
-  for (const sample of data.samples) {
-    if (Date.parse(sample.sampledAt) > Date.parse(summary.lastSampleAt))
-      summary.lastSampleAt = sample.sampledAt;
-    const factor = POWER_FACTOR[sample.unit];
-    // A power beyond what the session's numeric(16, 3) column holds (10 TW) is a broken meter's, never a peak.
-    const watts = factor === undefined ? null : storableReading(sample.value * factor);
-    if (sample.measurand === POWER && sample.phase === null && watts !== null) {
-      summary.peakPowerW = Math.max(summary.peakPowerW ?? -Infinity, watts);
-    }
-  }
-  summaries.set(key, summary);
 }

@@ -9,7 +9,7 @@ import {
 import { JetStreamEventBus } from '@cpc/nats';
 import { COMMAND_SERVICE_CONFIG } from '../command-service-config.token.js';
 import type { CommandServiceConfig } from '../command-service.config.js';
-import { isStorableTime } from '../charging-sessions/storable-values.js';
+import { isStorableTime, withoutLeapSecond } from '../charging-sessions/storable-values.js';
 import { MeterValueBatchWriter } from './meter-value-batch.writer.js';
 
 /** Durable names cannot hold dots. */
@@ -77,7 +77,14 @@ export class MeterValueEventsConsumer implements OnApplicationBootstrap {
       this.logger.warn(`ignoring malformed meter values ${String(event.eventId)}`);
       return;
     }
-    const samples = data.samples.filter(isSample);
+    // A sample at a leap second is stored as of the second after it (JavaScript and PostgreSQL have none).
+    const samples = data.samples
+      .map((sample: unknown) =>
+        typeof sample === 'object' && sample !== null
+          ? { ...sample, sampledAt: withoutLeapSecond((sample as Partial<MeterSample>).sampledAt) }
+          : sample,
+      )
+      .filter(isSample);
     if (samples.length < data.samples.length) {
       this.logger.warn(
         `meter values ${event.eventId}: ${data.samples.length - samples.length} malformed sample(s) left out`,

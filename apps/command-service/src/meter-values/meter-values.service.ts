@@ -9,7 +9,7 @@ import { runPagedList, runStatement } from '@cpc/database';
 import { NotFoundError } from '@cpc/errors';
 import { cursorScope } from '@cpc/pagination';
 import { DataSource } from 'typeorm';
-import { findChargingSessionTarget } from '../repositories/charging-sessions.repository.js';
+import { findChargingSessionSamples } from '../repositories/charging-sessions.repository.js';
 import { sessionMeterValuesList } from '../repositories/meter-values.repository.js';
 
 /** A charging session's meter values, for the API. */
@@ -21,7 +21,8 @@ export class MeterValuesService {
     if (!isUuid(request.uuid)) {
       throw new NotFoundError('charging session');
     }
-    const [session] = await runStatement(this.dataSource, findChargingSessionTarget, {
+    // Its transaction id's values in its range: the id may have other sessions (the charge point used it again).
+    const [session] = await runStatement(this.dataSource, findChargingSessionSamples, {
       tenantUuid,
       uuid: request.uuid,
     });
@@ -30,6 +31,8 @@ export class MeterValuesService {
       tenantUuid,
       controllerUuid: session.controller_uuid,
       transactionId: session.ocpp_transaction_id,
+      samplesFrom: session.samples_from,
+      samplesTo: session.samples_to,
       measurand: request.filter.measurand ?? null,
       sampledFrom: request.filter.sampled_from ?? null,
       sampledTo: request.filter.sampled_to ?? null,

@@ -13,57 +13,93 @@ INSERT INTO control.meter_values
        ON CONFLICT DO NOTHING;
 
 -- meter-values.record-session-summaries
--- $1 uuids, $2 tenantUuids, $3 controllerUuids, $4 transactionIds, $5 peakPowersW, $6 lastSampleAts
+-- $1 uuids, $2 tenantUuids, $3 controllerUuids, $4 transactionIds, $5 sampledAts, $6 measurands, $7 phases, $8 units, $9 values
 INSERT INTO control.charging_sessions AS s
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, peak_power_w, last_sample_at, created_at,
                updated_at)
-       SELECT *, statement_timestamp(), statement_timestamp()
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[],
-                     $5::numeric[], $6::timestamptz[])
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+       SELECT COALESCE(session.uuid, sampled.first_uuid), sampled.tenant_uuid, sampled.controller_uuid,
+              sampled.ocpp_transaction_id, max(sampled.peak_power_w), max(sampled.sampled_at), statement_timestamp(),
+              statement_timestamp()
+         FROM (SELECT first_uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, sampled_at,
+                      max(CASE WHEN sample.measurand = 'Power.Active.Import' AND sample.phase IS NULL
+                AND sample.unit IN ('W', 'kW') AND abs(round((sample.value * CASE sample.unit WHEN 'kW' THEN 1000 ELSE 1 END)::numeric, 3)) < 1e13
+           THEN sample.value * CASE sample.unit WHEN 'kW' THEN 1000 ELSE 1 END END) AS peak_power_w
+                 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[],
+                             $5::timestamptz[], $6::text[], $7::text[], $8::text[],
+                             $9::float8[])
+                      AS sample(first_uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, sampled_at, measurand,
+                                phase, unit, value)
+                WHERE ocpp_transaction_id IS NOT NULL
+                GROUP BY 1, 2, 3, 4, 5) AS sampled
+         LEFT JOIN LATERAL (
+           SELECT r.uuid, r.stopped_at, r.stop_reason
+             FROM (SELECT o.uuid, o.started_at, o.stopped_at, o.stop_reason, o.rebooted_at, o.last_sample_at,
+                CASE WHEN row_number() OVER by_start > 1 THEN o.started_at END AS samples_from,
+                lead(o.started_at) OVER by_start AS samples_to
+           FROM control.charging_sessions o
+          WHERE o.tenant_uuid = sampled.tenant_uuid AND o.controller_uuid = sampled.controller_uuid
+            AND o.ocpp_transaction_id = sampled.ocpp_transaction_id
+         WINDOW by_start AS (ORDER BY o.started_at NULLS FIRST)) r
+            WHERE (r.samples_from IS NULL OR r.samples_from <= sampled.sampled_at)
+            AND (r.samples_to IS NULL OR sampled.sampled_at < r.samples_to)) AS session ON true
+        WHERE session.uuid IS NULL OR session.stopped_at IS NULL
+           OR session.stopped_at + interval '5 minutes' >= sampled.sampled_at
+           OR session.stop_reason IN ('superseded', 'charge_point_rebooted')
+        GROUP BY 1, 2, 3, 4
+        ORDER BY sampled.tenant_uuid, sampled.controller_uuid, sampled.ocpp_transaction_id COLLATE "C",
+                 COALESCE(session.uuid, sampled.first_uuid)
+       ON CONFLICT (uuid) DO UPDATE SET
          peak_power_w = GREATEST(s.peak_power_w, EXCLUDED.peak_power_w),
          last_sample_at = GREATEST(s.last_sample_at, EXCLUDED.last_sample_at),
          updated_at = now();
 
 -- meter-values.list-of-session
--- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo, $7 limit, $8 offset
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 samplesFrom, $5 samplesTo, $6 measurand, $7 sampledFrom, $8 sampledTo, $9 limit, $10 offset
 SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id, to_char(sampled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, event_id::text AS cursor_key_1, sample_index::text AS cursor_key_2
        FROM control.meter_values
         WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
-          AND ($4::text IS NULL OR measurand = $4::text)
-          AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
-          AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz)
+          AND ($4::timestamptz IS NULL OR sampled_at >= $4::timestamptz)
+          AND ($5::timestamptz IS NULL OR sampled_at < $5::timestamptz)
+          AND ($6::text IS NULL OR measurand = $6::text)
+          AND ($7::timestamptz IS NULL OR sampled_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR sampled_at < $8::timestamptz)
         ORDER BY sampled_at ASC, event_id ASC, sample_index ASC
-        LIMIT $7 OFFSET $8;
+        LIMIT $9 OFFSET $10;
 
 -- meter-values.list-of-session:count
--- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 samplesFrom, $5 samplesTo, $6 measurand, $7 sampledFrom, $8 sampledTo
 SELECT count(*)::integer AS total FROM control.meter_values
         WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
-          AND ($4::text IS NULL OR measurand = $4::text)
-          AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
-          AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz);
+          AND ($4::timestamptz IS NULL OR sampled_at >= $4::timestamptz)
+          AND ($5::timestamptz IS NULL OR sampled_at < $5::timestamptz)
+          AND ($6::text IS NULL OR measurand = $6::text)
+          AND ($7::timestamptz IS NULL OR sampled_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR sampled_at < $8::timestamptz);
 
 -- meter-values.list-of-session:after
--- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo, $7 cursorAt, $8 cursorEvent, $9 cursorIndex, $10 limit
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 samplesFrom, $5 samplesTo, $6 measurand, $7 sampledFrom, $8 sampledTo, $9 cursorAt, $10 cursorEvent, $11 cursorIndex, $12 limit
 SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id, to_char(sampled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, event_id::text AS cursor_key_1, sample_index::text AS cursor_key_2
        FROM control.meter_values
         WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
-          AND ($4::text IS NULL OR measurand = $4::text)
-          AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
-          AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz)
-          AND (sampled_at, event_id, sample_index) > ($7::timestamptz, $8::uuid, $9::bigint)
+          AND ($4::timestamptz IS NULL OR sampled_at >= $4::timestamptz)
+          AND ($5::timestamptz IS NULL OR sampled_at < $5::timestamptz)
+          AND ($6::text IS NULL OR measurand = $6::text)
+          AND ($7::timestamptz IS NULL OR sampled_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR sampled_at < $8::timestamptz)
+          AND (sampled_at, event_id, sample_index) > ($9::timestamptz, $10::uuid, $11::bigint)
         ORDER BY sampled_at ASC, event_id ASC, sample_index ASC
-        LIMIT $10;
+        LIMIT $12;
 
 -- meter-values.list-of-session:before
--- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 measurand, $5 sampledFrom, $6 sampledTo, $7 cursorAt, $8 cursorEvent, $9 cursorIndex, $10 limit
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId, $4 samplesFrom, $5 samplesTo, $6 measurand, $7 sampledFrom, $8 sampledTo, $9 cursorAt, $10 cursorEvent, $11 cursorIndex, $12 limit
 SELECT sampled_at, measurand, phase, location, unit, context, value, evse_id, connector_id, to_char(sampled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key_0, event_id::text AS cursor_key_1, sample_index::text AS cursor_key_2
        FROM control.meter_values
         WHERE tenant_uuid = $1 AND controller_uuid = $2 AND ocpp_transaction_id = $3
-          AND ($4::text IS NULL OR measurand = $4::text)
-          AND ($5::timestamptz IS NULL OR sampled_at >= $5::timestamptz)
-          AND ($6::timestamptz IS NULL OR sampled_at < $6::timestamptz)
-          AND (sampled_at, event_id, sample_index) < ($7::timestamptz, $8::uuid, $9::bigint)
+          AND ($4::timestamptz IS NULL OR sampled_at >= $4::timestamptz)
+          AND ($5::timestamptz IS NULL OR sampled_at < $5::timestamptz)
+          AND ($6::text IS NULL OR measurand = $6::text)
+          AND ($7::timestamptz IS NULL OR sampled_at >= $7::timestamptz)
+          AND ($8::timestamptz IS NULL OR sampled_at < $8::timestamptz)
+          AND (sampled_at, event_id, sample_index) < ($9::timestamptz, $10::uuid, $11::bigint)
         ORDER BY sampled_at DESC, event_id DESC, sample_index DESC
-        LIMIT $10;
+        LIMIT $12;

@@ -58,9 +58,15 @@ WITH reserve AS (
               CASE WHEN first_use.used_at IS NOT NULL THEN 'used' ELSE COALESCE(first_end.status, 'active') END,
               CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST($4::timestamptz, first_use.used_at)
                    WHEN first_end.ended_at IS NOT NULL THEN GREATEST($4::timestamptz, first_end.ended_at) END,
-              (SELECT s.uuid FROM control.charging_sessions s
-                WHERE s.tenant_uuid = reserve.tenant_uuid AND s.controller_uuid = reserve.controller_uuid
-                  AND s.ocpp_transaction_id = first_use.transaction_id),
+              (SELECT r.uuid FROM (SELECT o.uuid, o.started_at, o.stopped_at, o.stop_reason, o.rebooted_at, o.last_sample_at,
+                CASE WHEN row_number() OVER by_start > 1 THEN o.started_at END AS samples_from,
+                lead(o.started_at) OVER by_start AS samples_to
+           FROM control.charging_sessions o
+          WHERE o.tenant_uuid = reserve.tenant_uuid AND o.controller_uuid = reserve.controller_uuid
+            AND o.ocpp_transaction_id = first_use.transaction_id
+         WINDOW by_start AS (ORDER BY o.started_at NULLS FIRST)) r
+          WHERE (r.samples_from IS NULL OR r.samples_from <= first_use.used_at)
+            AND (r.samples_to IS NULL OR first_use.used_at < r.samples_to) LIMIT 1),
               first_use.transaction_id, reserve.uuid, $4::timestamptz
          FROM reserve LEFT JOIN first_use ON true LEFT JOIN first_end ON true
        ON CONFLICT (reserve_command_uuid) DO NOTHING;
@@ -111,9 +117,15 @@ WITH used AS (
             SET status = 'used', ended_at = GREATEST(r.created_at, $4::timestamptz), updated_at = now(),
                 used_by_transaction_id = $5::varchar,
                 charging_session_uuid = COALESCE(
-                  (SELECT s.uuid FROM control.charging_sessions s
-                    WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
-                      AND s.ocpp_transaction_id = $5::varchar),
+                  (SELECT r.uuid FROM (SELECT o.uuid, o.started_at, o.stopped_at, o.stop_reason, o.rebooted_at, o.last_sample_at,
+                CASE WHEN row_number() OVER by_start > 1 THEN o.started_at END AS samples_from,
+                lead(o.started_at) OVER by_start AS samples_to
+           FROM control.charging_sessions o
+          WHERE o.tenant_uuid = r.tenant_uuid AND o.controller_uuid = r.controller_uuid
+            AND o.ocpp_transaction_id = $5::varchar
+         WINDOW by_start AS (ORDER BY o.started_at NULLS FIRST)) r
+          WHERE (r.samples_from IS NULL OR r.samples_from <= $4::timestamptz)
+            AND (r.samples_to IS NULL OR $4::timestamptz < r.samples_to) LIMIT 1),
                   $6::uuid)
           WHERE r.tenant_uuid = $1 AND r.controller_uuid = $2
             AND r.reservation_id = $3 AND r.status = 'active'

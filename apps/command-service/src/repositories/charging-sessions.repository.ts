@@ -8,11 +8,18 @@ import {
   visibilityHorizonStatement,
 } from '@cpc/database';
 import type { OrderedKeysetColumn } from '@cpc/pagination';
+import {
+  peakPowerW,
+  rangeHolds,
+  transactionSessionAt,
+  transactionSessions,
+} from './transaction-session-ranges.js';
 
 /**
- * The statements of control.charging_sessions. Every write is an upsert on (tenant, controller, transaction id) that
- * fills what it knows and keeps what is known already (see ChargingSessionsService); the API's get goes through the
- * entity, its list through the paged-list statements below.
+ * The statements of control.charging_sessions. Every write is an upsert on the session's uuid that fills what it
+ * knows and keeps what is known already (see ChargingSessionsService): a start finds its session by the transaction id
+ * and its start, every other event by the transaction id and its time (transaction-session-ranges.ts), as a charge
+ * point may use an id again. The API's get goes through the entity, its list through the paged-list statements below.
  */
 
 /** The part of a session the plug resolution needs. */
@@ -27,7 +34,7 @@ export interface SessionPlugState {
 
 /** Why the platform ended a session the charge point did not end itself. */
 export const INFERRED_STOP_REASONS = {
-  /** A newer transaction started on the same connector. */
+  /** A newer transaction started on the same connector, or with the same transaction id. */
   superseded: 'superseded',
   /** The charge point rebooted while it ran and then reported its connector Available. */
   chargePointRebooted: 'charge_point_rebooted',
@@ -35,6 +42,22 @@ export const INFERRED_STOP_REASONS = {
 
 const PLUG_STATE = `uuid, plug_uuid AS "plugUuid", connector_id AS "connectorId", evse_id AS "evseId",
                 started_at IS NOT NULL AS started`;
+
+/** What a start wrote: the session, and whether its transaction id has other sessions (the charge point reused it). */
+export interface StartedSessionRow extends SessionPlugState {
+  idReused: boolean;
+}
+
+/** The sessions of the transaction of the statement's parameters, with their ranges (transactionSessions). */
+const SESSIONS_OF_TRANSACTION = transactionSessions(
+  ':tenantUuid::uuid',
+  ':controllerUuid::uuid',
+  ':transactionId::varchar',
+);
+
+/** The session of the transaction of the statement's parameters whose range holds `at` (an SQL expression). */
+const sessionOfTransactionAt = (at: string) =>
+  transactionSessionAt(':tenantUuid::uuid', ':controllerUuid::uuid', ':transactionId::varchar', at);
 
 /** What a command targeting a session needs of it. */
 export interface SessionTargetRow {
@@ -66,10 +89,17 @@ export const chargingSessionsVisibilityHorizon = visibilityHorizonStatement('con
  */
 const INSERT_STAMPS = 'clock_timestamp(), clock_timestamp()';
 
-/** What a transaction's start says of a session. */
+/**
+ * What a transaction's start says of a session. Its session is the one of the transaction id with this start (a
+ * repeat), else the one its other events opened before the start was heard (unless that one ended before this start),
+ * else a new one: the first of the id takes :uuid, derived from the id; a later one (the id used again) :startUuid,
+ * derived from the id and the start. Nothing is returned when another start took the session found meanwhile; run
+ * again, it finds its own.
+ */
 export const recordChargingSessionStart = sqlStatement<
   {
     uuid: string;
+    startUuid: string;
     tenantUuid: string;
     controllerUuid: string;
     transactionId: string;
@@ -79,11 +109,12 @@ export const recordChargingSessionStart = sqlStatement<
     startedAt: string;
     meterStartWh: number | null;
   },
-  SessionPlugState
+  StartedSessionRow
 >({
   name: 'charging-sessions.record-start',
   parameters: [
     'uuid',
+    'startUuid',
     'tenantUuid',
     'controllerUuid',
     'transactionId',
@@ -97,44 +128,64 @@ export const recordChargingSessionStart = sqlStatement<
        INSERT INTO control.charging_sessions AS s
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, connector_id, evse_id, id_tag, started_at,
                meter_start_wh, created_at, updated_at)
-       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :connectorId, :evseId, :idTag, :startedAt,
-               :meterStartWh, ${INSERT_STAMPS})
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+       SELECT COALESCE(
+                (SELECT o.uuid FROM control.charging_sessions o
+                  WHERE o.tenant_uuid = :tenantUuid::uuid AND o.controller_uuid = :controllerUuid::uuid
+                    AND o.ocpp_transaction_id = :transactionId::varchar
+                    AND (o.started_at = :startedAt::timestamptz
+                         OR (o.started_at IS NULL
+                             AND (o.stopped_at IS NULL OR o.stopped_at >= :startedAt::timestamptz)))
+                  ORDER BY o.started_at NULLS LAST LIMIT 1),
+                CASE WHEN EXISTS (SELECT FROM control.charging_sessions o
+                                   WHERE o.tenant_uuid = :tenantUuid::uuid AND o.controller_uuid = :controllerUuid::uuid
+                                     AND o.ocpp_transaction_id = :transactionId::varchar)
+                     THEN :startUuid::uuid ELSE :uuid::uuid END),
+              :tenantUuid::uuid, :controllerUuid::uuid, :transactionId::varchar, :connectorId::integer,
+              :evseId::integer, :idTag::varchar, :startedAt::timestamptz, :meterStartWh::numeric, ${INSERT_STAMPS}
+       ON CONFLICT (uuid) DO UPDATE SET
          connector_id = COALESCE(s.connector_id, EXCLUDED.connector_id),
          evse_id = COALESCE(s.evse_id, EXCLUDED.evse_id),
          id_tag = COALESCE(s.id_tag, EXCLUDED.id_tag),
          started_at = COALESCE(s.started_at, EXCLUDED.started_at),
          meter_start_wh = COALESCE(s.meter_start_wh, EXCLUDED.meter_start_wh),
          updated_at = now()
-       RETURNING ${PLUG_STATE}`,
+       WHERE s.started_at IS NULL OR s.started_at = EXCLUDED.started_at
+       RETURNING ${PLUG_STATE},
+                 EXISTS (SELECT FROM control.charging_sessions o
+                          WHERE o.tenant_uuid = s.tenant_uuid AND o.controller_uuid = s.controller_uuid
+                            AND o.ocpp_transaction_id = s.ocpp_transaction_id AND o.uuid <> s.uuid) AS "idReused"`,
 });
 
 /**
- * The EVSE / connector a later message of the transaction names (2.0.1 may leave them out of the start); a message
- * of the transaction also shows it outlived any reboot.
+ * The EVSE / connector a later message of the transaction (sent at :at) names (2.0.1 may leave them out of the
+ * start); a message of the transaction also shows it outlived any reboot.
  */
 export const recordChargingSessionLocation = sqlStatement<
   {
     tenantUuid: string;
     controllerUuid: string;
     transactionId: string;
+    at: string;
     connectorId: number | null;
     evseId: number | null;
   },
   SessionPlugState
 >({
   name: 'charging-sessions.record-location',
-  parameters: ['tenantUuid', 'controllerUuid', 'transactionId', 'connectorId', 'evseId'],
+  parameters: ['tenantUuid', 'controllerUuid', 'transactionId', 'at', 'connectorId', 'evseId'],
   sql: `UPDATE control.charging_sessions
           SET connector_id = COALESCE(connector_id, :connectorId),
               evse_id = COALESCE(evse_id, :evseId),
               rebooted_at = NULL,
               updated_at = now()
-        WHERE tenant_uuid = :tenantUuid AND controller_uuid = :controllerUuid AND ocpp_transaction_id = :transactionId
+        WHERE uuid = (${sessionOfTransactionAt(':at::timestamptz')})
         RETURNING ${PLUG_STATE}`,
 });
 
-/** A meter reading; the latest by sample time is kept, and an event without one keeps it. */
+/**
+ * A meter reading, on the session of the transaction id whose range holds its time (a new session, the id's first,
+ * when it has none); the latest by sample time is kept, and an event without one keeps it.
+ */
 export const recordChargingSessionMeterValue = sqlStatement<{
   uuid: string;
   tenantUuid: string;
@@ -149,8 +200,10 @@ export const recordChargingSessionMeterValue = sqlStatement<{
        INSERT INTO control.charging_sessions AS s
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, meter_last_wh, meter_last_at, created_at,
                updated_at)
-       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :meterWh, :sampledAt, ${INSERT_STAMPS})
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+       SELECT COALESCE((${sessionOfTransactionAt(':sampledAt::timestamptz')}), :uuid::uuid), :tenantUuid::uuid,
+              :controllerUuid::uuid, :transactionId::varchar, :meterWh::numeric, :sampledAt::timestamptz,
+              ${INSERT_STAMPS}
+       ON CONFLICT (uuid) DO UPDATE SET
          meter_last_wh = COALESCE(EXCLUDED.meter_last_wh, s.meter_last_wh),
          meter_last_at = CASE WHEN EXCLUDED.meter_last_wh IS NULL THEN s.meter_last_at ELSE EXCLUDED.meter_last_at END,
          rebooted_at = NULL,
@@ -159,30 +212,35 @@ export const recordChargingSessionMeterValue = sqlStatement<{
 });
 
 /**
- * The id token a later message of the transaction carries (2.0.1 authorizes after a start without one, TxStartPoint
- * EVConnected); the first one known is kept. An upsert, as it may come before the start; a message of the transaction
- * also shows it outlived any reboot.
+ * The id token a later message of the transaction (sent at :at) carries (2.0.1 authorizes after a start without one,
+ * TxStartPoint EVConnected); the first one known is kept. An upsert, as it may come before the start; a message of
+ * the transaction also shows it outlived any reboot.
  */
 export const recordChargingSessionIdTag = sqlStatement<{
   uuid: string;
   tenantUuid: string;
   controllerUuid: string;
   transactionId: string;
+  at: string;
   idTag: string;
 }>({
   name: 'charging-sessions.record-id-tag',
-  parameters: ['uuid', 'tenantUuid', 'controllerUuid', 'transactionId', 'idTag'],
+  parameters: ['uuid', 'tenantUuid', 'controllerUuid', 'transactionId', 'at', 'idTag'],
   sql: `${SESSIONS_INSERT_MARKER}
        INSERT INTO control.charging_sessions AS s
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, id_tag, created_at, updated_at)
-       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :idTag, ${INSERT_STAMPS})
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+       SELECT COALESCE((${sessionOfTransactionAt(':at::timestamptz')}), :uuid::uuid), :tenantUuid::uuid,
+              :controllerUuid::uuid, :transactionId::varchar, :idTag::varchar, ${INSERT_STAMPS}
+       ON CONFLICT (uuid) DO UPDATE SET
          id_tag = COALESCE(s.id_tag, EXCLUDED.id_tag),
          rebooted_at = NULL,
          updated_at = now()`,
 });
 
-/** What a transaction's end says of a session; the charge point's own end replaces one the platform inferred. */
+/**
+ * What a transaction's end says of the session whose range holds its time; the charge point's own end replaces one
+ * the platform inferred.
+ */
 export const recordChargingSessionEnd = sqlStatement<{
   uuid: string;
   tenantUuid: string;
@@ -206,9 +264,10 @@ export const recordChargingSessionEnd = sqlStatement<{
        INSERT INTO control.charging_sessions AS s
               (uuid, tenant_uuid, controller_uuid, ocpp_transaction_id, stopped_at, meter_stop_wh, stop_reason,
                created_at, updated_at)
-       VALUES (:uuid, :tenantUuid, :controllerUuid, :transactionId, :stoppedAt, :meterStopWh, :stopReason,
-               ${INSERT_STAMPS})
-       ON CONFLICT (tenant_uuid, controller_uuid, ocpp_transaction_id) DO UPDATE SET
+       SELECT COALESCE((${sessionOfTransactionAt(':stoppedAt::timestamptz')}), :uuid::uuid), :tenantUuid::uuid,
+              :controllerUuid::uuid, :transactionId::varchar, :stoppedAt::timestamptz, :meterStopWh::numeric,
+              :stopReason::varchar, ${INSERT_STAMPS}
+       ON CONFLICT (uuid) DO UPDATE SET
          stopped_at = CASE WHEN s.stop_reason IN ('${INFERRED_STOP_REASONS.superseded}', '${INFERRED_STOP_REASONS.chargePointRebooted}')
                            THEN EXCLUDED.stopped_at ELSE COALESCE(s.stopped_at, EXCLUDED.stopped_at) END,
          meter_stop_wh = COALESCE(s.meter_stop_wh, EXCLUDED.meter_stop_wh),
@@ -233,7 +292,7 @@ export const lockPlugAssignment = sqlStatement<{ plugUuid: string }>({
  * all but the latest started end as superseded, at the start of the latest: a charge point that rebooted, or never
  * read the answer to a start, opens a new transaction on a connector whose old one it never ends. Locks them first,
  * so two transactions deciding for one connector take turns, and in the order the meter-value writer locks a
- * controller's sessions (by transaction id, as bytes), so the two never deadlock.
+ * controller's sessions (by transaction id, as bytes, then uuid), so the two never deadlock.
  */
 export const supersedeOlderSessions = sqlStatement<
   { uuid: string; plugUuid: string | null },
@@ -253,7 +312,7 @@ export const supersedeOlderSessions = sqlStatement<
                  OR s.plug_uuid = :plugUuid::uuid
                  OR (t.connector_id IS NOT NULL AND s.connector_id = t.connector_id
                      AND s.evse_id IS NOT DISTINCT FROM t.evse_id))
-          ORDER BY s.ocpp_transaction_id COLLATE "C"
+          ORDER BY s.ocpp_transaction_id COLLATE "C", s.uuid
             FOR UPDATE OF s
        ),
        latest AS (SELECT uuid, started_at FROM rivals ORDER BY started_at DESC, created_at DESC, uuid DESC LIMIT 1)
@@ -264,6 +323,74 @@ export const supersedeOlderSessions = sqlStatement<
          FROM latest
         WHERE s.uuid IN (SELECT uuid FROM rivals) AND s.uuid <> latest.uuid
        RETURNING s.uuid`,
+});
+
+/**
+ * A start of a transaction id the charge point used before (it rebooted and counts from 1 again, say): a session of
+ * the id still open when a later one started is over, as the charge point has forgotten it. It ends at the boot when
+ * a boot was heard after its last message (as a connector reporting Available would end it), else at the next start
+ * of the id, as superseded. Locked by uuid, the meter-value writer's order within a transaction id.
+ */
+export const endReusedTransactionSessions = sqlStatement<
+  { tenantUuid: string; controllerUuid: string; transactionId: string },
+  { uuid: string }
+>({
+  name: 'charging-sessions.end-reused-transaction',
+  parameters: ['tenantUuid', 'controllerUuid', 'transactionId'],
+  sql: `WITH session AS (${SESSIONS_OF_TRANSACTION}),
+       over AS (
+         SELECT s.uuid FROM control.charging_sessions s JOIN session ON session.uuid = s.uuid
+          WHERE s.stopped_at IS NULL AND s.started_at IS NOT NULL AND session.samples_to IS NOT NULL
+          ORDER BY s.uuid
+            FOR UPDATE OF s
+       )
+       UPDATE control.charging_sessions s
+          SET stopped_at = CASE WHEN s.rebooted_at <= session.samples_to THEN GREATEST(s.started_at, s.rebooted_at)
+                                ELSE session.samples_to END,
+              stop_reason = CASE WHEN s.rebooted_at <= session.samples_to
+                                 THEN '${INFERRED_STOP_REASONS.chargePointRebooted}'
+                                 ELSE '${INFERRED_STOP_REASONS.superseded}' END,
+              updated_at = now()
+         FROM session
+        WHERE s.uuid = session.uuid AND s.uuid IN (SELECT uuid FROM over) AND s.stopped_at IS NULL
+       RETURNING s.uuid`,
+});
+
+/**
+ * The meter summary (peak power, last sample) of a session of a reused transaction id, from its meter values: those
+ * of the new session :uuid, and of any other whose summary holds a sample from a later session's range. The meter
+ * values of a transaction event are stored apart from it, and may be before its start: until then they counted for
+ * the session that held their time. Only what changes is written.
+ */
+export const resummarizeReusedTransaction = sqlStatement<{
+  uuid: string;
+  tenantUuid: string;
+  controllerUuid: string;
+  transactionId: string;
+}>({
+  name: 'charging-sessions.resummarize-reused-transaction',
+  parameters: ['uuid', 'tenantUuid', 'controllerUuid', 'transactionId'],
+  sql: `WITH session AS (${SESSIONS_OF_TRANSACTION}),
+       stale AS (
+         SELECT uuid, samples_from, samples_to FROM session WHERE uuid = :uuid::uuid OR last_sample_at >= samples_to
+       ),
+       locked AS (
+         SELECT s.uuid FROM control.charging_sessions s WHERE s.uuid IN (SELECT uuid FROM stale) ORDER BY s.uuid
+            FOR UPDATE
+       ),
+       summary AS (
+         SELECT stale.uuid, max(${peakPowerW('m')}) AS peak_power_w, max(m.sampled_at) AS last_sample_at
+           FROM stale LEFT JOIN control.meter_values m
+             ON m.tenant_uuid = :tenantUuid::uuid AND m.controller_uuid = :controllerUuid::uuid
+            AND m.ocpp_transaction_id = :transactionId::varchar AND ${rangeHolds('stale', 'm.sampled_at')}
+          GROUP BY stale.uuid
+       )
+       UPDATE control.charging_sessions s
+          SET peak_power_w = summary.peak_power_w, last_sample_at = summary.last_sample_at, updated_at = now()
+         FROM summary
+        WHERE s.uuid = summary.uuid AND s.uuid IN (SELECT uuid FROM locked)
+          AND (s.peak_power_w IS DISTINCT FROM summary.peak_power_w
+               OR s.last_sample_at IS DISTINCT FROM summary.last_sample_at)`,
 });
 
 /**
@@ -337,6 +464,26 @@ export const findChargingSessionTarget = sqlStatement<{ tenantUuid: string; uuid
          FROM control.charging_sessions WHERE tenant_uuid = :tenantUuid AND uuid = :uuid`,
   },
 );
+
+/** A session's meter values: those of its transaction id in its range (null: unbounded), see transactionSessions. */
+export interface SessionSamplesRow {
+  controller_uuid: string;
+  ocpp_transaction_id: string;
+  samples_from: Date | null;
+  samples_to: Date | null;
+}
+
+export const findChargingSessionSamples = sqlStatement<
+  { tenantUuid: string; uuid: string },
+  SessionSamplesRow
+>({
+  name: 'charging-sessions.find-samples',
+  parameters: ['tenantUuid', 'uuid'],
+  sql: `SELECT s.controller_uuid, s.ocpp_transaction_id, r.samples_from, r.samples_to
+         FROM control.charging_sessions s
+        CROSS JOIN LATERAL (${transactionSessions('s.tenant_uuid', 's.controller_uuid', 's.ocpp_transaction_id')}) r
+        WHERE s.tenant_uuid = :tenantUuid AND s.uuid = :uuid AND r.uuid = s.uuid`,
+});
 
 /** The list's filters: each one null (not asked for) or matched exactly; `startedTo` is exclusive. */
 export interface ChargingSessionListFilter {
@@ -496,6 +643,8 @@ export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionLocation,
   lockPlugAssignment,
   supersedeOlderSessions,
+  endReusedTransactionSessions,
+  resummarizeReusedTransaction,
   findControllersWithOpenSessions,
   markSessionsRebooted,
   endSessionsRebootedOnConnector,
@@ -504,6 +653,7 @@ export const CHARGING_SESSIONS_STATEMENTS = [
   recordChargingSessionEnd,
   setChargingSessionPlug,
   findChargingSessionTarget,
+  findChargingSessionSamples,
   SESSION_INSERTS_TRANSACTION_MARK,
   chargingSessionsVisibilityHorizon,
   ...chargingSessionsList([]).all,

@@ -1,4 +1,5 @@
 import { pagedListStatements, sqlStatement } from '@cpc/database';
+import { transactionSessionAt } from './transaction-session-ranges.js';
 
 /**
  * The statements of control.reservations. A reservation is written when its charge point accepts the reserve command
@@ -93,9 +94,12 @@ export const recordReservation = sqlStatement<{
               CASE WHEN first_use.used_at IS NOT NULL THEN 'used' ELSE COALESCE(first_end.status, 'active') END,
               CASE WHEN first_use.used_at IS NOT NULL THEN GREATEST(:acceptedAt::timestamptz, first_use.used_at)
                    WHEN first_end.ended_at IS NOT NULL THEN GREATEST(:acceptedAt::timestamptz, first_end.ended_at) END,
-              (SELECT s.uuid FROM control.charging_sessions s
-                WHERE s.tenant_uuid = reserve.tenant_uuid AND s.controller_uuid = reserve.controller_uuid
-                  AND s.ocpp_transaction_id = first_use.transaction_id),
+              (${transactionSessionAt(
+                'reserve.tenant_uuid',
+                'reserve.controller_uuid',
+                'first_use.transaction_id',
+                'first_use.used_at',
+              )}),
               first_use.transaction_id, reserve.uuid, :acceptedAt::timestamptz
          FROM reserve LEFT JOIN first_use ON true LEFT JOIN first_end ON true
        ON CONFLICT (reserve_command_uuid) DO NOTHING`,
@@ -191,9 +195,9 @@ export const endReservation = sqlStatement<
 
 /**
  * A transaction named this reservation id: the charge point's active reservation of that id is `used`, linked to the
- * transaction's session when the session is known. With none active and none this transaction used already (a
- * redelivery), the use is kept aside for the reservation it may precede (recordReservation); kept-aside uses of the
- * charge point older than a day are dropped on the way.
+ * transaction's session when it is known (of the sessions of its id, the one whose range holds the time of use). With
+ * none active and none this transaction used already (a redelivery), the use is kept aside for the reservation it may
+ * precede (recordReservation); kept-aside uses of the charge point older than a day are dropped on the way.
  */
 export const useReservation = sqlStatement<
   {
@@ -214,9 +218,12 @@ export const useReservation = sqlStatement<
             SET status = 'used', ended_at = GREATEST(r.created_at, :usedAt::timestamptz), updated_at = now(),
                 used_by_transaction_id = :transactionId::varchar,
                 charging_session_uuid = COALESCE(
-                  (SELECT s.uuid FROM control.charging_sessions s
-                    WHERE s.tenant_uuid = r.tenant_uuid AND s.controller_uuid = r.controller_uuid
-                      AND s.ocpp_transaction_id = :transactionId::varchar),
+                  (${transactionSessionAt(
+                    'r.tenant_uuid',
+                    'r.controller_uuid',
+                    ':transactionId::varchar',
+                    ':usedAt::timestamptz',
+                  )}),
                   :sessionUuid::uuid)
           WHERE r.tenant_uuid = :tenantUuid AND r.controller_uuid = :controllerUuid
             AND r.reservation_id = :reservationId AND r.status = 'active'

@@ -34,7 +34,8 @@ function transactionLocation(evse: TransactionEvent201['evse']): {
 
 /**
  * OCPP 2.0.1 TransactionEvent: the charge point numbers its transactions itself, and `seqNo` counts the messages of
- * one transaction, so (transaction id, seqNo) identifies a message and its event id.
+ * one transaction. A charge point that reboots may use a transaction id again, seqNo from 0 again, so (transaction
+ * id, seqNo, timestamp) identifies a message and its event id: a message sent again is the same, timestamp included.
  */
 @Injectable()
 export class TransactionEventHandler implements ChargePointMessageHandler {
@@ -49,7 +50,13 @@ export class TransactionEventHandler implements ChargePointMessageHandler {
   async handle(connection: ChargePointConnection, _action: string, payload: unknown): Promise<object> {
     const event = payload as TransactionEvent201;
     const transactionId = event.transactionInfo.transactionId;
-    const eventId = eventIdFrom(connection.controllerUuid, 'transaction-event', transactionId, event.seqNo);
+    const eventId = eventIdFrom(
+      connection.controllerUuid,
+      'transaction-event',
+      transactionId,
+      event.seqNo,
+      event.timestamp,
+    );
     await this.meterValues.publish(connection, {
       transactionId,
       evseId: event.evse?.id ?? null,
