@@ -25,6 +25,7 @@ import { ChargePointConnectionsRegistry } from './charge-point-connections.regis
 import { ChargePointPresenceRegistry, disconnectedEventId } from './charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
 import { ControllerCredentialRevocations } from './controller-credential-revocations.js';
+import { isOutranked } from './security-profile-rank.js';
 import { SecurityProfileTakeoverGuard } from './security-profile-takeover.guard.js';
 
 /** How long a replaced socket waits, at most, for NATS to confirm that its call subscription is gone. */
@@ -38,8 +39,11 @@ const UNSUBSCRIBED_WAIT_MS = 1000;
 export class ChargePointConnectionLifecycle {
   private readonly logger = new Logger(ChargePointConnectionLifecycle.name);
   private readonly protocolTrouble = protocolTroubleListeners(this.logger);
-  /** The call subscription of each open connection, until it is replaced or closed. */
-  private readonly open = new Map<ChargePointConnection, Subscription | undefined>();
+  /**
+   * The call subscription of each open connection, until it is replaced or closed (undefined); null for a profile-0
+   * one until its presence entry is written (announce).
+   */
+  private readonly open = new Map<ChargePointConnection, Subscription | null | undefined>();
   /** Disconnects still being announced; shutdown waits for them before NATS drains. */
   private readonly closing = new Set<Promise<void>>();
   /** Presence recoveries in flight (settled either way): a close waits for its connection's. */
@@ -95,7 +99,11 @@ export class ChargePointConnectionLifecycle {
     const previous = this.connections.add(connection);
     if (previous) this.replace(previous);
     this.takeover.watch(connection);
-    this.open.set(connection, this.calls.serve(connection));
+    // Profile 0: served once its compare-and-set write stands, so no call reaches a socket that turns out outranked.
+    this.open.set(
+      connection,
+      connection.chargePoint.securityProfile === 0 ? null : this.calls.serve(connection),
+    );
     void this.announce(connection);
     this.logger.log(
       `${connection.chargePoint.ocppIdentity} (${connection.controllerUuid}) connected with ${connection.protocol} as ${connection.connectionId}`,
@@ -129,7 +137,7 @@ export class ChargePointConnectionLifecycle {
     // Until its own write the entry names the connection it replaces: that is no takeover, and the write is coming.
     if (!connection.isAnnounced) return;
     // Replaced already and closing: its entry must not come back.
-    if (!this.open.get(connection)) return;
+    if (!this.isLive(connection)) return;
     const recovery = this.recover(connection);
     const settled = recovery.catch(() => undefined);
     this.recovering.set(connection, settled);
@@ -147,17 +155,25 @@ export class ChargePointConnectionLifecycle {
       this.logger.log(
         `presence of ${connection.controllerUuid} is held by a newer connection; ${connection.connectionId} yields`,
       );
-      return this.replace(connection);
+      // A profile-0 one yielding to a higher profile is outranked (1008), as when it hears the notice.
+      const outranked = isOutranked(connection.chargePoint.securityProfile, reclaimed.securityProfile);
+      return this.replace(connection, outranked ? 'outranked' : 'replaced');
     }
     const previous = connection.presenceRevision;
-    if (reclaimed.outcome === 'restored' && reclaimed.displaced) {
-      this.logger.warn(
-        `presence of ${connection.controllerUuid} was taken by a profile-0 connection; ${connection.connectionId} stays`,
-      );
-    } else if (reclaimed.outcome === 'restored') {
-      this.logger.warn(`presence of ${connection.controllerUuid} was lost; announcing the connection again`);
-      // Gone while this instance was found dead: a sweep removed it, and its disconnect may still be on its way.
-      if (connection.presenceInDoubt && previous !== undefined) {
+    if (reclaimed.outcome === 'restored') {
+      if (reclaimed.displaced) {
+        this.logger.warn(
+          `presence of ${connection.controllerUuid} was taken by a profile-0 connection; ` +
+            `${connection.connectionId} stays`,
+        );
+      } else {
+        this.logger.warn(
+          `presence of ${connection.controllerUuid} was lost; announcing the connection again`,
+        );
+      }
+      // Gone while this instance was found dead, or written over by a profile-0 connection, which its check let in only
+      // with this instance taken for dead or the entry gone: a sweep may have removed it, its disconnect on its way.
+      if ((connection.presenceInDoubt || reclaimed.displaced) && previous !== undefined) {
         (connection.sweptRevisions ??= []).push(previous);
       }
     }
@@ -213,9 +229,9 @@ export class ChargePointConnectionLifecycle {
 
   /**
    * Makes the new socket known: its call subject served, its presence entry, the takeover notice and its connected
-   * event. A failure (a NATS timeout in a reconnect storm) is tried again with backoff for as long as the socket is
-   * open and not replaced: without the connected event the controller would stay shown offline, or online under its
-   * old connection, until it reconnects.
+   * event (profile 0: its entry first, see opened). A failure (a NATS timeout in a reconnect storm) is tried again
+   * with backoff for as long as the socket is open and not replaced: without the connected event the controller would
+   * stay shown offline, or online under its old connection, until it reconnects.
    */
   private async announce(connection: ChargePointConnection): Promise<void> {
     const { announceRetryBaseMs, announceRetryMaxMs } = this.config.tuning;
@@ -227,12 +243,14 @@ export class ChargePointConnectionLifecycle {
       for (let failures = 0; ; failures++) {
         try {
           // Whoever reacts to the connected event (e.g. by delivering a waiting command) must find the call subject
-          // served: the flush returns once the server has processed the subscriptions made in opened().
-          await this.nats.flush();
+          // served: the flush returns once the server has processed the subscriptions made in opened() (none yet for
+          // profile 0: its write goes out at once, no round trip more than before).
+          if (this.open.get(connection) !== null) await this.nats.flush();
           // A retry of a connection that yielded meanwhile must not write over the newer one's entry.
-          if (failures > 0 && !this.open.get(connection)) return;
+          if (failures > 0 && !this.isLive(connection)) return;
           // The first try writes even when a newer socket here replaced this one meanwhile: its write was sent before
-          // the newer one's (same NATS connection, flushes return in order), so it gets the lower revision.
+          // the newer one's (same NATS connection, flushes return in order; profile 0 has none to wait for, and its
+          // compare-and-set fails over a newer entry), so it gets the lower revision.
           if (revision === undefined) {
             const written = await this.presence.announce(connection);
             if (written === undefined) {
@@ -245,18 +263,23 @@ export class ChargePointConnectionLifecycle {
             }
             revision = written;
           }
+          // Profile 0, its entry written: served from now on (unless replaced meanwhile).
+          if (this.open.get(connection) === null) {
+            this.open.set(connection, this.calls.serve(connection));
+            await this.nats.flush();
+          }
           connection.presenceRevision = revision;
           this.takeover.announce(connection, revision);
           await this.publishConnected(connection, eventId);
           return;
         } catch (error) {
-          if (!this.open.get(connection)) return;
+          if (!this.isLive(connection)) return;
           const delayMs = Math.min(announceRetryMaxMs, announceRetryBaseMs * 2 ** failures);
           this.logger.warn(
             `announcing ${connection.controllerUuid} failed, trying again in ${delayMs} ms: ${describeError(error)}`,
           );
           await new Promise((resolve) => setTimeout(resolve, delayMs));
-          if (!this.open.get(connection)) return;
+          if (!this.isLive(connection)) return;
         }
       }
     } finally {
@@ -338,13 +361,19 @@ export class ChargePointConnectionLifecycle {
   private stopServing(connection: ChargePointConnection): Promise<void> {
     this.takeover.forget(connection);
     const subscription = this.open.get(connection);
-    if (!subscription) return Promise.resolve();
+    if (subscription === undefined) return Promise.resolve();
     this.open.set(connection, undefined);
+    if (subscription === null) return Promise.resolve();
     return subscription
       .drain()
       .catch((error: unknown) =>
         this.logger.debug(`draining a subscription failed: ${describeError(error)}`),
       );
+  }
+
+  /** Open and neither replaced nor closing (a profile-0 one before its entry is written counts). */
+  private isLive(connection: ChargePointConnection): boolean {
+    return this.open.get(connection) !== undefined;
   }
 
   /**

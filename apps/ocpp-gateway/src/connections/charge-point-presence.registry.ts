@@ -29,8 +29,8 @@ export interface DeadInstance {
 
 /** What reclaim did with a connection's entry. */
 export type Reclaimed =
-  /** Another connection's entry is there: the caller yields. */
-  | { outcome: 'taken' }
+  /** Another connection's entry is there, of `securityProfile`: the caller yields. */
+  | { outcome: 'taken'; securityProfile?: number }
   /** It was as this instance last wrote it: updated, so a sweep's compare-and-delete of it fails from now on. */
   | { outcome: 'kept'; revision: number }
   /**
@@ -170,7 +170,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
       const held = found?.operation === 'PUT' ? found.json<ChargePointPresence>() : undefined;
       const displaced = held !== undefined && held.connectionId !== connection.connectionId;
       if (displaced && mayReplace(held.securityProfile, connection.chargePoint.securityProfile)) {
-        return { outcome: 'taken' };
+        return { outcome: 'taken', securityProfile: held.securityProfile };
       }
       try {
         const entry = this.entryFor(connection);

@@ -6,7 +6,7 @@ import { describeError } from '@cpc/errors';
 import { OCPP_GATEWAY_CONFIG } from '../ocpp-gateway-config.token.js';
 import type { OcppGatewayConfig } from '../ocpp-gateway.config.js';
 import type { ChargePointConnection, GatewayCloseCause } from './charge-point-connection.js';
-import { mayReplace } from './security-profile-rank.js';
+import { isOutranked, mayReplace } from './security-profile-rank.js';
 
 /** A connection listening for newer ones of its controller. */
 interface Watch {
@@ -140,7 +140,7 @@ export class ConnectionTakeoverChannel implements OnModuleInit {
   /** A profile-0 connection giving way to one of a higher profile is closed as outranked (1008), not replaced. */
   private yield({ connection }: Watch, newerProfile?: number): void {
     this.forget(connection);
-    const outranked = connection.chargePoint.securityProfile === 0 && (newerProfile ?? 0) > 0;
+    const outranked = isOutranked(connection.chargePoint.securityProfile, newerProfile);
     this.replaced(connection, outranked ? 'outranked' : 'replaced');
   }
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { type KV, type KvEntry, KvWatchInclude, Kvm } from '@nats-io/kv';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import {
   CHARGE_POINT_PRESENCE_BUCKET,
   ChargePointEventSubjects,
@@ -25,6 +25,7 @@ import {
 import type { ChargePointConnection } from './charge-point-connection.js';
 import { ChargePointConnectionLifecycle } from './charge-point-connection.lifecycle.js';
 import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
 
 const PASSWORD = 'correct-horse-battery-1';
 const OPEN = 1;
@@ -67,6 +68,8 @@ describe('ocpp-gateway: presence recovery racing a takeover on another instance'
     rig = await startGatewayTestRig({ ...PRESENCE_ENV, OCPP_GATEWAY_INSTANCE_ID: 'gw-a' });
     ({ gateway: gatewayA, services, events } = rig);
     gatewayB = await startGatewayForTest(rig.nats.url, { ...PRESENCE_ENV, OCPP_GATEWAY_INSTANCE_ID: 'gw-b' });
+    services.addTenant('open');
+    services.tenantsAllowingProfile0.add('open');
     platform = await connect({ servers: rig.nats.url });
     presence = await new Kvm(platform).open(CHARGE_POINT_PRESENCE_BUCKET);
     instances = await new Kvm(platform).open(GATEWAY_INSTANCES_BUCKET);
@@ -83,15 +86,15 @@ describe('ocpp-gateway: presence recovery racing a takeover on another instance'
     await rig?.stop();
   });
 
-  function client(gateway: RunningOcppGateway, controller: FakeController): ChargePoint {
-    const created = chargePoint({ port: gateway.ocppPort, controller, protocols: ['ocpp1.6'] });
+  function client(gateway: RunningOcppGateway, controller: FakeController, password?: null): ChargePoint {
+    const created = chargePoint({ port: gateway.ocppPort, controller, protocols: ['ocpp1.6'], password });
     clients.push(created);
     return created;
   }
 
-  async function connected(gateway: RunningOcppGateway, controller: FakeController) {
+  async function connected(gateway: RunningOcppGateway, controller: FakeController, password?: null) {
     const from = events.mark;
-    const cp = client(gateway, controller);
+    const cp = client(gateway, controller, password);
     cp.handle('Reset', () => Promise.resolve({ status: 'Accepted' }));
     await cp.connect();
     const event = await events.waitFor(
@@ -277,5 +280,49 @@ describe('ocpp-gateway: presence recovery racing a takeover on another instance'
     );
     expect(again.data.connectionId).toBe(only.connectionId);
     await expect(send(controller)).resolves.toMatchObject({ outcome: 'answered' });
+  });
+
+  // A profile-0 connection yields to a higher-profile one found in its entry as it does to a takeover notice (closed
+  // with 1008, not 1000). The notice of the profile-1 socket on gw-b is lost to gw-a (as while its NATS connection was
+  // away): gw-a's audit finds the entry not its own, and the recovery finds the higher profile there.
+  it('recovery of a profile-0 connection finding a higher-profile entry: closed (1008), the other stays', async () => {
+    counter += 1;
+    const controller = services.addController({
+      tenantSlug: 'open',
+      identity: `CP-RECOVER-P0-${counter}`,
+      securityProfile: 0,
+    });
+    const intruder = await connected(gatewayA, controller, null);
+    const intruderClosed = closeOf(intruder.cp);
+    const channel = gatewayA.app.get<ConnectionTakeoverChannel, { heard(message: Msg): void }>(
+      ConnectionTakeoverChannel,
+    );
+    const heard = channel.heard.bind(channel);
+    jest.spyOn(channel, 'heard').mockImplementation((message) => {
+      if (!message.subject.endsWith(controller.controllerUuid)) heard(message);
+    });
+    const lifecycle = gatewayA.app.get(ChargePointConnectionLifecycle);
+    const recover = lifecycle.recoverPresence.bind(lifecycle);
+    const recovery = new Promise<void>((settled) => {
+      jest.spyOn(lifecycle, 'recoverPresence').mockImplementation((connection: ChargePointConnection) => {
+        const recovering = recover(connection);
+        if (connection.connectionId === intruder.connectionId) settled(recovering);
+        return recovering;
+      });
+    });
+
+    controller.securityProfile = 1;
+    controller.password = PASSWORD;
+    const legit = await connected(gatewayB, controller);
+    await recovery;
+
+    expect(await intruderClosed).toBe(1008);
+    expect((await presence.get(controller.controllerUuid))?.json()).toMatchObject({
+      connectionId: legit.connectionId,
+      gatewayInstance: 'gw-b',
+      securityProfile: 1,
+    });
+    await expect(send(controller)).resolves.toMatchObject({ outcome: 'answered' });
+    expect((legit.cp as unknown as { state: number }).state).toBe(OPEN);
   });
 });

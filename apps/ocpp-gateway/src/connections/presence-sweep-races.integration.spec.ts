@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import {
   CHARGE_POINT_PRESENCE_BUCKET,
   ChargePointEventSubjects,
@@ -31,6 +31,7 @@ import type { ChargePointConnection } from './charge-point-connection.js';
 import { ChargePointConnectionLifecycle } from './charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
 import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
 
 const PASSWORD = 'correct-horse-battery-1';
 const OPEN = 1;
@@ -97,6 +98,8 @@ describe('ocpp-gateway: the sweep of an instance that stood still, racing its re
     rig = await startGatewayTestRig({ ...PRESENCE_ENV, OCPP_GATEWAY_INSTANCE_ID: 'gw-a' });
     ({ gateway: gatewayA, services } = rig);
     gatewayB = await startGatewayForTest(rig.nats.url, { ...PRESENCE_ENV, OCPP_GATEWAY_INSTANCE_ID: 'gw-b' });
+    services.addTenant('open');
+    services.tenantsAllowingProfile0.add('open');
     recorder = await EventRecorder.start(rig.nats.url);
     platform = await connect({ servers: rig.nats.url });
     streams = await jetstreamManager(platform);
@@ -129,10 +132,10 @@ describe('ocpp-gateway: the sweep of an instance that stood still, racing its re
     await rig?.stop();
   });
 
-  function newController(): FakeController {
+  function newController(tenantSlug = 'acme'): FakeController {
     counter += 1;
     return services.addController({
-      tenantSlug: 'acme',
+      tenantSlug,
       identity: `CP-SWEPT-${counter}`,
       password: PASSWORD,
     });
@@ -574,4 +577,128 @@ describe('ocpp-gateway: the sweep of an instance that stood still, racing its re
       lastWords: { byTime: DISCONNECTED, byStream: DISCONNECTED },
     });
   });
+
+  // gw-a stood still and was taken for dead, and a profile-0 socket of the controller of its profile-1 socket opened on
+  // gw-b: its handshake's check found no live entry of a higher profile (swept, or its instance dead), and it wrote its
+  // entry. When gw-a wakes up, its socket never yields to profile 0: it writes its entry back over that one (on the
+  // profile-0 socket's notice, or the rejoin's recovery when the notice was lost) and announces it, and the profile-0
+  // socket is closed (1008). gw-a stands still entirely: its upkeep and its recoveries wait until it wakes up. A
+  // sweep's disconnect that gw-b publishes only after that (it stood still) must not be the last word either.
+  it.each([
+    ["after gw-b's sweep removed the entry", 'stored', 'heard'],
+    ["after gw-b's sweep removed the entry (its notice lost to gw-a)", 'stored', 'lost'],
+    [
+      "after gw-b's sweep removed the entry, the sweep's disconnect stalled until gw-a's answer",
+      'stalled',
+      'heard',
+    ],
+    ["over gw-a's entry, gw-a taken for dead before any sweep", 'none', 'heard'],
+  ] as const)(
+    'a profile-0 socket on gw-b wrote its entry %s: the profile-1 socket keeps the controller, 1008 for the other',
+    async (_case, sweep, notice) => {
+      const controller = newController('open');
+      const legit = await connected(gatewayA, controller);
+      const legitCalls: unknown[] = [];
+      legit.cp.handle('Reset', ({ params }) => {
+        legitCalls.push(params);
+        return Promise.resolve({ status: 'Accepted' });
+      });
+      const lifecycleA = gatewayA.app.get(ChargePointConnectionLifecycle);
+      const recover = lifecycleA.recoverPresence.bind(lifecycleA);
+      let wakeRecoveries!: () => void;
+      const recoveriesWoken = new Promise<void>((resolve) => (wakeRecoveries = resolve));
+      wakers.push(wakeRecoveries);
+      const recoveries: Promise<void>[] = [];
+      jest.spyOn(lifecycleA, 'recoverPresence').mockImplementation((connection: ChargePointConnection) => {
+        const done = recoveriesWoken.then(() => recover(connection));
+        recoveries.push(done);
+        return done;
+      });
+      if (sweep === 'none') {
+        // gw-b finds no instance dead, so that the entry stays for the profile-0 socket's check to read: from its next
+        // round on (rounds never overlap, so one in progress is over then).
+        const registryB = gatewayB.app.get(ChargePointPresenceRegistry);
+        await new Promise<void>((resolve) => {
+          jest.spyOn(registryB, 'deadInstances').mockImplementation(() => {
+            resolve();
+            return Promise.resolve([]);
+          });
+        });
+      }
+      let releaseSweep!: () => void;
+      const sweepReleased = new Promise<void>((resolve) => (releaseSweep = resolve));
+      wakers.push(releaseSweep);
+      const stalled =
+        sweep === 'stalled'
+          ? holdSweptDisconnects('stalled', (id) => (id === legit.connectionId ? sweepReleased : undefined))
+          : undefined;
+      if (notice === 'lost') {
+        const channel = gatewayA.app.get<ConnectionTakeoverChannel, { heard(message: Msg): void }>(
+          ConnectionTakeoverChannel,
+        );
+        const heard = channel.heard.bind(channel);
+        jest.spyOn(channel, 'heard').mockImplementation((message) => {
+          if (!message.subject.endsWith(controller.controllerUuid)) heard(message);
+        });
+      }
+      const wake = await standStill();
+      if (stalled) await stalled.held;
+      if (sweep === 'stored') {
+        await recorder.waitFor(DISCONNECTED, (data) => data.connectionId === legit.connectionId);
+      }
+
+      controller.securityProfile = 0;
+      const from = recorder.mark;
+      const intruder = chargePoint({
+        port: gatewayB.ocppPort,
+        controller,
+        protocols: ['ocpp1.6'],
+        password: null,
+      });
+      clients.push(intruder);
+      const intruderCalls: unknown[] = [];
+      intruder.handle('Reset', ({ params }) => {
+        intruderCalls.push(params);
+        return Promise.resolve({ status: 'Accepted' });
+      });
+      const intruderClosed = new Promise<number>((resolve) =>
+        intruder.once('close', ({ code }: { code: number }) => resolve(code)),
+      );
+      await intruder.connect();
+      const intruderConnected = await recorder.waitFor(
+        CONNECTED,
+        (data) => data.controllerUuid === controller.controllerUuid,
+        { from },
+      );
+      expect((await presence.get(controller.controllerUuid))?.json()).toMatchObject({
+        connectionId: intruderConnected.data.connectionId,
+        gatewayInstance: 'gw-b',
+        securityProfile: 0,
+      });
+
+      const woken = recorder.mark;
+      wake();
+      wakeRecoveries();
+      const stillOpen = new Promise<string>((resolve) =>
+        setTimeout(() => resolve('still open'), 10_000).unref(),
+      );
+      expect(await Promise.race([intruderClosed, stillOpen])).toBe(1008);
+      await announcedAgain(legit.connectionId, woken);
+      releaseSweep();
+      await Promise.all(stalled?.settled ?? []);
+      await gatewayB.app.get(ChargePointConnectionLifecycle).disconnectsAnnounced();
+      // The rejoin's recovery (gw-a's state was made old: it finds itself found dead), and the notice's.
+      await eventually(
+        () => recoveries.length,
+        (count) => count >= (notice === 'heard' ? 2 : 1),
+      );
+      await Promise.all(recoveries);
+      await caughtUp();
+
+      await expectStillConnected({ ...legit, controller });
+      expect((await presence.get(controller.controllerUuid))?.json()).toMatchObject({ securityProfile: 1 });
+      await expect(send(controller)).resolves.toMatchObject({ outcome: 'answered' });
+      expect({ intruderCalls, legitCalls: legitCalls.length }).toEqual({ intruderCalls: [], legitCalls: 1 });
+    },
+  );
 });

@@ -13,3 +13,11 @@ export interface TakeoverCheck {
 export function mayReplace(newer: number | undefined, held: number | undefined): boolean {
   return !(newer === 0 && held !== undefined && held > 0);
 }
+
+/**
+ * Whether a connection of profile `own` giving way to one of profile `other` is outranked (closed with 1008), not
+ * replaced (1000): a profile-0 one yielding to a higher profile. Unknown: replaced, as before.
+ */
+export function isOutranked(own: number, other: number | undefined): boolean {
+  return own === 0 && other !== undefined && other > 0;
+}

@@ -23,6 +23,8 @@ import {
   startGatewayForTest,
   startGatewayTestRig,
 } from '../testing/ocpp-gateway-test-bed.js';
+import type { ChargePointConnection } from './charge-point-connection.js';
+import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
 import { SecurityProfileTakeoverGuard } from './security-profile-takeover.guard.js';
 
 const PASSWORD = 'correct-horse-battery-1';
@@ -48,6 +50,8 @@ describe('ocpp-gateway: a profile-0 handshake racing a higher-profile socket', (
   let platform: NatsConnection;
   let presence: KV;
   const clients: ChargePoint[] = [];
+  /** Lets held steps go on; called after each test, so that a failed one leaves nothing held. */
+  const releases: (() => void)[] = [];
   let counter = 0;
 
   beforeAll(async () => {
@@ -61,6 +65,7 @@ describe('ocpp-gateway: a profile-0 handshake racing a higher-profile socket', (
   });
 
   afterEach(async () => {
+    releases.splice(0).forEach((release) => release());
     jest.restoreAllMocks();
     await Promise.all(clients.splice(0).map((client) => client.close({ force: true })));
   });
@@ -83,6 +88,7 @@ describe('ocpp-gateway: a profile-0 handshake racing a higher-profile socket', (
     const check = guard.check.bind(guard);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    releases.push(release);
     let markChecked!: () => void;
     const checked = new Promise<void>((resolve) => (markChecked = resolve));
     jest.spyOn(guard, 'check').mockImplementation(async (...args) => {
@@ -92,6 +98,34 @@ describe('ocpp-gateway: a profile-0 handshake racing a higher-profile socket', (
       return answer;
     });
     return { checked, release };
+  }
+
+  /**
+   * Holds `gateway`'s presence write of the controller's profile-0 connection before it is sent (its compare-and-set),
+   * until the returned release is called.
+   */
+  function holdProfile0Write(
+    gateway: RunningOcppGateway,
+    controller: FakeController,
+  ): { writing: Promise<void>; release: () => void } {
+    const registry = gateway.app.get(ChargePointPresenceRegistry);
+    const announce = registry.announce.bind(registry);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let markWriting!: () => void;
+    const writing = new Promise<void>((resolve) => (markWriting = resolve));
+    releases.push(release);
+    jest.spyOn(registry, 'announce').mockImplementation(async (connection: ChargePointConnection) => {
+      if (
+        connection.controllerUuid === controller.controllerUuid &&
+        connection.chargePoint.securityProfile === 0
+      ) {
+        markWriting();
+        await released;
+      }
+      return announce(connection);
+    });
+    return { writing, release };
   }
 
   async function send(controller: FakeController): Promise<OcppCallReply> {
@@ -179,4 +213,63 @@ describe('ocpp-gateway: a profile-0 handshake racing a higher-profile socket', (
       ).toEqual([]);
     },
   );
+
+  // The profile-0 socket's write fails (the profile-1 entry is there), but until then no call may reach it: it serves
+  // the controller's call subject only once its entry is written. Both sockets would share the call subject's queue
+  // group, each call going to one of them at random; of the calls sent while its write is held, none reaches it.
+  it('a profile-0 socket between its check and its presence write gets no call of the controller', async () => {
+    counter += 1;
+    const controller = services.addController({
+      tenantSlug: 'open',
+      identity: `CP-P0-CALLS-${counter}`,
+      securityProfile: 0,
+    });
+    const check = holdAfterCheck(gatewayX);
+    const write = holdProfile0Write(gatewayX, controller);
+    const intruder = client(gatewayX, controller, null);
+    const intruderCalls: unknown[] = [];
+    intruder.handle('Reset', ({ params }) => {
+      intruderCalls.push(params);
+      return Promise.resolve({ status: 'Accepted' });
+    });
+    const intruderOpened = intruder.connect();
+    await check.checked;
+
+    controller.securityProfile = 1;
+    controller.password = PASSWORD;
+    const from = events.mark;
+    const legit = client(gatewayY, controller);
+    const legitCalls: unknown[] = [];
+    legit.handle('Reset', ({ params }) => {
+      legitCalls.push(params);
+      return Promise.resolve({ status: 'Accepted' });
+    });
+    await legit.connect();
+    const legitConnected = await events.waitFor(
+      ChargePointEventSubjects.connected,
+      (data) => data.controllerUuid === controller.controllerUuid,
+      { from },
+    );
+
+    const intruderClosed = closeOf(intruder);
+    check.release();
+    await intruderOpened;
+    // The socket is open, its write not sent yet.
+    await write.writing;
+    const replies: OcppCallReply[] = [];
+    for (let i = 0; i < 20; i++) replies.push(await send(controller));
+    expect(replies.map(({ outcome }) => outcome)).toEqual(Array(20).fill('answered'));
+    expect({ intruderCalls, legitCalls: legitCalls.length }).toEqual({ intruderCalls: [], legitCalls: 20 });
+
+    write.release();
+    const stillOpen = sleep(5000, 'still open', { ref: false });
+    expect(await Promise.race([intruderClosed, stillOpen])).toBe(1008);
+    await expect(send(controller)).resolves.toMatchObject({ outcome: 'answered' });
+    expect(intruderCalls).toEqual([]);
+    expect((legit as unknown as { state: number }).state).toBe(OPEN);
+    expect((await presence.get(controller.controllerUuid))?.json<ChargePointPresence>()).toMatchObject({
+      connectionId: legitConnected.data.connectionId,
+      gatewayInstance: 'gw-y',
+    });
+  });
 });
