@@ -83,10 +83,13 @@ describe('ocpp-gateway: a flood of bad handshakes', () => {
     const outcomes = await Promise.all(flood);
     const counts: Record<string, number> = {};
     for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
-    // Every bad handshake was refused: as a bad password (401) or at once for its address (429). None got in. (The
-    // outcomes as a whole first, so that a failure shows them.)
-    expect(Object.keys(counts).sort()).toEqual(['401', '429']);
-    expect(counts['401'] + counts['429']).toBe(FLOOD);
+    // Every bad handshake was refused: as a bad password (401), at once for its address (429), or, where the machine is
+    // too busy for a check to get its place in time, as unavailable (503). None got in. (The outcomes as a whole
+    // first, so that a failure shows them.)
+    const refusals = ['401', '429', '503'];
+    expect(Object.keys(counts).filter((outcome) => !refusals.includes(outcome))).toEqual([]);
+    expect(counts['429']).toBeGreaterThan(0);
+    expect(refusals.reduce((sum, status) => sum + (counts[status] ?? 0), 0)).toBe(FLOOD);
 
     // Still up: nothing held, and a charge point connecting now is accepted.
     expect(rig.gateway.app.get(ConcurrentHandshakesLimiter).inProgress).toBe(0);
