@@ -551,7 +551,7 @@ describe('controller configuration', () => {
       expect((await configuration(controller, {}, reader)).response.status).toBe(403);
       // Two tenants and their users created (password hashing) on top of the reads: more than the default on a busy
       // machine.
-    }, 90_000);
+    }, 180_000);
   });
   describe('calls the charge point does not answer, and 2.0.1 messages split by its limits', () => {
     it('1.6 change_configuration: a key without an answer does not stop the next one; each has its status', async () => {
