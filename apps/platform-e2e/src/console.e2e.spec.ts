@@ -108,7 +108,7 @@ interface AxeViolation {
 
     /** The steps build on each other: after one fails, the rest say so instead of timing out one by one. */
     let failedStep: string | undefined;
-    const step = (name: string, body: () => Promise<void>, timeoutMs = 60_000) =>
+    const step = (name: string, body: () => Promise<void>, timeoutMs = 120_000) =>
       it(
         name,
         async () => {
@@ -213,7 +213,7 @@ interface AxeViolation {
         await visible(page.getByRole('heading', { name: 'Locations' }));
         expect(new URL(page.url()).pathname).toBe('/console/locations');
       },
-      60_000,
+      120_000,
     );
 
     step(
@@ -241,7 +241,7 @@ interface AxeViolation {
         locationUuid = new URL(page.url()).pathname.split('/').pop() ?? '';
         expect(locationUuid).toMatch(/^[0-9a-f-]{36}$/);
       },
-      60_000,
+      120_000,
     );
 
     step(
@@ -290,7 +290,7 @@ interface AxeViolation {
         await visible(page.getByText('Wallbox 22', { exact: true }), 20_000);
         await visible(page.getByLabel('Connector 1: Available'), 20_000);
       },
-      90_000,
+      150_000,
     );
 
     step(
@@ -308,7 +308,7 @@ interface AxeViolation {
         await visible(page.getByRole('alert').filter({ hasText: 'The command was not sent' }));
         await expectNoSeriousAxeViolations('controller with a refused command');
       },
-      60_000,
+      120_000,
     );
 
     step(
@@ -336,7 +336,7 @@ interface AxeViolation {
         await screenshot('controller-configuration');
         await page.evaluate('window.scrollTo(0, 0)');
       },
-      60_000,
+      120_000,
     );
 
     step(
@@ -409,7 +409,8 @@ interface AxeViolation {
         await expectNoSeriousAxeViolations('location');
         await screenshot('location');
       },
-      60_000,
+      // Eleven screens and charts, each waited for: minutes on a machine shared with the other suites.
+      180_000,
     );
 
     step(
@@ -422,7 +423,7 @@ interface AxeViolation {
         await screenshot('tablet-controllers');
         await page.setViewportSize(LAPTOP);
       },
-      60_000,
+      120_000,
     );
 
     step(
@@ -462,7 +463,7 @@ interface AxeViolation {
         await expectNoSeriousAxeViolations('users');
         await screenshot('users');
       },
-      60_000,
+      120_000,
     );
 
     step(
@@ -512,7 +513,7 @@ interface AxeViolation {
         await visible(page.getByRole('cell', { name: 'user.created', exact: true }).first());
         await expectNoSeriousAxeViolations('audit events');
       },
-      60_000,
+      120_000,
     );
 
     step(
@@ -600,7 +601,7 @@ interface AxeViolation {
         await visible(page.getByRole('heading', { name: 'Webhooks' }));
         await visible(page.getByText('No webhooks match.'));
       },
-      120_000,
+      180_000,
     );
 
     step(
@@ -638,7 +639,7 @@ interface AxeViolation {
         expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
         expect(await page.getByRole('button', { name: 'Send command' }).count()).toBe(0);
       },
-      60_000,
+      120_000,
     );
 
     it('breaks no rule of its Content Security Policy and throws no error', () => {
