@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import {
-  AssetsSubjects,
   ChargePointEventSubjects,
   chargingSessionUuidOf,
   type ChargingSessionPage,
@@ -11,18 +10,14 @@ import {
   ErrorCode,
   type EventEnvelope,
   type ListChargingSessionsPayload,
-  type PlugFilter,
 } from '@cpc/contracts';
-import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
 import type { DeliveredEvent } from '@cpc/nats';
 import type { RunningService } from '@cpc/service-runtime';
-import { eventually, serveAsNestService, ServiceTestRig } from '@cpc/testing';
-import { loadCommandServiceConfig } from '../command-service.config.js';
-import { createControlDataSource } from '../data-source.js';
-import { startCommandService } from '../start-command-service.js';
+import { eventually, type ServiceTestRig } from '@cpc/testing';
 import { ChargingSessionEventsConsumer } from './charging-session-events.consumer.js';
 import { ChargingSessionsService } from './charging-sessions.service.js';
+import { type PlugOfController, startCommandServiceWithPlugs } from './testing/command-service-with-plugs.js';
 import { DeliveredChargePointEvents } from './testing/delivered-charge-point-events.js';
 
 let rig: ServiceTestRig;
@@ -32,7 +27,7 @@ let service: RunningService;
 const tenantA: string = randomUUID();
 const tenantB: string = randomUUID();
 /** Plugs the stand-in assets-service knows: controller uuid → plugs ordered by connector id. */
-const plugs = new Map<string, { uuid: string; connector_id: number; evse_id: number }[]>();
+const plugs = new Map<string, PlugOfController[]>();
 
 function call<T>(subject: string, payload: unknown, tenantUuid = tenantA): Promise<T> {
   return rig.call<T>(subject, payload, tenantUuid);
@@ -71,30 +66,10 @@ const sessionOf = (controllerUuid: string, transactionId: string) => (page: Char
   );
 
 beforeAll(async () => {
-  rig = await ServiceTestRig.start({
-    migrate: (databaseUrl) => migrateServiceSchema(createControlDataSource(databaseUrl)),
-    // assets-service, as far as plug look-ups go.
-    beforeStart: (connection) => {
-      serveAsNestService<{ filter: PlugFilter }>(connection, AssetsSubjects.listPlugs, ({ payload }) => {
-        const { filter } = payload;
-        const items = (plugs.get(filter.controller_uuid ?? '') ?? []).filter(
-          (plug) =>
-            (filter.connector_id === undefined || plug.connector_id === filter.connector_id) &&
-            (filter.evse_id === undefined || plug.evse_id === filter.evse_id),
-        );
-        return { items, pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false } };
-      });
-    },
-    start: async ({ natsUrl, databaseUrl }) =>
-      (service = await startCommandService(
-        loadCommandServiceConfig({
-          NATS_URL: natsUrl,
-          DATABASE_URL: databaseUrl,
-          HEALTH_PORT: '0',
-          LOG_LEVEL: 'warn',
-        }),
-      )),
-  });
+  ({ rig, service } = await startCommandServiceWithPlugs({
+    plugsOf: (controllerUuid) => plugs.get(controllerUuid) ?? [],
+    logLevel: 'warn',
+  }));
 });
 
 afterAll(() => rig?.stop());

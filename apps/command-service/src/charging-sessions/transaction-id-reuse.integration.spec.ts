@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import {
-  AssetsSubjects,
   ChargePointEventSubjects,
+  CommandSubjects,
+  type CreatedCommand,
+  ErrorCode,
   chargingSessionUuidOf,
   type ChargingSessionPage,
   ChargingSessionSubjects,
@@ -12,17 +14,16 @@ import {
   type OcppCallCompletedEvent,
   TelemetryEventSubjects,
 } from '@cpc/contracts';
-import { migrateServiceSchema } from '@cpc/database';
+import { type DomainError } from '@cpc/errors';
 import type { DeliveredEvent } from '@cpc/nats';
 import type { RunningService } from '@cpc/service-runtime';
-import { eventually, serveAsNestService, ServiceTestRig } from '@cpc/testing';
+import { eventually, type ServiceTestRig } from '@cpc/testing';
 import { DataSource } from 'typeorm';
-import { loadCommandServiceConfig } from '../command-service.config.js';
-import { createControlDataSource } from '../data-source.js';
-import { MeterValueEventsConsumer } from '../meter-values/meter-value-events.consumer.js';
 import { ReservationsService } from '../reservations/reservations.service.js';
-import { startCommandService } from '../start-command-service.js';
-import { ChargingSessionEventsConsumer } from './charging-session-events.consumer.js';
+import {
+  type CommandServiceWithPlugs,
+  startCommandServiceWithPlugs,
+} from './testing/command-service-with-plugs.js';
 import { DeliveredChargePointEvents } from './testing/delivered-charge-point-events.js';
 
 /**
@@ -36,29 +37,14 @@ import { DeliveredChargePointEvents } from './testing/delivered-charge-point-eve
  * (repositories/charging-sessions.repository.ts upserts ON CONFLICT (tenant_uuid, controller_uuid,
  * ocpp_transaction_id); the unique constraint charging_sessions_transaction_key).
  */
+let under: CommandServiceWithPlugs;
 let rig: ServiceTestRig;
 let service: RunningService;
 const tenantUuid = randomUUID();
 
 beforeAll(async () => {
-  rig = await ServiceTestRig.start({
-    migrate: (databaseUrl) => migrateServiceSchema(createControlDataSource(databaseUrl)),
-    beforeStart: (connection) => {
-      serveAsNestService(connection, AssetsSubjects.listPlugs, () => ({
-        items: [],
-        pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false },
-      }));
-    },
-    start: async ({ natsUrl, databaseUrl }) =>
-      (service = await startCommandService(
-        loadCommandServiceConfig({
-          NATS_URL: natsUrl,
-          DATABASE_URL: databaseUrl,
-          HEALTH_PORT: '0',
-          LOG_LEVEL: 'silent',
-        }),
-      )),
-  });
+  under = await startCommandServiceWithPlugs();
+  ({ rig, service } = under);
 });
 
 afterAll(() => rig?.stop());
@@ -135,12 +121,11 @@ function chargePoint() {
 
 /** Hands the consumer one batch, as JetStream would; every event must be handled (none redelivered). */
 async function handle(...batch: DeliveredEvent[]): Promise<void> {
-  const outcome = await service.app.get(ChargingSessionEventsConsumer, { strict: false }).handleBatch(batch);
+  const outcome = await under.handleSessionEvents(batch);
   expect([...outcome.redeliver]).toEqual([]);
 }
 
-const handleMeterValues = (event: MeterValuesEvent) =>
-  service.app.get(MeterValueEventsConsumer, { strict: false }).handle(event);
+const handleMeterValues = (event: MeterValuesEvent) => under.handleMeterValues(event);
 
 /** A delivery of the same event again (JetStream redelivers what was not acknowledged in time). */
 const again = (delivered: DeliveredEvent): DeliveredEvent => ({
@@ -233,6 +218,42 @@ describe('a 2.0.1 transaction id used again after a reboot', () => {
     expect(await getSession(second.uuid)).toEqual(second);
     expect(await meterValuesOf(first.uuid)).toEqual([7000]);
     expect(await meterValuesOf(second.uuid)).toEqual([11_000]);
+  });
+
+  // Bug (fixed): a remote stop of the old, completed session was created and sent as RemoteStop / RequestStop with
+  // transaction id 1, which the charge point took for its running transaction: it stopped the new session.
+  it('refuses a command for the old session: its transaction id names the new transaction now', async () => {
+    const cp = chargePoint();
+    await handle(cp.started(FIRST_START, 1000, 'FIRST'), cp.ended(5000, FIRST_END));
+    const [first] = await sessionsOf(cp.controllerUuid);
+    const remoteStop = (targetUuid: string) =>
+      rig.call<CreatedCommand>(
+        CommandSubjects.create,
+        { body: { type: 'remote_stop', target_type: 'charging_session', target_uuid: targetUuid } },
+        tenantUuid,
+      );
+    // Before the id is used again, the session is a target like any (the charge point may answer Rejected).
+    expect((await remoteStop(first.uuid)).command).toMatchObject({
+      target_uuid: first.uuid,
+      status: 'pending',
+    });
+
+    await handle(cp.booted('2026-05-01T11:30:00.000Z'), cp.started(SECOND_START, 200, 'SECOND'));
+    const [, second] = await sessionsOf(cp.controllerUuid);
+    const refusal = await remoteStop(first.uuid).then(
+      () => {
+        throw new Error('expected a 422');
+      },
+      (error: unknown) => error as DomainError,
+    );
+    expect(refusal).toMatchObject({ code: ErrorCode.ValidationFailed });
+    expect(refusal.issues).toEqual([
+      expect.objectContaining({ parameter: 'target_uuid', errorKey: 'transaction_id_reused' }),
+    ]);
+    expect((await remoteStop(second.uuid)).command).toMatchObject({
+      target_uuid: second.uuid,
+      status: 'pending',
+    });
   });
 
   it('events of either transaction, again or late, land on their own session: none reopened, no third', async () => {

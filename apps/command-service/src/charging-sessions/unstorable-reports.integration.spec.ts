@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import {
-  AssetsSubjects,
   ChargePointEventSubjects,
   type ChargingSessionPage,
   ChargingSessionSubjects,
@@ -10,15 +9,12 @@ import {
   type MeterValuePage,
   type MeterValuesEvent,
 } from '@cpc/contracts';
-import { migrateServiceSchema } from '@cpc/database';
 import type { DeliveredEvent } from '@cpc/nats';
-import type { RunningService } from '@cpc/service-runtime';
-import { serveAsNestService, ServiceTestRig } from '@cpc/testing';
-import { loadCommandServiceConfig } from '../command-service.config.js';
-import { createControlDataSource } from '../data-source.js';
-import { MeterValueEventsConsumer } from '../meter-values/meter-value-events.consumer.js';
-import { startCommandService } from '../start-command-service.js';
-import { ChargingSessionEventsConsumer } from './charging-session-events.consumer.js';
+import type { ServiceTestRig } from '@cpc/testing';
+import {
+  type CommandServiceWithPlugs,
+  startCommandServiceWithPlugs,
+} from './testing/command-service-with-plugs.js';
 import { DeliveredChargePointEvents } from './testing/delivered-charge-point-events.js';
 
 /**
@@ -29,29 +25,13 @@ import { DeliveredChargePointEvents } from './testing/delivered-charge-point-eve
  * checks >= 0), a 2.0.1 EVSE id beyond PostgreSQL's integer. Such an event must be stored as far as it can be, or
  * dropped with a warning, never redelivered forever, and never hold back the valid events handled with it.
  */
+let under: CommandServiceWithPlugs;
 let rig: ServiceTestRig;
-let service: RunningService;
 const tenantUuid = randomUUID();
 
 beforeAll(async () => {
-  rig = await ServiceTestRig.start({
-    migrate: (databaseUrl) => migrateServiceSchema(createControlDataSource(databaseUrl)),
-    beforeStart: (connection) => {
-      serveAsNestService(connection, AssetsSubjects.listPlugs, () => ({
-        items: [],
-        pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false },
-      }));
-    },
-    start: async ({ natsUrl, databaseUrl }) =>
-      (service = await startCommandService(
-        loadCommandServiceConfig({
-          NATS_URL: natsUrl,
-          DATABASE_URL: databaseUrl,
-          HEALTH_PORT: '0',
-          LOG_LEVEL: 'silent',
-        }),
-      )),
-  });
+  under = await startCommandServiceWithPlugs();
+  rig = under.rig;
 });
 
 afterAll(() => rig?.stop());
@@ -67,8 +47,7 @@ const sessionsOf = async (controllerUuid: string): Promise<Record<string, Chargi
 
 describe('transaction events with values PostgreSQL cannot store', () => {
   const events = new DeliveredChargePointEvents(tenantUuid);
-  const handleBatch = (batch: DeliveredEvent[]) =>
-    service.app.get(ChargingSessionEventsConsumer, { strict: false }).handleBatch(batch);
+  const handleBatch = (batch: DeliveredEvent[]) => under.handleSessionEvents(batch);
   const started = (controllerUuid: string, transactionId: string, data: Record<string, unknown> = {}) =>
     events.event(ChargePointEventSubjects.transactionStarted, controllerUuid, {
       transactionId,
@@ -208,8 +187,7 @@ describe('meter values with values PostgreSQL cannot store', () => {
     tenantUuid,
     data: { controllerUuid, ocppIdentity: 'CP', transactionId, evseId: null, connectorId: 1, samples },
   });
-  const handle = (event: MeterValuesEvent) =>
-    service.app.get(MeterValueEventsConsumer, { strict: false }).handle(event);
+  const handle = (event: MeterValuesEvent) => under.handleMeterValues(event);
   const valuesOf = async (controllerUuid: string, transactionId: string) => {
     const sessions = await sessionsOf(controllerUuid);
     const page = await rig.call<MeterValuePage>(

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import {
-  AssetsSubjects,
   ChargePointEventSubjects,
   type ChargingSessionPage,
   ChargingSessionSubjects,
@@ -10,37 +9,16 @@ import {
   type MeterValuePage,
   TelemetryEventSubjects,
 } from '@cpc/contracts';
-import { migrateServiceSchema } from '@cpc/database';
 import { DomainError } from '@cpc/errors';
-import { eventually, serveAsNestService, ServiceTestRig } from '@cpc/testing';
-import { loadCommandServiceConfig } from '../command-service.config.js';
-import { createControlDataSource } from '../data-source.js';
-import { startCommandService } from '../start-command-service.js';
+import { eventually, type ServiceTestRig } from '@cpc/testing';
+import { startCommandServiceWithPlugs } from '../charging-sessions/testing/command-service-with-plugs.js';
 
 let rig: ServiceTestRig;
 const tenantA = randomUUID();
 const tenantB = randomUUID();
 
 beforeAll(async () => {
-  rig = await ServiceTestRig.start({
-    migrate: (databaseUrl) => migrateServiceSchema(createControlDataSource(databaseUrl)),
-    // assets-service, as far as the sessions' plug look-ups go: no plugs.
-    beforeStart: (connection) => {
-      serveAsNestService(connection, AssetsSubjects.listPlugs, () => ({
-        items: [],
-        pagination: { page: 1, total_pages: 1, page_size: 50, has_more: false },
-      }));
-    },
-    start: ({ natsUrl, databaseUrl }) =>
-      startCommandService(
-        loadCommandServiceConfig({
-          NATS_URL: natsUrl,
-          DATABASE_URL: databaseUrl,
-          HEALTH_PORT: '0',
-          LOG_LEVEL: 'warn',
-        }),
-      ),
-  });
+  ({ rig } = await startCommandServiceWithPlugs({ logLevel: 'warn' }));
 });
 
 afterAll(() => rig?.stop());

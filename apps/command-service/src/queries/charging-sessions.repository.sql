@@ -246,8 +246,17 @@ UPDATE control.charging_sessions SET plug_uuid = $2, updated_at = now() WHERE uu
 
 -- charging-sessions.find-target
 -- $1 tenantUuid, $2 uuid
-SELECT controller_uuid, ocpp_transaction_id, connector_id, evse_id
-         FROM control.charging_sessions WHERE tenant_uuid = $1 AND uuid = $2;
+SELECT s.controller_uuid, s.ocpp_transaction_id, s.connector_id, s.evse_id,
+              range.samples_to IS NOT NULL AS superseded
+         FROM control.charging_sessions s
+        CROSS JOIN LATERAL (SELECT o.uuid, o.started_at, o.stopped_at, o.stop_reason, o.rebooted_at, o.last_sample_at,
+                CASE WHEN row_number() OVER by_start > 1 THEN o.started_at END AS samples_from,
+                lead(o.started_at) OVER by_start AS samples_to
+           FROM control.charging_sessions o
+          WHERE o.tenant_uuid = s.tenant_uuid AND o.controller_uuid = s.controller_uuid
+            AND o.ocpp_transaction_id = s.ocpp_transaction_id
+         WINDOW by_start AS (ORDER BY o.started_at NULLS FIRST)) range
+        WHERE s.tenant_uuid = $1 AND s.uuid = $2 AND range.uuid = s.uuid;
 
 -- charging-sessions.find-samples
 -- $1 tenantUuid, $2 uuid

@@ -65,6 +65,8 @@ export interface SessionTargetRow {
   ocpp_transaction_id: string;
   connector_id: number | null;
   evse_id: number | null;
+  /** A later session has the same transaction id: the charge point used the id again after this one. */
+  superseded: boolean;
 }
 
 /**
@@ -460,8 +462,11 @@ export const findChargingSessionTarget = sqlStatement<{ tenantUuid: string; uuid
   {
     name: 'charging-sessions.find-target',
     parameters: ['tenantUuid', 'uuid'],
-    sql: `SELECT controller_uuid, ocpp_transaction_id, connector_id, evse_id
-         FROM control.charging_sessions WHERE tenant_uuid = :tenantUuid AND uuid = :uuid`,
+    sql: `SELECT s.controller_uuid, s.ocpp_transaction_id, s.connector_id, s.evse_id,
+              range.samples_to IS NOT NULL AS superseded
+         FROM control.charging_sessions s
+        CROSS JOIN LATERAL (${transactionSessions('s.tenant_uuid', 's.controller_uuid', 's.ocpp_transaction_id')}) range
+        WHERE s.tenant_uuid = :tenantUuid AND s.uuid = :uuid AND range.uuid = s.uuid`,
   },
 );
 

@@ -11,7 +11,7 @@ import {
   type Principal,
   type TenantScopedRequest,
 } from '@cpc/contracts';
-import { DomainError } from '@cpc/errors';
+import { DomainError, ValidationFailedError } from '@cpc/errors';
 import type { TargetType } from '@cpc/ocpp-commands';
 import { ServiceClient } from '@cpc/nats';
 import { runStatement } from '@cpc/database';
@@ -25,13 +25,16 @@ export interface ResolvedCommandTarget {
   target: OcppCallTarget;
 }
 
+/** 422 key on `target_uuid`: the session's transaction id belongs to a later session of its charge point now. */
+export const TRANSACTION_ID_REUSED_ERROR_KEY = 'transaction_id_reused';
+
 /** Plugs per EVSE looked at when numbering a 2.0.1 connector; stations have one to three. */
 const MAX_PLUGS_PER_EVSE = 50;
 
 /**
  * Finds a command's target for the caller's tenant: controllers and plugs in assets-service, charging sessions in
- * the local table. Null when it does not exist for this tenant; assets-service being unreachable throws
- * service_unavailable.
+ * the local table. Null when it does not exist for this tenant; a session whose transaction id the charge point has
+ * used again since is a 422; assets-service being unreachable throws service_unavailable.
  */
 @Injectable()
 export class CommandTargetResolver {
@@ -102,6 +105,16 @@ export class CommandTargetResolver {
   private async session(tenantUuid: string, uuid: string): Promise<ResolvedCommandTarget | null> {
     const [session] = await runStatement(this.dataSource, findChargingSessionTarget, { tenantUuid, uuid });
     if (!session) return null;
+    // Commands for a session name its transaction id, which now names the later session's transaction: a remote
+    // stop would end that one.
+    if (session.superseded) {
+      throw ValidationFailedError.single(
+        'target_uuid',
+        TRANSACTION_ID_REUSED_ERROR_KEY,
+        `charging session ${uuid} has ended and its charge point has used its transaction id ` +
+          `${session.ocpp_transaction_id} again since: a command for it would reach the later session`,
+      );
+    }
     return {
       controllerUuid: session.controller_uuid,
       target: {
