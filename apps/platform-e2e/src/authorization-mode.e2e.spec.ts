@@ -9,7 +9,7 @@ describe('admin CLI: a tenant authorization mode', () => {
   beforeAll(async () => {
     platform = await startPlatformUnderTest({ services: ['auth-service'] });
     nats = await connect(platform.natsTestClientOptions);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await nats?.drain();

@@ -68,7 +68,7 @@ describe('POST /api/v1/oauth/token', () => {
       '--name',
       'backend',
     ]);
-  }, 120_000);
+  }, 240_000);
 
   afterAll(() => platform?.stop());
   beforeEach(() => {

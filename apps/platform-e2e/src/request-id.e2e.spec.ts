@@ -21,7 +21,7 @@ describe('request id from HTTP to the log lines of the services behind NATS', ()
       ...['user:create', '--tenant', 'acme', '--email', 'reader@acme.test'],
       ...['--password', PASSWORD, '--role', 'reader'],
     ]);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => platform?.stop());
 

@@ -21,7 +21,7 @@ describe('security headers on every answer of api-gateway', () => {
       },
     });
     port = Number(new URL(platform.apiUrl).port);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => platform?.stop());
 

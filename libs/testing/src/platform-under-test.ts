@@ -26,7 +26,10 @@ export interface PlatformUnderTestOptions {
   services?: ServiceName[];
   /** Extra environment for every service and the admin CLI; wins over the harness's own values. */
   env?: Record<string, string>;
-  /** How long each service may take to answer /health/ready with 200 (default 60 s). */
+  /**
+   * How long each service may take to answer /health/ready with 200 (default 150 s: in CI three suites and the fault
+   * test start their platforms at once, two dozen processes on two cores, and one waited 60 s without a listener).
+   */
   readyTimeoutMs?: number;
   /** Where `dist/` is (default: this repository). */
   rootDir?: string;
@@ -227,7 +230,7 @@ export async function startPlatformUnderTest(
           HEALTH_PORT: String(healthPorts[index]),
         },
         onLine: echo(service),
-        readyTimeoutMs: options.readyTimeoutMs,
+        readyTimeoutMs: options.readyTimeoutMs ?? 150_000,
       });
       services.set(service, child);
     });
