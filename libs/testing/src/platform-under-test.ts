@@ -27,8 +27,8 @@ export interface PlatformUnderTestOptions {
   /** Extra environment for every service and the admin CLI; wins over the harness's own values. */
   env?: Record<string, string>;
   /**
-   * How long each service may take to answer /health/ready with 200 (default 150 s: in CI three suites and the fault
-   * test start their platforms at once, two dozen processes on two cores, and one waited 60 s without a listener).
+   * How long each service may take to answer /health/ready with 200 (default 150 s: CI starts three suites' platforms
+   * at once on two cores, and on a slow machine a service waited 60 s without a listener).
    */
   readyTimeoutMs?: number;
   /** Where `dist/` is (default: this repository). */
