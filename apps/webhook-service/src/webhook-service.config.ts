@@ -30,8 +30,9 @@ export interface WebhookServiceTuning {
    */
   commandEventBatchSize: number;
   /**
-   * Pause between writing an event's rows and waking a busy delivery loop: the event is acknowledged when its handler
-   * returns, and its rows become claimable once the consumer's ack floor has moved past it.
+   * Pause between writing an event's rows and telling a busy delivery loop: the event is acknowledged when its handler
+   * returns, and its rows become claimable once the consumer's ack floor has moved past it (the loop's next wait
+   * reads the floors first).
    */
   wakeAfterFanOutMs: number;
   /**

@@ -127,12 +127,13 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
   /**
    * Wakes the delivery loop for events whose rows were written, whose rows may go once their acknowledgement moved the
    * ack floor. A loop that waits claims only when woken: the acknowledgement is confirmed and the floors read at once.
-   * A busy loop reads them every ackFloorMaxAgeMs anyway; it is woken shortly after the acknowledgement, which spares
-   * the confirmations' requests where the platform is short of CPU.
+   * A busy loop reads them every ackFloorMaxAgeMs anyway; it is told shortly after the acknowledgement went out,
+   * which spares the confirmations' requests where the platform is short of CPU (the timer runs after the handler's
+   * return sent the acknowledgement).
    */
   private rowsWritten(): EventOutcome {
     if (this.signal.loopWaiting) return { afterAcknowledged: () => this.signal.rowsAcknowledged() };
-    setTimeout(() => this.signal.wake(), this.config.tuning.wakeAfterFanOutMs);
+    setTimeout(() => this.signal.rowsAcknowledgedUnconfirmed(), this.config.tuning.wakeAfterFanOutMs);
     return {};
   }
 
