@@ -70,6 +70,8 @@ describe('loadWebhookServiceConfig', () => {
       controllerLocationCacheMs: 60_000,
       controllerLocationCacheSize: 10_000,
       ackFloorMaxAgeMs: 10,
+      ackFloorRereads: 5,
+      ackFloorRereadDelayMs: 10,
       eventAttemptsBeforeParking: 5,
       parkedEventClaimBatchSize: 20,
       parkedEventPollIntervalMs: 5000,

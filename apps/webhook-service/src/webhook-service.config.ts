@@ -42,6 +42,13 @@ export interface WebhookServiceTuning {
    * the server has their acknowledgement, whatever its age.
    */
   ackFloorMaxAgeMs: number;
+  /**
+   * Readings after the first, at most, for events acknowledged without confirmation while the floor is still short of
+   * them (the server had not taken the acknowledgement when it answered), and the pause before each: the server gets
+   * 50 ms to take it; past that the loop's polls find the rows.
+   */
+  ackFloorRereads: number;
+  ackFloorRereadDelayMs: number;
   /** Delivery rows one claim takes at most (each the head of its own subject's queue). */
   claimBatchSize: number;
   /** HTTP requests to receivers in flight at once in one replica. */
@@ -135,6 +142,8 @@ export const WEBHOOK_SERVICE_TUNING: Readonly<WebhookServiceTuning> = Object.fre
   commandEventBatchSize: 200,
   wakeAfterFanOutMs: 5,
   ackFloorMaxAgeMs: 10,
+  ackFloorRereads: 5,
+  ackFloorRereadDelayMs: 10,
   claimBatchSize: 100,
   maxRequestsInFlight: 200,
   maxRequestsInFlightPerSubscription: 60,

@@ -33,9 +33,13 @@ describe('AckFloors', () => {
       onAdvance: () => events.push('advance'),
       onFailing: () => events.push('failing'),
       onRecovered: () => events.push('recovered'),
+      rereads: 2,
+      rereadDelayMs: 5,
       now: () => clock,
     });
   });
+
+  afterEach(() => floors.close());
 
   it('makes the first claim wait for a reading, later ones take the last reading without waiting', async () => {
     const first = floors.current();
@@ -134,5 +138,57 @@ describe('AckFloors', () => {
     reads.answer(6);
     await settle();
     expect(events).toEqual(['failing', 'recovered', 'advance']);
+  });
+
+  describe('reading until a floor reaches an event acknowledged without confirmation', () => {
+    const rereadDelay = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+    beforeEach(async () => {
+      await Promise.all([floors.current(), Promise.resolve().then(() => reads.answer(5, 2))]);
+      events.length = 0;
+    });
+
+    it('reads again while the floor is short of it, and stops once it is reached', async () => {
+      floors.readUntil('chargePointAckFloor', 4);
+      expect(reads.pending).toHaveLength(1);
+      reads.answer(5, 2); // the server had not taken the acknowledgement yet
+      await settle();
+      expect(reads.pending).toHaveLength(0);
+      await rereadDelay();
+      expect(reads.pending).toHaveLength(1);
+      reads.answer(5, 4);
+      await settle();
+      expect(events).toEqual(['advance']);
+      await rereadDelay();
+      expect(reads.pending).toHaveLength(0);
+    });
+
+    it('gives up after its rereads (the polls find the rows then)', async () => {
+      floors.readUntil('commandAckFloor', 9);
+      for (let read = 0; read < 3; read += 1) {
+        await rereadDelay();
+        expect(reads.pending).toHaveLength(1);
+        reads.answer(5, 2);
+        await settle();
+      }
+      await rereadDelay();
+      expect(reads.pending).toHaveLength(0);
+      expect(events).toEqual([]);
+    });
+
+    it('rereads after a read that fails too', async () => {
+      floors.readUntil('commandAckFloor', 6);
+      reads.fail();
+      await settle();
+      await rereadDelay();
+      reads.answer(6, 2);
+      await settle();
+      expect(events).toEqual(['failing', 'recovered', 'advance']);
+    });
+
+    it('reads nothing when the last reading has reached it already', () => {
+      floors.readUntil('commandAckFloor', 5);
+      expect(reads.pending).toHaveLength(0);
+    });
   });
 });

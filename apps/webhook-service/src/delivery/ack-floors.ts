@@ -4,6 +4,9 @@ export interface AckFloorReading {
   chargePointAckFloor: number;
 }
 
+/** One of the two floors. */
+export type AckFloorName = keyof AckFloorReading;
+
 export interface AckFloorsOptions {
   /** Reads both consumers' ack floors (two JetStream API requests). */
   read: () => Promise<AckFloorReading>;
@@ -14,6 +17,12 @@ export interface AckFloorsOptions {
   /** Called once when reads start failing, and once when one succeeds again. */
   onFailing: (error: unknown) => void;
   onRecovered: () => void;
+  /**
+   * readUntil(): reads after the first, at most, while the floor is still short of the event (an acknowledgement the
+   * server had not taken yet), each `rereadDelayMs` after the one before; past them the loop's polls find it.
+   */
+  rereads: number;
+  rereadDelayMs: number;
   now?: () => number;
 }
 
@@ -30,6 +39,10 @@ export class AckFloors {
   /** readNow() was called while a read was in flight, which may have been asked before what it is to see. */
   private readAgain = false;
   private failing = false;
+  /** readUntil()'s floors still to reach, and the rereads left for them. */
+  private awaited: Partial<AckFloorReading> = {};
+  private rereadsLeft = 0;
+  private rereadTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: AckFloorsOptions) {
@@ -52,14 +65,49 @@ export class AckFloors {
     else void this.refresh().catch(() => undefined);
   }
 
+  /**
+   * Reads until `floor` has reached `streamSequence`, for an event whose acknowledgement went out without the server's
+   * confirmation: a read may come before the server took it. Nothing to do when the last reading has it already.
+   */
+  readUntil(floor: AckFloorName, streamSequence: number): void {
+    if (this.reading !== undefined && this.reading[floor] >= streamSequence) return;
+    this.awaited[floor] = Math.max(this.awaited[floor] ?? 0, streamSequence);
+    this.rereadsLeft = this.options.rereads;
+    this.readNow();
+  }
+
+  /** Stops the rereads' timer (at shutdown). */
+  close(): void {
+    clearTimeout(this.rereadTimer);
+    this.awaited = {};
+  }
+
   private refresh(): Promise<AckFloorReading> {
     this.inFlight ??= this.readOnce().finally(() => {
       this.inFlight = undefined;
-      if (!this.readAgain) return;
-      this.readAgain = false;
-      void this.refresh().catch(() => undefined);
+      if (this.readAgain) {
+        this.readAgain = false;
+        void this.refresh().catch(() => undefined);
+      } else this.rereadIfShort();
     });
     return this.inFlight;
+  }
+
+  private rereadIfShort(): void {
+    const reading = this.reading;
+    for (const floor of Object.keys(this.awaited) as AckFloorName[]) {
+      if (reading !== undefined && reading[floor] >= this.awaited[floor]!) delete this.awaited[floor];
+    }
+    if (Object.keys(this.awaited).length === 0 || this.rereadTimer !== undefined) return;
+    if (this.rereadsLeft <= 0) {
+      this.awaited = {};
+      return;
+    }
+    this.rereadsLeft -= 1;
+    this.rereadTimer = setTimeout(() => {
+      this.rereadTimer = undefined;
+      this.readNow();
+    }, this.options.rereadDelayMs);
   }
 
   private async readOnce(): Promise<AckFloorReading> {

@@ -23,33 +23,45 @@ describe('DeliverySignal', () => {
 });
 
 describe('DeliverySignal, rows acknowledged without confirmation', () => {
-  it('has a waiting loop read the floors at once, as for confirmed ones', async () => {
+  it('has the floors of a waiting loop read at once, until they reach the event', async () => {
     const signal = new DeliverySignal();
     const reads = jest.fn();
-    signal.onRowsAcknowledged(reads);
+    signal.onRowsAcknowledgedUnconfirmed(reads);
     const waited = signal.wait(60_000);
-    signal.rowsAcknowledgedUnconfirmed();
-    expect(reads).toHaveBeenCalledTimes(1);
+    signal.rowsAcknowledgedUnconfirmed('chargePointAckFloor', 7);
+    expect(reads.mock.calls).toEqual([['chargePointAckFloor', 7]]);
     signal.wake(); // what the reading's advance does
     await waited;
   });
 
-  it('wakes a busy loop and has its next wait (the one after the claim it was woken for) read the floors', async () => {
+  it('wakes a busy loop and has its next wait (the one after the claim it was woken for) read for each floor', async () => {
     const signal = new DeliverySignal();
     const reads = jest.fn();
-    signal.onRowsAcknowledged(reads);
-    signal.rowsAcknowledgedUnconfirmed();
+    signal.onRowsAcknowledgedUnconfirmed(reads);
+    signal.rowsAcknowledgedUnconfirmed('commandAckFloor', 3);
+    signal.rowsAcknowledgedUnconfirmed('commandAckFloor', 9);
+    signal.rowsAcknowledgedUnconfirmed('chargePointAckFloor', 4);
     expect(reads).not.toHaveBeenCalled();
     await expect(signal.wait(60_000)).resolves.toBeUndefined(); // woken: claims once more
     expect(reads).not.toHaveBeenCalled();
-    const waited = signal.wait(60_000); // that claim found nothing: the reading starts before the wait
-    expect(reads).toHaveBeenCalledTimes(1);
+    const waited = signal.wait(60_000); // that claim found nothing: the readings start before the wait
+    expect(reads.mock.calls).toEqual([
+      ['commandAckFloor', 9],
+      ['chargePointAckFloor', 4],
+    ]);
     signal.wake();
     await waited;
     signal.wake();
     await signal.wait(60_000);
     const unread = signal.wait(20);
-    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledTimes(2);
     await unread;
+  });
+
+  it('wakes the loop without a listener', async () => {
+    const signal = new DeliverySignal();
+    const waited = signal.wait(60_000);
+    signal.rowsAcknowledgedUnconfirmed('commandAckFloor', 1);
+    await expect(waited).resolves.toBeUndefined();
   });
 });

@@ -92,6 +92,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         return { commandAckFloor, chargePointAckFloor };
       },
       maxAgeMs: config.tuning.ackFloorMaxAgeMs,
+      rereads: config.tuning.ackFloorRereads,
+      rereadDelayMs: config.tuning.ackFloorRereadDelayMs,
       onAdvance: () => this.signal.wake(),
       onFailing: (error) =>
         this.logger.warn(
@@ -100,6 +102,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       onRecovered: () => this.logger.log("the event consumers' ack floors are read again"),
     });
     signal.onRowsAcknowledged(() => this.ackFloors.readNow());
+    signal.onRowsAcknowledgedUnconfirmed((floor, streamSequence) =>
+      this.ackFloors.readUntil(floor, streamSequence),
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -110,6 +115,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
     this.signal.wake();
+    this.ackFloors.close();
     await this.loop;
     await this.release(this.waiting.drain());
     await Promise.allSettled([...this.inFlight]);

@@ -10,6 +10,7 @@ import {
   JetStreamEventBus,
 } from '@cpc/nats';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { AckFloorName } from '../delivery/ack-floors.js';
 import { DeliverySignal } from '../delivery/delivery-signal.js';
 import { retryDelayMs } from '../delivery/retry-schedule.js';
 import {
@@ -68,7 +69,10 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
     };
     await this.eventBus.consume(
       { ...common, durableName: CHARGE_POINT_EVENTS_CONSUMER, filterSubject: 'events.charge-point.>' },
-      (subject, event, position) => this.handleOrPark(subject, event, position),
+      async (subject, event, position) =>
+        (await this.handleOrPark(subject, event, position))
+          ? this.rowsWritten('chargePointAckFloor', position.streamSequence)
+          : undefined,
     );
     await this.eventBus.consumeBatches(
       {
@@ -121,7 +125,8 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         }
       }
     }
-    return wroteRows ? { redeliver: NONE, ...this.rowsWritten() } : undefined;
+    const lastSequence = batch.at(-1)!.position.streamSequence;
+    return wroteRows ? { redeliver: NONE, ...this.rowsWritten('commandAckFloor', lastSequence) } : undefined;
   }
 
   /**
@@ -131,9 +136,12 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
    * which spares the confirmations' requests where the platform is short of CPU (the timer runs after the handler's
    * return sent the acknowledgement).
    */
-  private rowsWritten(): EventOutcome {
+  private rowsWritten(floor: AckFloorName, streamSequence: number): EventOutcome {
     if (this.signal.loopWaiting) return { afterAcknowledged: () => this.signal.rowsAcknowledged() };
-    setTimeout(() => this.signal.rowsAcknowledgedUnconfirmed(), this.config.tuning.wakeAfterFanOutMs);
+    setTimeout(
+      () => this.signal.rowsAcknowledgedUnconfirmed(floor, streamSequence),
+      this.config.tuning.wakeAfterFanOutMs,
+    );
     return {};
   }
 
@@ -158,17 +166,15 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
 
   /**
    * Handles a delivered event; after its last allowed attempt fails, parks it instead (then it is acknowledged).
-   * Answers the outcome that says when its rows were written.
+   * Answers whether it wrote rows.
    */
   private async handleOrPark(
     subject: string,
     event: EventEnvelope<unknown>,
     position: EventPosition,
-  ): Promise<EventOutcome | undefined> {
+  ): Promise<boolean> {
     try {
-      return (await this.handle(subject, event, position.streamSequence)) > 0
-        ? this.rowsWritten()
-        : undefined;
+      return (await this.handle(subject, event, position.streamSequence)) > 0;
     } catch (error) {
       if (position.deliveryCount < this.config.tuning.eventAttemptsBeforeParking) throw error;
       const reason = describeError(error);
@@ -186,7 +192,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
         `parked event ${String(event.eventId)} on ${subject} (stream sequence ${position.streamSequence}) after ` +
           `${position.deliveryCount} failed attempts: ${reason}`,
       );
-      return undefined;
+      return false;
     }
   }
 
