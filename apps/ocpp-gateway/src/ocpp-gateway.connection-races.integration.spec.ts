@@ -24,15 +24,12 @@ import {
   type GatewayTestRig,
   startGatewayForTest,
   startGatewayTestRig,
+  closeOf,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';
 const OPEN = 1;
 const ROUNDS = 5;
-
-function closeOf(client: ChargePoint): Promise<number> {
-  return new Promise((resolve) => client.once('close', ({ code }: { code: number }) => resolve(code)));
-}
 
 /** One hand-written upgrade request (headers no WebSocket library would send); the status and chosen protocol. */
 function rawUpgrade(

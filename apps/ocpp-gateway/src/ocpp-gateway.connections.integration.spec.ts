@@ -18,14 +18,11 @@ import {
   type GatewayTestRig,
   startGatewayForTest,
   startGatewayTestRig,
+  closeOf,
 } from './testing/ocpp-gateway-test-bed.js';
 
 const PASSWORD = 'correct-horse-battery-1';
 const NEW_PASSWORD = 'correct-horse-battery-2';
-
-function closeOf(client: ChargePoint): Promise<number> {
-  return new Promise((resolve) => client.once('close', ({ code }: { code: number }) => resolve(code)));
-}
 
 /**
  * What a connected charge point may do, and which changes end its connection: credential changes (events from

@@ -19,6 +19,7 @@ import {
   startGatewayForTest,
   startGatewayTestRig,
 } from './testing/ocpp-gateway-test-bed.js';
+import { gatewayInstanceKey } from './connections/charge-point-presence.registry.js';
 
 describe('ocpp-gateway: what charge points send', () => {
   let rig: GatewayTestRig;
@@ -513,7 +514,6 @@ describe('ocpp-gateway: what charge points send', () => {
 describe('ocpp-gateway: keeping the presence registry true', () => {
   let rig: GatewayTestRig;
   let client: NatsConnection;
-  const instanceKey = (instanceId: string) => Buffer.from(instanceId).toString('base64url');
 
   beforeAll(async () => {
     rig = await startGatewayTestRig({
@@ -549,12 +549,12 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
     const presence = await new Kvm(client).open(CHARGE_POINT_PRESENCE_BUCKET);
     const instances = await new Kvm(client).open(GATEWAY_INSTANCES_BUCKET);
     const entryRevision = (await presence.get(controller.controllerUuid))?.revision;
-    const stateRevision = (await instances.get(instanceKey('gw-alive')))?.revision;
+    const stateRevision = (await instances.get(gatewayInstanceKey('gw-alive')))?.revision;
     await eventually(
-      async () => (await instances.get(instanceKey('gw-alive')))?.revision ?? 0,
+      async () => (await instances.get(gatewayInstanceKey('gw-alive')))?.revision ?? 0,
       (revision) => revision > (stateRevision ?? 0),
     );
-    expect((await instances.get(instanceKey('gw-alive')))?.json()).toMatchObject({
+    expect((await instances.get(gatewayInstanceKey('gw-alive')))?.json()).toMatchObject({
       refreshedAt: expect.any(String),
     });
     expect((await presence.get(controller.controllerUuid))?.revision).toBe(entryRevision);
@@ -566,7 +566,7 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
     const instances = await new Kvm(client).open(GATEWAY_INSTANCES_BUCKET);
     const incarnation = randomUUID();
     await instances.put(
-      instanceKey('gw-killed'),
+      gatewayInstanceKey('gw-killed'),
       JSON.stringify({ incarnation, refreshedAt: new Date(Date.now() - 300_000).toISOString() }),
     );
     const orphan = {
@@ -593,7 +593,7 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
     expect((await presence.get(orphan.controllerUuid))?.operation).not.toBe('PUT');
     // Swept, the dead instance's state goes too.
     await eventually(
-      async () => (await instances.get(instanceKey('gw-killed')))?.operation,
+      async () => (await instances.get(gatewayInstanceKey('gw-killed')))?.operation,
       (operation) => operation !== 'PUT',
     );
   });
@@ -604,8 +604,11 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
     const instances = await new Kvm(client).open(GATEWAY_INSTANCES_BUCKET);
     const from = rig.events.mark;
     // What a sweeping instance does: mark it lost, then remove its entries.
-    const state = await instances.get(instanceKey('gw-alive'));
-    await instances.put(instanceKey('gw-alive'), JSON.stringify({ ...state?.json<object>(), lost: true }));
+    const state = await instances.get(gatewayInstanceKey('gw-alive'));
+    await instances.put(
+      gatewayInstanceKey('gw-alive'),
+      JSON.stringify({ ...state?.json<object>(), lost: true }),
+    );
     await presence.delete(controller.controllerUuid);
     const again = await rig.events.waitFor(
       Subjects.connected,
@@ -617,7 +620,7 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
       connectionId,
       gatewayInstance: 'gw-alive',
     });
-    expect((await instances.get(instanceKey('gw-alive')))?.json()).not.toHaveProperty('lost');
+    expect((await instances.get(gatewayInstanceKey('gw-alive')))?.json()).not.toHaveProperty('lost');
     await cp.close();
   });
 
@@ -649,7 +652,6 @@ describe('ocpp-gateway: keeping the presence registry true', () => {
 });
 
 describe('ocpp-gateway: restarted under the same instance id', () => {
-  const instanceKey = (instanceId: string) => Buffer.from(instanceId).toString('base64url');
   let nats: Awaited<ReturnType<typeof startNatsTestServer>>;
   let services: FakeTenantsAndControllers;
   let gateway: RunningOcppGateway | undefined;
@@ -677,7 +679,7 @@ describe('ocpp-gateway: restarted under the same instance id', () => {
     const instances = await kvm.create(GATEWAY_INSTANCES_BUCKET, { history: 1 });
     const crashed = randomUUID();
     await instances.put(
-      instanceKey('gw-restarted'),
+      gatewayInstanceKey('gw-restarted'),
       JSON.stringify({ incarnation: crashed, refreshedAt: new Date().toISOString() }),
     );
     const leftBehind = (controller: FakeController) => ({
@@ -712,9 +714,9 @@ describe('ocpp-gateway: restarted under the same instance id', () => {
     });
     events = await EventRecorder.start(nats.url);
     // The first upkeep round (a third of the TTL) has run: it confirmed the new process, and swept nothing yet.
-    const started = (await instances.get(instanceKey('gw-restarted')))?.revision ?? 0;
+    const started = (await instances.get(gatewayInstanceKey('gw-restarted')))?.revision ?? 0;
     await eventually(
-      async () => (await instances.get(instanceKey('gw-restarted')))?.revision ?? 0,
+      async () => (await instances.get(gatewayInstanceKey('gw-restarted')))?.revision ?? 0,
       (revision) => revision > started,
     );
     const cp = chargePoint({ port: gateway.ocppPort, controller: returning, protocols: ['ocpp2.0.1'] });

@@ -55,7 +55,7 @@ export function disconnectedEventId(connectionId: string, entryRevision: number 
 const RECLAIM_TRIES = 3;
 
 /** Instance ids are free text in configuration; KV keys allow only a few characters. */
-function instanceKey(instanceId: string): string {
+export function gatewayInstanceKey(instanceId: string): string {
   return Buffer.from(instanceId).toString('base64url');
 }
 
@@ -92,7 +92,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
     const kvm = new Kvm(this.nats);
     this.entries = await kvm.create(CHARGE_POINT_PRESENCE_BUCKET, { history: 1 });
     this.instances = await kvm.create(GATEWAY_INSTANCES_BUCKET, { history: 1 });
-    const earlier = await this.instances.get(instanceKey(this.config.gatewayInstanceId));
+    const earlier = await this.instances.get(gatewayInstanceKey(this.config.gatewayInstanceId));
     if (earlier?.operation === 'PUT') this.earlierIncarnationFoundAt = Date.now();
     await this.rejoin();
   }
@@ -101,7 +101,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   async confirmAlive(): Promise<boolean> {
     try {
       this.ownRevision = await this.requireInstances().update(
-        instanceKey(this.config.gatewayInstanceId),
+        gatewayInstanceKey(this.config.gatewayInstanceId),
         this.ownState(),
         this.ownRevision,
       );
@@ -114,7 +114,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   /** Writes this instance's state afresh (after it was found lost); its connections must then be announced again. */
   async rejoin(): Promise<void> {
     this.ownRevision = await this.requireInstances().put(
-      instanceKey(this.config.gatewayInstanceId),
+      gatewayInstanceKey(this.config.gatewayInstanceId),
       this.ownState(),
     );
   }
@@ -254,7 +254,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
     if (dead.state.lost) return true;
     try {
       dead.revision = await this.requireInstances().update(
-        instanceKey(dead.instanceId),
+        gatewayInstanceKey(dead.instanceId),
         JSON.stringify({ ...dead.state, lost: true }),
         dead.revision,
       );
@@ -267,7 +267,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   /** Removes a lost instance's state once its entries are swept (unless it came back meanwhile). */
   async forget(dead: DeadInstance): Promise<void> {
     await this.requireInstances()
-      .delete(instanceKey(dead.instanceId), { previousSeq: dead.revision })
+      .delete(gatewayInstanceKey(dead.instanceId), { previousSeq: dead.revision })
       .catch(() => undefined);
   }
 
@@ -331,7 +331,7 @@ export class ChargePointPresenceRegistry implements OnModuleInit {
   private async stateOf(
     instanceId: string,
   ): Promise<{ state: GatewayInstanceState; revision: number } | undefined> {
-    const entry = await this.requireInstances().get(instanceKey(instanceId));
+    const entry = await this.requireInstances().get(gatewayInstanceKey(instanceId));
     return entry?.operation === 'PUT'
       ? { state: entry.json<GatewayInstanceState>(), revision: entry.revision }
       : undefined;

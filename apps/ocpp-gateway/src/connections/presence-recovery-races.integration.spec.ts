@@ -21,10 +21,11 @@ import {
   type GatewayTestRig,
   startGatewayForTest,
   startGatewayTestRig,
+  closeOf,
 } from '../testing/ocpp-gateway-test-bed.js';
 import type { ChargePointConnection } from './charge-point-connection.js';
 import { ChargePointConnectionLifecycle } from './charge-point-connection.lifecycle.js';
-import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+import { ChargePointPresenceRegistry, gatewayInstanceKey } from './charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
 
 const PASSWORD = 'correct-horse-battery-1';
@@ -32,12 +33,6 @@ const OPEN = 1;
 // Both instances alike: each judges the other alive by its own TTL. A round (a third) every 1.5 s, and the audit
 // checks every connection each round.
 const PRESENCE_ENV = { OCPP_PRESENCE_TTL_MS: '4500', OCPP_PRESENCE_AUDIT_MS: '1500' };
-
-function closeOf(client: ChargePoint): Promise<number> {
-  return new Promise((resolve) => client.once('close', ({ code }: { code: number }) => resolve(code)));
-}
-
-const instanceKey = (instanceId: string) => Buffer.from(instanceId).toString('base64url');
 
 /** One write to a presence key as a watcher saw it. */
 interface Write {
@@ -186,8 +181,11 @@ describe('ocpp-gateway: presence recovery racing a takeover on another instance'
       async (controller: FakeController) => {
         // What a sweeping instance does, entry first so that gw-b's own sweep finds nothing of gw-a's to announce.
         await presence.delete(controller.controllerUuid);
-        const state = await instances.get(instanceKey('gw-a'));
-        await instances.put(instanceKey('gw-a'), JSON.stringify({ ...state?.json<object>(), lost: true }));
+        const state = await instances.get(gatewayInstanceKey('gw-a'));
+        await instances.put(
+          gatewayInstanceKey('gw-a'),
+          JSON.stringify({ ...state?.json<object>(), lost: true }),
+        );
       },
     ],
   ])(
@@ -265,8 +263,8 @@ describe('ocpp-gateway: presence recovery racing a takeover on another instance'
     const recovery = interleaveRecovery(controller, only.connectionId, async () => {
       await presence.delete(controller.controllerUuid);
     });
-    const state = await instances.get(instanceKey('gw-a'));
-    await instances.put(instanceKey('gw-a'), JSON.stringify({ ...state?.json<object>(), lost: true }));
+    const state = await instances.get(gatewayInstanceKey('gw-a'));
+    await instances.put(gatewayInstanceKey('gw-a'), JSON.stringify({ ...state?.json<object>(), lost: true }));
 
     await recovery;
     expect((await presence.get(controller.controllerUuid))?.json()).toMatchObject({

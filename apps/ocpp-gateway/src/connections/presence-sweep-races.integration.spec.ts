@@ -30,7 +30,7 @@ import {
 import type { ChargePointConnection } from './charge-point-connection.js';
 import { ChargePointConnectionLifecycle } from './charge-point-connection.lifecycle.js';
 import { ChargePointConnectionsRegistry } from './charge-point-connections.registry.js';
-import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
+import { ChargePointPresenceRegistry, gatewayInstanceKey } from './charge-point-presence.registry.js';
 import { ConnectionTakeoverChannel } from './connection-takeover.channel.js';
 
 const PASSWORD = 'correct-horse-battery-1';
@@ -38,8 +38,6 @@ const OPEN = 1;
 // A round (a third of the TTL) every 1.5 s; the audit stays out of the way (once per 10 minutes).
 const PRESENCE_ENV = { OCPP_PRESENCE_TTL_MS: '4500', OCPP_PRESENCE_AUDIT_MS: '600000' };
 const { connected: CONNECTED, disconnected: DISCONNECTED } = ChargePointEventSubjects;
-
-const instanceKey = (instanceId: string) => Buffer.from(instanceId).toString('base64url');
 
 type Envelope = EventEnvelope<Record<string, unknown>>;
 
@@ -118,7 +116,7 @@ describe('ocpp-gateway: the sweep of an instance that stood still, racing its re
     await eventually(
       async () => {
         // A sweep that finished while gw-a was held removed its key (a delete marker, no JSON).
-        const entry = await instances.get(instanceKey('gw-a'));
+        const entry = await instances.get(gatewayInstanceKey('gw-a'));
         return entry?.operation === 'PUT' ? entry.json<{ lost?: boolean; refreshedAt: string }>() : undefined;
       },
       (state) => state !== undefined && !state.lost && Date.parse(state.refreshedAt) > Date.now() - 3000,
@@ -188,9 +186,9 @@ describe('ocpp-gateway: the sweep of an instance that stood still, racing its re
       });
     });
     await held;
-    const state = await instances.get(instanceKey('gw-a'));
+    const state = await instances.get(gatewayInstanceKey('gw-a'));
     await instances.put(
-      instanceKey('gw-a'),
+      gatewayInstanceKey('gw-a'),
       JSON.stringify({ ...state?.json<object>(), refreshedAt: new Date(Date.now() - 60_000).toISOString() }),
     );
     return wake;

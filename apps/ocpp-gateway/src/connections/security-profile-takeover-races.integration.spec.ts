@@ -22,6 +22,7 @@ import {
   type GatewayTestRig,
   startGatewayForTest,
   startGatewayTestRig,
+  closeOf,
 } from '../testing/ocpp-gateway-test-bed.js';
 import type { ChargePointConnection } from './charge-point-connection.js';
 import { ChargePointPresenceRegistry } from './charge-point-presence.registry.js';
@@ -29,10 +30,6 @@ import { SecurityProfileTakeoverGuard } from './security-profile-takeover.guard.
 
 const PASSWORD = 'correct-horse-battery-1';
 const OPEN = 1;
-
-function closeOf(client: ChargePoint): Promise<number> {
-  return new Promise((resolve) => client.once('close', ({ code }: { code: number }) => resolve(code)));
-}
 
 /**
  * A profile-0 handshake never replaces a socket that authenticated with a higher profile, whatever the order. The

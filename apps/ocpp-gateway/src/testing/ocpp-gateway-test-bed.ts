@@ -252,3 +252,8 @@ export function chargePoint(options: ChargePointOptions): ChargePoint {
     wsOpts: options.wsOpts,
   });
 }
+
+/** Resolves with the close code the charge point's socket gets. */
+export function closeOf(client: ChargePoint): Promise<number> {
+  return new Promise((resolve) => client.once('close', ({ code }: { code: number }) => resolve(code)));
+}
