@@ -8,6 +8,7 @@ import { IndexDeliveryQueuesByKey1796300000000 } from './migrations/179630000000
 import { LeaseDeliveriesApart1796400000000 } from './migrations/1796400000000-lease-deliveries-apart.js';
 import { NoStatisticsForBodies1796500000000 } from './migrations/1796500000000-no-statistics-for-bodies.js';
 import { SmallStatisticsSampleForDeliveries1796600000000 } from './migrations/1796600000000-small-statistics-sample-for-deliveries.js';
+import { QueueIndexApartFromDueIndex1796700000000 } from './migrations/1796700000000-queue-index-apart-from-due-index.js';
 
 /** Every migration of the webhooks schema, in order; listed explicitly, never globbed. */
 export const WEBHOOKS_MIGRATIONS = [
@@ -18,6 +19,7 @@ export const WEBHOOKS_MIGRATIONS = [
   LeaseDeliveriesApart1796400000000,
   NoStatisticsForBodies1796500000000,
   SmallStatisticsSampleForDeliveries1796600000000,
+  QueueIndexApartFromDueIndex1796700000000,
 ];
 
 /** No entities: every statement is written out in src/repositories. */

@@ -11,6 +11,7 @@ import {
   SAMPLED_DELIVERY_COLUMNS,
   SmallStatisticsSampleForDeliveries1796600000000,
 } from './1796600000000-small-statistics-sample-for-deliveries.js';
+import { QueueIndexApartFromDueIndex1796700000000 } from './1796700000000-queue-index-apart-from-due-index.js';
 
 let testDatabase: WebhooksTestDatabase;
 let dataSource: DataSource;
@@ -40,7 +41,9 @@ async function statisticsTargets(): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((row) => [row.name, row.target]));
 }
 
-const QUEUE_KEY = 'webhooks.deliveries_pending_queue_idx.expr';
+const QUEUE_KEY = 'webhooks.deliveries_queue_idx.expr';
+/** The queues' index before QueueIndexApartFromDueIndex1796700000000. */
+const PENDING_QUEUE_KEY = 'webhooks.deliveries_pending_queue_idx.expr';
 
 const sampled = (target: number) =>
   Object.fromEntries(SAMPLED_DELIVERY_COLUMNS.map((column) => [column, target]));
@@ -94,8 +97,23 @@ describe('the statistics of webhooks.deliveries', () => {
   });
 
   it('SmallStatisticsSampleForDeliveries1796600000000 gives the other columns the default when undone', async () => {
-    const undone = await undoAndRedo(new SmallStatisticsSampleForDeliveries1796600000000());
-    expect(undone).toEqual({ ...sampled(-1), [QUEUE_KEY]: -1, body: 0, last_error: 0 });
+    // Undone in order: the migration after it first, which gives the queues' index its earlier name back.
+    const runner = dataSource.createQueryRunner();
+    const queueIndexApart = new QueueIndexApartFromDueIndex1796700000000();
+    try {
+      await queueIndexApart.down(runner);
+      const undone = await undoAndRedo(new SmallStatisticsSampleForDeliveries1796600000000());
+      expect(undone).toEqual({ ...sampled(-1), [PENDING_QUEUE_KEY]: -1, body: 0, last_error: 0 });
+      expect(await statisticsTargets()).toEqual({
+        ...sampled(10),
+        [PENDING_QUEUE_KEY]: 10,
+        body: 0,
+        last_error: 0,
+      });
+    } finally {
+      await queueIndexApart.up(runner);
+      await runner.release();
+    }
     expect(await statisticsTargets()).toEqual({ ...sampled(10), [QUEUE_KEY]: 10, body: 0, last_error: 0 });
   });
 });

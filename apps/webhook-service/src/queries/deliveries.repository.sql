@@ -28,7 +28,7 @@ WITH delivery_insert_mark AS MATERIALIZED (
           SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, e.event_id, e.event_type, e.ordering_key, e.stream_seq,
                  e.body,
                  GREATEST(now(), (SELECT max(p.next_attempt_at) FROM webhooks.deliveries p
-                                   WHERE p.status = 'pending' AND p.stream_seq < e.stream_seq
+                                   WHERE p.status <> 'delivered' AND p.status <> 'failed' AND p.stream_seq < e.stream_seq
                                      AND (p.subscription_uuid::text || '/' || p.ordering_key) = s.uuid::text || '/' || e.ordering_key))
             FROM event e
             JOIN subscription s
@@ -79,9 +79,10 @@ WITH in_flight AS (
                     AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
                                                                    THEN $6::bigint
                                                                    ELSE $7::bigint END)
-                    AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
-                                     WHERE e.status = 'pending' AND (e.subscription_uuid::text || '/' || e.ordering_key) = (d.subscription_uuid::text || '/' || d.ordering_key)
-                                       AND e.stream_seq < d.stream_seq)
+                    AND (SELECT 1 FROM webhooks.deliveries e
+                          WHERE e.status <> 'delivered' AND e.status <> 'failed' AND (e.subscription_uuid::text || '/' || e.ordering_key) = (d.subscription_uuid::text || '/' || d.ordering_key)
+                            AND e.stream_seq < d.stream_seq
+                          LIMIT 1) IS NULL
                     AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
                                      WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
                                        AND p.stream_seq < d.stream_seq)
@@ -117,8 +118,10 @@ WITH outcome AS (
           SELECT f.id, CASE WHEN o.delivered THEN now() ELSE o.next_attempt_at END AS next_attempt_at
             FROM outcome o
             JOIN webhooks.deliveries d ON d.id = o.id AND d.attempts = o.attempts
-            JOIN webhooks.deliveries f
-              ON f.status = 'pending' AND (f.subscription_uuid::text || '/' || f.ordering_key) = (d.subscription_uuid::text || '/' || d.ordering_key) AND f.stream_seq > d.stream_seq
+           CROSS JOIN LATERAL (
+                 SELECT f.id, f.next_attempt_at FROM webhooks.deliveries f
+                  WHERE f.status <> 'delivered' AND f.status <> 'failed' AND (f.subscription_uuid::text || '/' || f.ordering_key) = (d.subscription_uuid::text || '/' || d.ordering_key) AND f.stream_seq > d.stream_seq
+                 OFFSET 0) f
            WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND f.id <> ALL (ARRAY(SELECT id FROM outcome))
              AND (o.delivered OR d.status = 'pending')
              AND CASE WHEN o.delivered THEN f.next_attempt_at > now() ELSE f.next_attempt_at < o.next_attempt_at END),

@@ -35,12 +35,21 @@ const COLUMNS = `id, event_type, status, attempts, last_response_code, last_erro
        delivered_at`;
 
 /**
- * A row's queue (its subscription and ordering key) as one value, the expression of deliveries_pending_queue_idx: the
- * claims look up a queue's pending rows by it, which only that index answers (see the migration
+ * A row's queue (its subscription and ordering key) as one value, the expression of deliveries_queue_idx: the
+ * statements look up a queue's pending rows by it, which only that index answers (see the migration
  * IndexDeliveryQueuesByKey1796300000000 for the plan it replaces).
  */
 function queueKey(row: string): string {
   return `(${row}.subscription_uuid::text || '/' || ${row}.ordering_key)`;
+}
+
+/**
+ * "Pending" as deliveries_queue_idx states it, which the index of due rows (`status = 'pending'`) cannot be proven
+ * from: a queue look-up can only use the queues' index, whatever the statistics
+ * (QueueIndexApartFromDueIndex1796700000000). The same rows as `status = 'pending'` by the table's CHECK.
+ */
+function queuePending(row: string): string {
+  return `${row}.status <> 'delivered' AND ${row}.status <> 'failed'`;
 }
 
 /**
@@ -125,7 +134,7 @@ export const fanOutEvents = sqlStatement<
           SELECT gen_random_uuid(), s.tenant_uuid, s.uuid, e.event_id, e.event_type, e.ordering_key, e.stream_seq,
                  e.body,
                  GREATEST(now(), (SELECT max(p.next_attempt_at) FROM webhooks.deliveries p
-                                   WHERE p.status = 'pending' AND p.stream_seq < e.stream_seq
+                                   WHERE ${queuePending('p')} AND p.stream_seq < e.stream_seq
                                      AND ${queueKey('p')} = s.uuid::text || '/' || e.ordering_key))
             FROM event e
             JOIN subscription s
@@ -184,7 +193,9 @@ export interface ClaimedDelivery {
  * Subscription by subscription, each up to its free share of `perSubscriptionLimit` (`inFlightCounts` requests of
  * `inFlightSubscriptions` are running here), so a subscription at its cap is not even looked at: its backlog, however
  * large, costs the others nothing. A subscription whose deliveries have failed for `probeOnlyAfterMs` without a
- * success in between has a share of one: one probe at a time until a delivery succeeds again.
+ * success in between has a share of one: one probe at a time until a delivery succeeds again. Whether a head has an
+ * earlier pending row is a scalar subquery, run per candidate with its queue key: as NOT EXISTS it became an anti-join,
+ * which under statistics that count no pending row scanned the queues' index whole for every candidate.
  */
 export const claimDueDeliveries = sqlStatement<
   {
@@ -226,9 +237,10 @@ export const claimDueDeliveries = sqlStatement<
                     AND (d.stream_seq IS NULL OR d.stream_seq <= CASE WHEN d.ordering_key LIKE 'command:%'
                                                                    THEN :commandAckFloor::bigint
                                                                    ELSE :chargePointAckFloor::bigint END)
-                    AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
-                                     WHERE e.status = 'pending' AND ${queueKey('e')} = ${queueKey('d')}
-                                       AND e.stream_seq < d.stream_seq)
+                    AND (SELECT 1 FROM webhooks.deliveries e
+                          WHERE ${queuePending('e')} AND ${queueKey('e')} = ${queueKey('d')}
+                            AND e.stream_seq < d.stream_seq
+                          LIMIT 1) IS NULL
                     AND NOT EXISTS (SELECT 1 FROM webhooks.parked_events p
                                      WHERE p.status = 'pending' AND p.ordering_key = d.ordering_key
                                        AND p.stream_seq < d.stream_seq)
@@ -284,7 +296,9 @@ export interface DeliveryOutcome {
  * Answers each failure's subscription's streak start (null when unknown: another statement changed it meanwhile).
  * The later pending rows of an attempted row's queue, which cannot go before it, follow it: a failure parks them
  * until its next attempt, so that claims do not walk past them again and again while it waits (a receiver that is
- * down had every claim of the replica read its whole backlog), and a delivery wakes those parked.
+ * down had every claim of the replica read its whole backlog), and a delivery wakes those parked. They are looked up
+ * per outcome with its queue key (OFFSET 0 keeps the lateral subquery from being joined as a whole: under statistics
+ * that count no pending row, the join scanned the queues' index whole for every outcome).
  * Rows are locked in the order of their ids, then subscriptions in the order of theirs, as disableSubscription does,
  * so that two of these, or one and a disable, never deadlock.
  */
@@ -300,8 +314,10 @@ export const recordOutcomes = sqlStatement<{ outcomes: string }, { id: string; f
           SELECT f.id, CASE WHEN o.delivered THEN now() ELSE o.next_attempt_at END AS next_attempt_at
             FROM outcome o
             JOIN webhooks.deliveries d ON d.id = o.id AND d.attempts = o.attempts
-            JOIN webhooks.deliveries f
-              ON f.status = 'pending' AND ${queueKey('f')} = ${queueKey('d')} AND f.stream_seq > d.stream_seq
+           CROSS JOIN LATERAL (
+                 SELECT f.id, f.next_attempt_at FROM webhooks.deliveries f
+                  WHERE ${queuePending('f')} AND ${queueKey('f')} = ${queueKey('d')} AND f.stream_seq > d.stream_seq
+                 OFFSET 0) f
            WHERE d.id = ANY (ARRAY(SELECT id FROM outcome)) AND f.id <> ALL (ARRAY(SELECT id FROM outcome))
              AND (o.delivered OR d.status = 'pending')
              AND CASE WHEN o.delivered THEN f.next_attempt_at > now() ELSE f.next_attempt_at < o.next_attempt_at END),
