@@ -66,8 +66,8 @@ export class AckFloors {
   }
 
   /**
-   * Reads until `floor` has reached `streamSequence`, for an event whose acknowledgement went out without the server's
-   * confirmation: a read may come before the server took it. Nothing to do when the last reading has it already.
+   * Reads until `floor` has reached `streamSequence`, for an event just acknowledged: a confirmed acknowledgement is in
+   * the first read, an unconfirmed one may come after it. Nothing to do when the last reading has it already.
    */
   readUntil(floor: AckFloorName, streamSequence: number): void {
     if (this.reading !== undefined && this.reading[floor] >= streamSequence) return;

@@ -22,13 +22,13 @@ describe('DeliverySignal', () => {
   });
 });
 
-describe('DeliverySignal, rows acknowledged without confirmation', () => {
+describe('DeliverySignal, rows acknowledged', () => {
   it('has the floors of a waiting loop read at once, until they reach the event', async () => {
     const signal = new DeliverySignal();
     const reads = jest.fn();
-    signal.onRowsAcknowledgedUnconfirmed(reads);
+    signal.onRowsAcknowledged(reads);
     const waited = signal.wait(60_000);
-    signal.rowsAcknowledgedUnconfirmed('chargePointAckFloor', 7);
+    signal.rowsAcknowledged('chargePointAckFloor', 7);
     expect(reads.mock.calls).toEqual([['chargePointAckFloor', 7]]);
     signal.wake(); // what the reading's advance does
     await waited;
@@ -37,10 +37,10 @@ describe('DeliverySignal, rows acknowledged without confirmation', () => {
   it('wakes a busy loop and has its next wait (the one after the claim it was woken for) read for each floor', async () => {
     const signal = new DeliverySignal();
     const reads = jest.fn();
-    signal.onRowsAcknowledgedUnconfirmed(reads);
-    signal.rowsAcknowledgedUnconfirmed('commandAckFloor', 3);
-    signal.rowsAcknowledgedUnconfirmed('commandAckFloor', 9);
-    signal.rowsAcknowledgedUnconfirmed('chargePointAckFloor', 4);
+    signal.onRowsAcknowledged(reads);
+    signal.rowsAcknowledged('commandAckFloor', 3);
+    signal.rowsAcknowledged('commandAckFloor', 9);
+    signal.rowsAcknowledged('chargePointAckFloor', 4);
     expect(reads).not.toHaveBeenCalled();
     await expect(signal.wait(60_000)).resolves.toBeUndefined(); // woken: claims once more
     expect(reads).not.toHaveBeenCalled();
@@ -61,7 +61,7 @@ describe('DeliverySignal, rows acknowledged without confirmation', () => {
   it('wakes the loop without a listener', async () => {
     const signal = new DeliverySignal();
     const waited = signal.wait(60_000);
-    signal.rowsAcknowledgedUnconfirmed('commandAckFloor', 1);
+    signal.rowsAcknowledged('commandAckFloor', 1);
     await expect(waited).resolves.toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AckFloorName } from './ack-floors.js';
 
-/** What the loop's floors are to be read for: an event whose acknowledgement went out unconfirmed. */
-export type UnconfirmedListener = (floor: AckFloorName, streamSequence: number) => void;
+/** Has the loop's floors read until `floor` reaches `streamSequence` (AckFloors.readUntil). */
+export type AcknowledgedRowsListener = (floor: AckFloorName, streamSequence: number) => void;
 
 /**
  * Wakes this replica's delivery loop when rows were just written or let through here, instead of waiting for its next
@@ -13,30 +13,20 @@ export type UnconfirmedListener = (floor: AckFloorName, streamSequence: number) 
 export class DeliverySignal {
   private waiting: (() => void) | undefined;
   private wokenMeanwhile = false;
-  /** Rows acknowledged unconfirmed while the loop was busy (the highest event per floor): its next wait reads for them. */
+  /** Rows acknowledged while the loop was busy (the highest event per floor): its next wait reads for them. */
   private readBeforeWaiting = new Map<AckFloorName, number>();
-  private acknowledgedListener: (() => void) | undefined;
-  private unconfirmedListener: UnconfirmedListener | undefined;
+  private acknowledgedListener: AcknowledgedRowsListener | undefined;
 
   /**
-   * Events whose rows were written are acknowledged: their rows may be claimed once the consumers' ack floors are read
-   * again, which the listener (the delivery loop's AckFloors) does at once; without one, the loop is woken.
+   * The rows of the events up to `streamSequence` on `floor`'s consumer were written and acknowledged (confirmed by the
+   * server when the loop waited as they were written, otherwise sent a moment ago). A waiting loop has the floors read
+   * until they reach it, whose advance wakes it; a busy one is woken, and its next wait does so first: its claims may
+   * have taken a reading from before the acknowledgement, young enough to be used again, and it is not to wait for its
+   * poll with their rows held back. Without a listener the loop is woken.
    */
-  rowsAcknowledged(): void {
-    if (this.acknowledgedListener) this.acknowledgedListener();
-    else this.wake();
-  }
-
-  /**
-   * The rows of the events up to `streamSequence` on `floor`'s consumer were written and acknowledged a moment ago,
-   * without the server's confirmation (the loop was busy when they were written). A waiting loop has the floors read
-   * until they reach it; a busy one is woken, and its next wait does so first: its claims may have taken a reading from
-   * before the acknowledgement, young enough to be used again, and it is not to wait for its poll with their rows held
-   * back. Without a listener the loop is woken.
-   */
-  rowsAcknowledgedUnconfirmed(floor: AckFloorName, streamSequence: number): void {
-    if (this.waiting && this.unconfirmedListener) {
-      this.unconfirmedListener(floor, streamSequence);
+  rowsAcknowledged(floor: AckFloorName, streamSequence: number): void {
+    if (this.waiting && this.acknowledgedListener) {
+      this.acknowledgedListener(floor, streamSequence);
       return;
     }
     this.readBeforeWaiting.set(floor, Math.max(this.readBeforeWaiting.get(floor) ?? 0, streamSequence));
@@ -48,12 +38,8 @@ export class DeliverySignal {
     return this.waiting !== undefined;
   }
 
-  onRowsAcknowledged(listener: () => void): void {
+  onRowsAcknowledged(listener: AcknowledgedRowsListener): void {
     this.acknowledgedListener = listener;
-  }
-
-  onRowsAcknowledgedUnconfirmed(listener: UnconfirmedListener): void {
-    this.unconfirmedListener = listener;
   }
 
   wake(): void {
@@ -65,7 +51,7 @@ export class DeliverySignal {
 
   /**
    * Resolves on wake() (or at once after one that found nobody waiting) or after `ms`, whichever comes first. Starts
-   * the readings rowsAcknowledgedUnconfirmed() asked for, whose advance wakes it.
+   * the readings rowsAcknowledged() asked for, whose advance wakes it.
    */
   wait(ms: number): Promise<void> {
     if (this.wokenMeanwhile) {
@@ -73,7 +59,7 @@ export class DeliverySignal {
       return Promise.resolve();
     }
     for (const [floor, streamSequence] of this.readBeforeWaiting)
-      this.unconfirmedListener?.(floor, streamSequence);
+      this.acknowledgedListener?.(floor, streamSequence);
     this.readBeforeWaiting.clear();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {

@@ -101,10 +101,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         ),
       onRecovered: () => this.logger.log("the event consumers' ack floors are read again"),
     });
-    signal.onRowsAcknowledged(() => this.ackFloors.readNow());
-    signal.onRowsAcknowledgedUnconfirmed((floor, streamSequence) =>
-      this.ackFloors.readUntil(floor, streamSequence),
-    );
+    signal.onRowsAcknowledged((floor, streamSequence) => this.ackFloors.readUntil(floor, streamSequence));
   }
 
   onApplicationBootstrap(): void {

@@ -137,11 +137,9 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
    * return sent the acknowledgement).
    */
   private rowsWritten(floor: AckFloorName, streamSequence: number): EventOutcome {
-    if (this.signal.loopWaiting) return { afterAcknowledged: () => this.signal.rowsAcknowledged() };
-    setTimeout(
-      () => this.signal.rowsAcknowledgedUnconfirmed(floor, streamSequence),
-      this.config.tuning.wakeAfterFanOutMs,
-    );
+    const acknowledged = () => this.signal.rowsAcknowledged(floor, streamSequence);
+    if (this.signal.loopWaiting) return { afterAcknowledged: acknowledged };
+    setTimeout(acknowledged, this.config.tuning.wakeAfterFanOutMs);
     return {};
   }
 
