@@ -22,7 +22,7 @@ export async function poolQuery<TRow extends QueryResultRow>(
   dataSource: DataSource,
   query: PlainQuery,
 ): Promise<TRow[]> {
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const pool = poolOf(dataSource);
   if (currentRequestDeadline() === undefined) return (await pool.query<TRow>(query)).rows;
   if (requestAbandoned()) throw new RequestDeadlinePassedError();
   // A request waits here for a connection while the pool is busy: once its caller has stopped waiting, the connection
@@ -44,6 +44,11 @@ export async function poolQuery<TRow extends QueryResultRow>(
   } finally {
     release(failure);
   }
+}
+
+/** The DataSource's `pg` pool, for statements that skip TypeORM's query runner. */
+export function poolOf(dataSource: DataSource): Pool {
+  return (dataSource.driver as unknown as { master: Pool }).master;
 }
 
 /**

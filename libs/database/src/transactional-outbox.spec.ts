@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@cpc/contracts';
 import { currentRequestId, runWithRequestId } from '@cpc/logging';
 import type { JetStreamEventBus } from '@cpc/nats';
+import { jest } from '@jest/globals';
+import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
+import { poolOf } from './pool-query.js';
 import { testServerDataSource } from './testing/test-server.js';
 import { TransactionalOutbox } from './transactional-outbox.js';
 
@@ -112,6 +115,29 @@ describe('TransactionalOutbox', () => {
     expect(bus.published.map((p) => p.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(bus.published[4].subject).toBe('events.test.outbox.1');
     expect(await waiting()).toBe(0);
+  });
+
+  it('sends a batch to PostgreSQL in two round trips: begin, lock and take at once, then the commit', async () => {
+    await add([0, 1, 2]);
+    const pool = poolOf(dataSource);
+    const spies: ReturnType<typeof spyOnQueries>[] = [];
+    const spyOnQueries = (client: PoolClient) => jest.spyOn(client, 'query');
+    const onAcquire = (client: PoolClient) => spies.push(spyOnQueries(client));
+    pool.on('acquire', onAcquire);
+    try {
+      await outbox.flush();
+    } finally {
+      pool.off('acquire', onAcquire);
+    }
+    const sent = spies.flatMap((spy) => {
+      const calls = spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : '(with values)'));
+      spy.mockRestore();
+      return calls;
+    });
+    expect(bus.published.map((p) => p.index)).toEqual([0, 1, 2]);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^BEGIN;.*pg_advisory_xact_lock.*DELETE FROM/s);
+    expect(sent[1]).toBe('COMMIT');
   });
 
   it("relays outside the request that set it going: not bound by that request's id or deadline", async () => {

@@ -1,8 +1,12 @@
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { CommandSubjects, type CommandView, type CreatedCommand } from '@cpc/contracts';
+import { poolOf } from '@cpc/database';
 import { eventually, lockWaiters, openSession } from '@cpc/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DELIVERY_CONNECTION } from '../delivery-connection.js';
 import { CommandServiceHarness } from '../testing/command-service-harness.js';
 import { type CommandEnding, CommandTransitions, type TransitionOutcome } from './command-transitions.js';
 
@@ -197,6 +201,42 @@ describe('a transition reported by a charge point', () => {
       ];
     });
     expect(await Promise.all(foreign)).toEqual(['foreign']);
+    expect(await read(tenant, uuid)).toMatchObject({ status: 'accepted' });
+  });
+});
+
+describe('a report queued while its command is being ended', () => {
+  it('is answered unchanged once that ending commits, without a statement of its own', async () => {
+    const tenant = randomUUID();
+    const controller = harness.addController(tenant);
+    const uuid = await waitingCommand(tenant, controller);
+    // Transitions are written on the delivery path's own pool.
+    const delivery = harness.provider<DataSource>(getDataSourceToken(DELIVERY_CONNECTION) as string);
+    const statements = jest.spyOn(poolOf(delivery), 'query');
+    const session = await openSession(dataSource);
+    try {
+      await session.query('SELECT 1 FROM control.commands WHERE uuid = $1 FOR UPDATE', [uuid]);
+      // The dispatcher's ending (the gateway's reply) waits for the row; the durable call-completed event comes.
+      const ended = transitions.finish(uuid, answered({ status: 'Accepted' }));
+      await lockWaiters(dataSource, 1);
+      const report = transitions.reported(
+        uuid,
+        { sentAt: null, ending: answered({ status: 'Accepted' }) },
+        { tenantUuid: tenant, controllerUuid: controller },
+      );
+      await session.commitTransaction();
+      expect(await ended).toBe(true);
+      expect(await report).toBe('unchanged');
+    } finally {
+      if (session.isTransactionActive) await session.rollbackTransaction();
+      await session.release();
+    }
+    const calls = statements.mock.calls;
+    statements.mockRestore();
+    const transitionStatements = calls.filter(
+      ([query]) => (query as unknown as { name?: string }).name === 'commands.apply-transitions',
+    );
+    expect(transitionStatements).toHaveLength(1);
     expect(await read(tenant, uuid)).toMatchObject({ status: 'accepted' });
   });
 });

@@ -211,10 +211,7 @@ export class CommandTransitions {
     ending: CommandEnding | undefined,
     reportedBy: ReportingChargePoint | null,
   ): Promise<TransitionOutcome> {
-    // A reported one only when the command is known to be of that charge point: a foreign one must reach the check.
-    if (this.recentlyEnded.has(commandUuid, reportedBy ? chargePointKey(reportedBy) : undefined)) {
-      return Promise.resolve('unchanged');
-    }
+    if (this.knownEnded(commandUuid, reportedBy)) return Promise.resolve('unchanged');
     return new Promise<TransitionOutcome>((resolve, reject) => {
       this.queued.push({ commandUuid, sentAt, ending, reportedBy, resolve, reject });
       void this.writeQueued();
@@ -227,13 +224,34 @@ export class CommandTransitions {
     this.writing = true;
     try {
       while (this.queued.length > 0) {
-        const { batch, later } = oneReporterPerCommand(this.queued);
+        const { batch, later } = oneReporterPerCommand(this.withoutEnded(this.queued));
         this.queued = later;
-        await this.writeBatch(batch);
+        if (batch.length > 0) await this.writeBatch(batch);
       }
     } finally {
       this.writing = false;
     }
+  }
+
+  /**
+   * Whether the command is known to have ended, so that the transition changes nothing; a reported one only when the
+   * command is known to be of that charge point: a foreign one must reach the check.
+   */
+  private knownEnded(commandUuid: string, reportedBy: ReportingChargePoint | null): boolean {
+    return this.recentlyEnded.has(commandUuid, reportedBy ? chargePointKey(reportedBy) : undefined);
+  }
+
+  /**
+   * The queued transitions less those whose command a batch written since they were queued ended, which are answered
+   * `unchanged` at once: the gateway's durable call-completed event typically arrives while its reply's ending is being
+   * written, and would otherwise be a statement of its own that changes nothing.
+   */
+  private withoutEnded(queued: QueuedTransition[]): QueuedTransition[] {
+    return queued.filter((transition) => {
+      if (!this.knownEnded(transition.commandUuid, transition.reportedBy)) return true;
+      transition.resolve('unchanged');
+      return false;
+    });
   }
 
   private async writeBatch(batch: QueuedTransition[]): Promise<void> {
