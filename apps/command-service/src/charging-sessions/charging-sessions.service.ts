@@ -24,6 +24,7 @@ import {
   recordChargingSessionIdTag,
   recordChargingSessionLocation,
   recordChargingSessionMeterValue,
+  lockMeterSummaries,
   recordChargingSessionStart,
   resummarizeReusedTransaction,
   type ListedChargingSessionRow,
@@ -131,7 +132,10 @@ export class ChargingSessionsService {
           'session(s) of it ended',
       );
     }
-    await runStatement(this.dataSource, resummarizeReusedTransaction, { ...transaction, uuid });
+    await this.dataSource.transaction(async (manager) => {
+      await runStatement(manager, lockMeterSummaries, transaction);
+      await runStatement(manager, resummarizeReusedTransaction, { ...transaction, uuid });
+    });
   }
 
   /** Keeps the latest reading by sample time. */

@@ -17,8 +17,10 @@ import {
 import { type DomainError } from '@cpc/errors';
 import type { DeliveredEvent } from '@cpc/nats';
 import type { RunningService } from '@cpc/service-runtime';
-import { eventually, type ServiceTestRig } from '@cpc/testing';
+import { runStatement } from '@cpc/database';
+import { eventually, openSession, type ServiceTestRig } from '@cpc/testing';
 import { DataSource } from 'typeorm';
+import { insertMeterSamples, recordSessionMeterSummaries } from '../repositories/meter-values.repository.js';
 import { ReservationsService } from '../reservations/reservations.service.js';
 import {
   type CommandServiceWithPlugs,
@@ -374,6 +376,61 @@ describe('a 2.0.1 transaction id used again after a reboot', () => {
     expect(reservation).toEqual({ status: 'used', charging_session_uuid: second.uuid });
     expect(second.uuid).not.toBe(first.uuid);
   });
+
+  // Bug (fixed): a batch of meter values that read the sessions before the new start committed (its value counted for
+  // no session: the old one had ended long before) and committed after the new session's summary was made again (which
+  // did not see the uncommitted value) left the new session without that value's peak and time. The gateway publishes
+  // a TransactionEvent and its sampled values apart, and they are written by two consumers side by side.
+  it("a batch of meter values written across the new start counts for the new session's summary", async () => {
+    const cp = chargePoint();
+    await handle(cp.started(FIRST_START, 1000, 'FIRST'), cp.ended(5000, FIRST_END));
+    const dataSource = service.app.get(DataSource, { strict: false });
+    const sample = {
+      tenantUuids: [tenantUuid],
+      controllerUuids: [cp.controllerUuid],
+      transactionIds: ['1'],
+      sampledAts: ['2026-05-01T12:15:00.000Z'],
+      measurands: ['Power.Active.Import'],
+      phases: [null],
+      units: ['W'],
+      values: [11_000],
+    };
+    const batch = await openSession(dataSource);
+    let startSettled = false;
+    let start: Promise<void> | undefined;
+    try {
+      await runStatement(batch.manager, insertMeterSamples, {
+        ...sample,
+        evseIds: [1],
+        connectorIds: [1],
+        locations: ['Outlet'],
+        contexts: ['Sample.Periodic'],
+        eventIds: [randomUUID()],
+        sampleIndexes: [0],
+      });
+      await runStatement(batch.manager, recordSessionMeterSummaries, {
+        ...sample,
+        uuids: [chargingSessionUuidOf(tenantUuid, cp.controllerUuid, '1')],
+      });
+      start = handle(cp.started(SECOND_START, 200, 'SECOND')).finally(() => (startSettled = true));
+      // The start waits for the batch to commit (before the fix it went ahead and was done).
+      await eventually(async () => startSettled || (await lockWaitersNow(dataSource)) > 0, Boolean);
+      await batch.commitTransaction();
+    } finally {
+      if (batch.isTransactionActive) await batch.rollbackTransaction();
+      await batch.release();
+    }
+    await start;
+
+    const [first, second] = await sessionsOf(cp.controllerUuid);
+    expect(first).toMatchObject({ peak_power_w: null, last_sample_at: null });
+    expect(second).toMatchObject({
+      started_at: '2026-05-01T12:00:00Z',
+      peak_power_w: 11_000,
+      last_sample_at: '2026-05-01T12:15:00Z',
+    });
+    expect(await meterValuesOf(second.uuid)).toEqual([11_000]);
+  });
 });
 
 /** A reserve command of the charge point (reservation id `reservationId`), accepted by it: an active reservation. */
@@ -472,3 +529,12 @@ describe('a 2.0.1 transaction id used again while its old session is still open'
     expect(second).toMatchObject({ status: 'active', meter_start_wh: 200, stopped_at: null });
   });
 });
+
+/** How many backends of the database wait for a lock now. */
+async function lockWaitersNow(dataSource: DataSource): Promise<number> {
+  const [{ waiting }] = await dataSource.query<{ waiting: number }[]>(
+    `SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+  );
+  return waiting;
+}

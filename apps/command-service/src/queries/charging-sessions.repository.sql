@@ -110,6 +110,11 @@ WITH session AS (SELECT o.uuid, o.started_at, o.stopped_at, o.stop_reason, o.reb
         WHERE s.uuid = session.uuid AND s.uuid IN (SELECT uuid FROM over) AND s.stopped_at IS NULL
        RETURNING s.uuid;
 
+-- charging-sessions.lock-meter-summaries
+-- $1 tenantUuid, $2 controllerUuid, $3 transactionId
+SELECT pg_advisory_xact_lock(hashtextextended($1::uuid::text || '/' || $2::uuid::text || '/' || $3::varchar
+                           || '/meter-summary', 0));
+
 -- charging-sessions.resummarize-reused-transaction
 -- $1 uuid, $2 tenantUuid, $3 controllerUuid, $4 transactionId
 WITH session AS (SELECT o.uuid, o.started_at, o.stopped_at, o.stop_reason, o.rebooted_at, o.last_sample_at,

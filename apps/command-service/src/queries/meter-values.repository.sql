@@ -3,13 +3,22 @@
 
 -- meter-values.insert
 -- $1 tenantUuids, $2 controllerUuids, $3 transactionIds, $4 evseIds, $5 connectorIds, $6 sampledAts, $7 measurands, $8 phases, $9 locations, $10 units, $11 contexts, $12 values, $13 eventIds, $14 sampleIndexes
-INSERT INTO control.meter_values
+WITH summaries_locked AS MATERIALIZED (
+         SELECT count(pg_advisory_xact_lock(transaction.lock_key)) AS locks
+           FROM (SELECT DISTINCT hashtextextended(t.tenant_uuid::text || '/' || t.controller_uuid::text || '/' || t.transaction_id
+                           || '/meter-summary', 0) AS lock_key
+                   FROM unnest($1::uuid[], $2::uuid[], $3::varchar[])
+                        AS t(tenant_uuid, controller_uuid, transaction_id)
+                  WHERE t.transaction_id IS NOT NULL
+                  ORDER BY 1) AS transaction)
+       INSERT INTO control.meter_values
               (tenant_uuid, controller_uuid, ocpp_transaction_id, evse_id, connector_id, sampled_at, measurand, phase,
                location, unit, context, value, event_id, sample_index)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::integer[],
                             $5::integer[], $6::timestamptz[], $7::text[], $8::text[],
                             $9::text[], $10::text[], $11::text[], $12::float8[], $13::uuid[],
                             $14::integer[])
+        WHERE (SELECT locks FROM summaries_locked) IS NOT NULL
        ON CONFLICT DO NOTHING;
 
 -- meter-values.record-session-summaries

@@ -9,6 +9,7 @@ import {
 } from '@cpc/database';
 import type { OrderedKeysetColumn } from '@cpc/pagination';
 import {
+  meterSummaryLockKey,
   peakPowerW,
   rangeHolds,
   transactionSessionAt,
@@ -359,6 +360,21 @@ export const endReusedTransactionSessions = sqlStatement<
 });
 
 /**
+ * Waits for the transaction id's meter summary lock (meterSummaryLockKey) and holds it to the commit: the batches of
+ * meter values being written then are committed before resummarizeReusedTransaction reads them, and later ones see
+ * the new session.
+ */
+export const lockMeterSummaries = sqlStatement<{
+  tenantUuid: string;
+  controllerUuid: string;
+  transactionId: string;
+}>({
+  name: 'charging-sessions.lock-meter-summaries',
+  parameters: ['tenantUuid', 'controllerUuid', 'transactionId'],
+  sql: `SELECT pg_advisory_xact_lock(${meterSummaryLockKey(':tenantUuid::uuid', ':controllerUuid::uuid', ':transactionId::varchar')})`,
+});
+
+/**
  * The meter summary (peak power, last sample) of a session of a reused transaction id, from its meter values: those
  * of the new session :uuid, and of any other whose summary holds a sample from a later session's range. The meter
  * values of a transaction event are stored apart from it, and may be before its start: until then they counted for
@@ -649,6 +665,7 @@ export const CHARGING_SESSIONS_STATEMENTS = [
   lockPlugAssignment,
   supersedeOlderSessions,
   endReusedTransactionSessions,
+  lockMeterSummaries,
   resummarizeReusedTransaction,
   findControllersWithOpenSessions,
   markSessionsRebooted,

@@ -1,6 +1,11 @@
 import { pagedListStatements, sqlStatement } from '@cpc/database';
 import { INFERRED_STOP_REASONS } from './charging-sessions.repository.js';
-import { peakPowerW, rangeHolds, transactionSessions } from './transaction-session-ranges.js';
+import {
+  meterSummaryLockKey,
+  peakPowerW,
+  rangeHolds,
+  transactionSessions,
+} from './transaction-session-ranges.js';
 
 const INFERRED = `'${INFERRED_STOP_REASONS.superseded}', '${INFERRED_STOP_REASONS.chargePointRebooted}'`;
 
@@ -9,7 +14,10 @@ const INFERRED = `'${INFERRED_STOP_REASONS.superseded}', '${INFERRED_STOP_REASON
  * batches as arrays (one row per array index), so one statement stores the samples of many events.
  */
 
-/** Samples of many events; a sample already stored (same event, same index) is skipped. */
+/**
+ * Samples of many events; a sample already stored (same event, same index) is skipped. First it takes the meter
+ * summary lock of each transaction id among them (meterSummaryLockKey), in one order, held to the commit.
+ */
 export const insertMeterSamples = sqlStatement<{
   tenantUuids: string[];
   controllerUuids: string[];
@@ -43,13 +51,21 @@ export const insertMeterSamples = sqlStatement<{
     'eventIds',
     'sampleIndexes',
   ],
-  sql: `INSERT INTO control.meter_values
+  sql: `WITH summaries_locked AS MATERIALIZED (
+         SELECT count(pg_advisory_xact_lock(transaction.lock_key)) AS locks
+           FROM (SELECT DISTINCT ${meterSummaryLockKey('t.tenant_uuid', 't.controller_uuid', 't.transaction_id')} AS lock_key
+                   FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[], :transactionIds::varchar[])
+                        AS t(tenant_uuid, controller_uuid, transaction_id)
+                  WHERE t.transaction_id IS NOT NULL
+                  ORDER BY 1) AS transaction)
+       INSERT INTO control.meter_values
               (tenant_uuid, controller_uuid, ocpp_transaction_id, evse_id, connector_id, sampled_at, measurand, phase,
                location, unit, context, value, event_id, sample_index)
        SELECT * FROM unnest(:tenantUuids::uuid[], :controllerUuids::uuid[], :transactionIds::varchar[], :evseIds::integer[],
                             :connectorIds::integer[], :sampledAts::timestamptz[], :measurands::text[], :phases::text[],
                             :locations::text[], :units::text[], :contexts::text[], :values::float8[], :eventIds::uuid[],
                             :sampleIndexes::integer[])
+        WHERE (SELECT locks FROM summaries_locked) IS NOT NULL
        ON CONFLICT DO NOTHING`,
 });
 

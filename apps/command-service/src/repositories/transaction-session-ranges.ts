@@ -54,3 +54,18 @@ export function peakPowerW(sample: string): string {
                 AND ${sample}.unit IN ('W', 'kW') AND abs(round((${watts})::numeric, 3)) < 1e13
            THEN ${watts} END`;
 }
+
+/**
+ * The advisory lock key (a bigint SQL expression) of a transaction id's meter summaries. A batch of meter values holds
+ * it from its first statement to its commit, and the summaries made again after a start of a reused id are made once
+ * it is held: otherwise a batch that read the sessions before the new start committed, and committed after the
+ * summaries were made again, counted its values for no session (`transaction-id-reuse.integration.spec.ts`).
+ */
+export function meterSummaryLockKey(
+  tenantUuid: string,
+  controllerUuid: string,
+  transactionId: string,
+): string {
+  return `hashtextextended(${tenantUuid}::text || '/' || ${controllerUuid}::text || '/' || ${transactionId}
+                           || '/meter-summary', 0)`;
+}
