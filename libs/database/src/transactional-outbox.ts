@@ -66,11 +66,16 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
   private reportedFailure = false;
   private stopped = false;
 
+  /** The relay's first round trip, see takeBatchSql. */
+  private readonly takeBatch: string;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly eventBus: JetStreamEventBus,
     private readonly options: TransactionalOutboxOptions,
-  ) {}
+  ) {
+    this.takeBatch = takeBatchSql(options.table, this.batchSize, options.abandonedRelayAfterMs ?? 60_000);
+  }
 
   /**
    * Writes the events with the caller's transaction, in one statement; their times follow the list's order (a
@@ -159,57 +164,48 @@ export class TransactionalOutbox implements OnApplicationBootstrap, BeforeApplic
    */
   private async publishBatch(): Promise<number> {
     const { client, release } = await checkOut(poolOf(this.dataSource));
-    // A connection whose transaction may be left open or aborted is not given out again.
+    // A failure before the transaction has ended (an aborted or open one) keeps the connection from being given out.
+    let ended = false;
     let unusable: Error | undefined;
     try {
-      let rows: PendingEvent[];
-      try {
-        const results = (await client.query(this.takeBatchSql)) as unknown as QueryResult<PendingEvent>[];
-        rows = results[TAKE_RESULT].rows;
-      } catch (error) {
-        unusable = error as Error;
-        throw error;
-      }
+      const results = (await client.query(this.takeBatch)) as unknown as QueryResult<PendingEvent>[];
+      const rows = results[TAKE_RESULT].rows;
       try {
         await Promise.all(rows.map((row) => this.eventBus.publish(row.subject, row.envelope)));
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: unknown) => (unusable = rollbackError as Error));
+        await client.query('ROLLBACK');
+        ended = true;
         throw error;
       }
-      try {
-        await client.query('COMMIT');
-      } catch (error) {
-        unusable = error as Error;
-        throw error;
-      }
+      await client.query('COMMIT');
+      ended = true;
       return rows.length;
+    } catch (error) {
+      if (!ended) unusable = error as Error;
+      throw error;
     } finally {
       release(unusable);
     }
   }
+}
 
-  /**
-   * BEGIN, the relay lock and the take, sent as one simple-protocol query (no parameters: the values are the outbox's
-   * own settings, written in as literals). Each statement still takes its own snapshot: the take, which starts once
-   * the lock is held, sees the batch that the instance before it committed as deleted.
-   */
-  private get takeBatchSql(): string {
-    const { table } = this.options;
-    const abandonedAfterMs = wholeNumber(
-      this.options.abandonedRelayAfterMs ?? 60_000,
-      'abandonedRelayAfterMs',
-    );
-    return `BEGIN;
-            SELECT set_config('idle_in_transaction_session_timeout', '${abandonedAfterMs}', true),
-                   pg_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext(${pg.escapeLiteral(table)}));
-            WITH taken AS (
-              DELETE FROM ${table}
-               WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${table}
-                                        ORDER BY created_at LIMIT ${wholeNumber(this.batchSize, 'batchSize')}
-                                          FOR UPDATE SKIP LOCKED))
-              RETURNING event_id, subject, envelope, created_at)
-            SELECT event_id, subject, envelope FROM taken ORDER BY created_at`;
-  }
+/**
+ * BEGIN, the relay lock and the take, sent as one simple-protocol query (no parameters: the values are the outbox's
+ * own settings, written in as literals). Each statement still takes its own snapshot: the take, which starts once the
+ * lock is held, sees the batch that the instance before it committed as deleted.
+ */
+function takeBatchSql(table: string, batchSize: number, abandonedAfterMs: number): string {
+  return `BEGIN;
+          SELECT set_config('idle_in_transaction_session_timeout',
+                            '${wholeNumber(abandonedAfterMs, 'abandonedRelayAfterMs')}', true),
+                 pg_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext(${pg.escapeLiteral(table)}));
+          WITH taken AS (
+            DELETE FROM ${table}
+             WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${table}
+                                      ORDER BY created_at LIMIT ${wholeNumber(batchSize, 'batchSize')}
+                                        FOR UPDATE SKIP LOCKED))
+            RETURNING event_id, subject, envelope, created_at)
+          SELECT event_id, subject, envelope FROM taken ORDER BY created_at`;
 }
 
 /** The result of takeBatchSql's third statement, the take. */

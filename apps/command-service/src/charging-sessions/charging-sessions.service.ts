@@ -24,12 +24,12 @@ import {
   recordChargingSessionIdTag,
   recordChargingSessionLocation,
   recordChargingSessionMeterValue,
-  lockMeterSummaries,
   recordChargingSessionStart,
   resummarizeReusedTransaction,
   type ListedChargingSessionRow,
   type SessionPlugState,
   setChargingSessionPlug,
+  lockMeterSummaries,
   lockPlugAssignment,
   supersedeOlderSessions,
 } from '../repositories/charging-sessions.repository.js';
