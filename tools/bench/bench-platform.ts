@@ -61,8 +61,8 @@ export async function startBenchPlatform(
   replicaPids: Map<string, number>;
   stop: () => Promise<void>;
 }> {
-  const [apiPort, ocppPort, natsPort, ...healthPorts] = await Promise.all(
-    Array.from({ length: 3 + PLATFORM_SERVICES.length + commandServiceReplicas - 1 }, findFreePort),
+  const [apiPort, ocppPort, natsPort, natsMonitorPort, ...healthPorts] = await Promise.all(
+    Array.from({ length: 4 + PLATFORM_SERVICES.length + commandServiceReplicas - 1 }, findFreePort),
   );
   const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const databaseName = `cpc_bench_${Date.now()}`;
@@ -93,6 +93,7 @@ export async function startBenchPlatform(
   const platform = new Platform({
     rootDir: repositoryRoot,
     natsStoreDir,
+    natsMonitorPort,
     env,
     log,
     output: keepOutput,
@@ -134,6 +135,7 @@ export async function startBenchPlatform(
       ocppUrl: `ws://127.0.0.1:${ocppPort}`,
       databaseUrl: databaseUrl.toString(),
       natsUrl: env.NATS_URL!,
+      natsMonitorUrl: `http://127.0.0.1:${natsMonitorPort}`,
       natsPasswords: {
         'auth-service': summary.natsPasswords?.['auth-service'],
         bench: summary.natsPasswords?.bench,

@@ -8,6 +8,8 @@ export interface BenchTarget {
   ocppUrl: string;
   databaseUrl: string;
   natsUrl: string;
+  /** nats-server's monitoring address (its message counts), when the bench started it. */
+  natsMonitorUrl?: string;
   /**
    * Passwords of the NATS users the bench logs in as (auth-service for the admin CLI, bench for its own watch): those
    * of the NATS the bench platform started, or NATS_PASSWORD_AUTH_SERVICE / NATS_PASSWORD_BENCH for a running one.

@@ -26,10 +26,11 @@ import {
 import { Progress } from './progress.js';
 import { runWebhooksPhase } from './webhooks-phase.js';
 import { runTelemetryPhase } from './telemetry-phase.js';
-import { cpuPerCommand, formatTable, summaryRows } from './summary-table.js';
+import { cpuPerCommand, formatTable, summaryRows, terminalCommands } from './summary-table.js';
 import { htmlReport, htmlReportPathFor } from './html-report.js';
 import { runReconnectStormPhase } from './storm-phase.js';
 import { type ExportedTraces, OtlpSink, tracingEnvironment } from './otlp-sink.js';
+import { sumWork, WorkCounterReader, type WorkCounters, workBetween, workPer } from './work-counters.js';
 
 /** Longer than the batch span processor's default export delay (5 s), so a phase's spans are counted with it. */
 const TRACE_EXPORT_WAIT_MS = 6000;
@@ -39,6 +40,8 @@ interface PhaseReport {
   result: unknown;
   usage: Record<string, UsageSummary>;
   cpuMsPerCommand?: Record<string, number>;
+  /** What the servers did over the phase (work-counters.ts); for commands, over its steps and per terminal command. */
+  work?: { done: WorkCounters; perCommand?: Record<string, number> };
   /** A traced run (--trace-sampling): its ratio and what the services exported so far. */
   traceSampling?: number;
   tracesExported?: ExportedTraces;
@@ -52,6 +55,7 @@ async function runPhase(
   pids: Map<string, number>,
   progress: Progress,
   sampler: ProcessUsageSampler,
+  counters: WorkCounterReader,
 ): Promise<unknown> {
   const token = tenant.token;
   switch (phase) {
@@ -203,7 +207,10 @@ async function runPhase(
       try {
         const steps = [];
         for (const rate of options.commandRates) {
-          steps.push(await bench.step(rate, options.commandSeconds, progress));
+          const before = await counters.read();
+          const step = await bench.step(rate, options.commandSeconds, progress);
+          const work = workBetween(before, await counters.read());
+          steps.push({ ...step, work, workPerCommand: workPer(work, step.terminal) });
         }
         return { chargePoints: options.commandChargePoints, steps, highestRateHeld: highestRateHeld(steps) };
       } finally {
@@ -274,10 +281,14 @@ async function main(): Promise<void> {
       startedPlatform: !options.external,
     };
     mkdirSync(dirname(options.out), { recursive: true });
+    const counters = new WorkCounterReader(target.databaseUrl, target.natsMonitorUrl);
     for (const phase of options.phases) {
       sampler.begin();
-      const result = await runPhase(phase, options, target, tenant, pids, progress, sampler);
+      const before = await counters.read();
+      const result = await runPhase(phase, options, target, tenant, pids, progress, sampler, counters);
       const usage = sampler.summary();
+      // A commands phase's work is its steps', without connecting its charge points (as its CPU per command).
+      const done = phase === 'commands' ? sumWork(result) : workBetween(before, await counters.read());
       // Spans leave the services in batches every 5 s (the SDK's OTEL_BSP_SCHEDULE_DELAY): wait for the phase's last.
       if (traceSink) await new Promise((resolve) => setTimeout(resolve, TRACE_EXPORT_WAIT_MS));
       reports.push({
@@ -285,6 +296,10 @@ async function main(): Promise<void> {
         result,
         usage,
         ...(phase === 'commands' ? { cpuMsPerCommand: cpuPerCommand(result, usage) } : {}),
+        work: {
+          done,
+          ...(phase === 'commands' ? { perCommand: workPer(done, terminalCommands(result)) } : {}),
+        },
         // Counted from the start of the run: the spans of earlier phases' requests are in it too.
         ...(traceSink
           ? { traceSampling: options.traceSampling, tracesExported: { ...traceSink.exported } }
@@ -301,6 +316,7 @@ async function main(): Promise<void> {
       progress.done(`${phase}: done`);
     }
     sampler.stop();
+    await counters.close();
     console.log(formatTable(summaryRows(reports)));
     console.log(`\nresults: ${options.out}`);
     console.log(`report: ${htmlReportPathFor(options.out)}`);

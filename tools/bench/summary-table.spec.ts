@@ -25,6 +25,12 @@ describe('the summary table', () => {
               loadGeneratorDelayMs: latency,
               held: false,
               shortfalls: ['2 POSTs refused'],
+              workPerCommand: {
+                natsMessagesIn: 15.5,
+                natsMessagesOut: 18.4,
+                writeTransactions: 0.7,
+                walBytes: 5600,
+              },
             },
           ],
           highestRateHeld: null,
@@ -40,11 +46,58 @@ describe('the summary table', () => {
       'no: 2 POSTs refused',
     ]);
     expect(rows).toContainEqual(['commands', 'highest rate held', 'none']);
+    expect(rows).toContainEqual([
+      'commands @100/s',
+      'work per command: NATS messages in/out, write transactions, WAL',
+      '15.5/18.4, 0.7, 5600 B',
+    ]);
     expect(rows.at(-1)).toEqual([
       'commands',
       'ocpp-gateway CPU / max RSS',
       '36.1% / 248.5 MiB, 2 ms CPU per command',
     ]);
+  });
+
+  it("gives each phase's work counted by the servers, and a commands phase's per command", () => {
+    const done = {
+      natsMessagesIn: 15_610,
+      natsMessagesOut: 18_620,
+      writeTransactions: 3_010,
+      walBytes: 13_107_200,
+    };
+    const rows = summaryRows([
+      {
+        phase: 'commands',
+        result: { steps: [] },
+        usage: {},
+        work: {
+          done,
+          perCommand: {
+            natsMessagesIn: 15.61,
+            natsMessagesOut: 18.62,
+            writeTransactions: 3.01,
+            walBytes: 13_107.2,
+          },
+        },
+      },
+      { phase: 'another', result: {}, usage: {}, work: { done: { ...done, natsMessagesIn: null } } },
+    ]);
+    expect(rows).toContainEqual([
+      'commands',
+      'work: NATS messages in/out, write transactions, WAL',
+      '15610/18620, 3010, 12.5 MiB',
+    ]);
+    expect(rows).toContainEqual([
+      'commands',
+      'work per command: NATS messages in/out, write transactions, WAL',
+      '15.61/18.62, 3.01, 13107.2 B',
+    ]);
+    expect(rows).toContainEqual([
+      'another',
+      'work: NATS messages in/out, write transactions, WAL',
+      '–/18620, 3010, 12.5 MiB',
+    ]);
+    expect(rows.filter(([phase]) => phase === 'another')).toHaveLength(1);
   });
 
   it('shows the numbers and latency summaries of a phase it has no rows of its own for', () => {

@@ -3,12 +3,14 @@ import type { ListDepthResult } from './list-depth.js';
 import type { UsageSummary } from './process-usage.js';
 import type { StormResult } from './storm-phase.js';
 import type { TelemetryResult } from './telemetry-phase.js';
+import type { WorkCounters } from './work-counters.js';
 
 /** What the summary reads of a phase's report (a results file's `reports[]`; `phase` may be one it does not know). */
 export interface SummarizedPhase {
   phase: string;
   result: unknown;
   usage: Record<string, UsageSummary>;
+  work?: { done: WorkCounters; perCommand?: Record<string, number> };
 }
 
 /**
@@ -149,6 +151,8 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
         rows.push([label, 'POST → received p50/p95/p99', ms('postToReceivedMs')]);
         rows.push([label, 'POST → terminal p50/p95/p99', ms('postToTerminalMs')]);
         rows.push([label, 'load generator event-loop delay p50/p95/p99', ms('loadGeneratorDelayMs')]);
+        const perCommand = step.workPerCommand as Record<string, number> | undefined;
+        if (perCommand?.writeTransactions !== undefined) rows.push([label, ...workPerCommandRow(perCommand)]);
         rows.push([
           label,
           `held (p99 POST → received < ${HELD_P99_MS} ms, nothing lost)`,
@@ -160,6 +164,17 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
     } else {
       genericRows(phase, r, rows);
     }
+  }
+  for (const { phase, work } of reports) {
+    if (!work) continue;
+    const { natsMessagesIn, natsMessagesOut, writeTransactions, walBytes } = work.done;
+    rows.push([
+      phase,
+      'work: NATS messages in/out, write transactions, WAL',
+      `${natsMessagesIn ?? '–'}/${natsMessagesOut ?? '–'}, ${writeTransactions}, ${(walBytes / 2 ** 20).toFixed(1)} MiB`,
+    ]);
+    const per = work.perCommand;
+    if (per?.writeTransactions !== undefined) rows.push([phase, ...workPerCommandRow(per)]);
   }
   for (const { phase, result, usage } of reports) {
     // Telemetry's usage is per step, in its rows above.
@@ -175,6 +190,13 @@ export function summaryRows(reports: readonly SummarizedPhase[]): string[][] {
     }
   }
   return rows;
+}
+
+function workPerCommandRow(per: Record<string, number>): [string, string] {
+  return [
+    'work per command: NATS messages in/out, write transactions, WAL',
+    `${per.natsMessagesIn ?? '–'}/${per.natsMessagesOut ?? '–'}, ${per.writeTransactions}, ${per.walBytes} B`,
+  ];
 }
 
 /** Rows as text in aligned columns, one line a row. */
@@ -293,9 +315,14 @@ function stormRows(result: StormResult, rows: string[][]): void {
 }
 
 /** CPU milliseconds per command of each process over the commands phase (all its steps), from its CPU seconds. */
-export function cpuPerCommand(result: unknown, usage: Record<string, UsageSummary>): Record<string, number> {
+/** The commands that ended over a commands phase's steps. */
+export function terminalCommands(result: unknown): number {
   const steps = (result as { steps: { terminal: number }[] }).steps;
-  const commands = steps.reduce((sum, step) => sum + step.terminal, 0);
+  return steps.reduce((sum, step) => sum + step.terminal, 0);
+}
+
+export function cpuPerCommand(result: unknown, usage: Record<string, UsageSummary>): Record<string, number> {
+  const commands = terminalCommands(result);
   if (commands === 0) return {};
   return Object.fromEntries(
     Object.entries(usage)

@@ -70,6 +70,21 @@ describe('servers the launcher starts itself', () => {
     expect(await natsAnswers(url)).toBe(false);
   });
 
+  it('gives nats-server a monitoring port on its host only when asked, which the bench reads its counts from', async () => {
+    const url = `nats://127.0.0.1:${await findFreePort()}`;
+    const monitorPort = await findFreePort();
+    const nats = await startLocalNats({ url, dataDir: join(dataRoot, 'nats-monitored'), monitorPort });
+    try {
+      const varz = (await (await fetch(`http://127.0.0.1:${monitorPort}/varz`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(varz).toMatchObject({ in_msgs: expect.any(Number), out_msgs: expect.any(Number) });
+    } finally {
+      await nats.stop();
+    }
+  });
+
   it('initialises an embedded PostgreSQL once, lets the user log in without a password, and stops it', async () => {
     const url = `postgres://postgres@127.0.0.1:${await findFreePort()}/cpc`;
     const dataDir = join(dataRoot, '.data', 'postgres');

@@ -66,11 +66,12 @@ export interface LocalServerOptions {
 }
 
 /**
- * Starts nats-server with JetStream on the host and port of `url` (no monitoring port); throws natsMissingMessage when
- * there is none. With `authorization`, only the users of NATS_USERS log in, each with its own permissions.
+ * Starts nats-server with JetStream on the host and port of `url` (a monitoring port on that host only with
+ * `monitorPort`); throws natsMissingMessage when there is none. With `authorization`, only the users of NATS_USERS log
+ * in, each with its own permissions.
  */
 export async function startLocalNats(
-  options: LocalServerOptions & { authorization?: NatsAuthorization },
+  options: LocalServerOptions & { authorization?: NatsAuthorization; monitorPort?: number },
 ): Promise<ManagedProcess> {
   const binary = findNatsServerBinary();
   if (!binary) throw new Error(natsMissingMessage(options.url));
@@ -81,6 +82,7 @@ export async function startLocalNats(
     args: [
       ...(options.authorization ? ['-c', options.authorization.configFile] : []),
       ...['-a', '127.0.0.1', '-p', String(portOf(options.url, 4222)), '-js', '-sd', options.dataDir],
+      ...(options.monitorPort === undefined ? [] : ['-m', String(options.monitorPort)]),
     ],
     env: options.authorization
       ? { ...process.env, ...natsServerPasswordEnvironment(options.authorization.passwords) }

@@ -37,6 +37,8 @@ export interface PlatformOptions {
   readyTimeoutMs?: number;
   /** Where a NATS server started here stores its streams (default `.data/nats`, kept across runs). */
   natsStoreDir?: string;
+  /** A monitoring port for a NATS server started here (the bench reads its message counts); none by default. */
+  natsMonitorPort?: number;
 }
 
 /** What the platform runs with, once started. */
@@ -129,6 +131,7 @@ export class Platform {
           dataDir: summary.natsStoreDir!,
           onLine: this.options.output('nats-server'),
           authorization,
+          monitorPort: this.options.natsMonitorPort,
         }),
       );
     }
