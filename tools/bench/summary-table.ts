@@ -314,13 +314,13 @@ function stormRows(result: StormResult, rows: string[][]): void {
   ]);
 }
 
-/** CPU milliseconds per command of each process over the commands phase (all its steps), from its CPU seconds. */
 /** The commands that ended over a commands phase's steps. */
 export function terminalCommands(result: unknown): number {
   const steps = (result as { steps: { terminal: number }[] }).steps;
   return steps.reduce((sum, step) => sum + step.terminal, 0);
 }
 
+/** CPU milliseconds per command of each process over the commands phase (all its steps), from its CPU seconds. */
 export function cpuPerCommand(result: unknown, usage: Record<string, UsageSummary>): Record<string, number> {
   const commands = terminalCommands(result);
   if (commands === 0) return {};
